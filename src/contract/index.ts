@@ -1,0 +1,9 @@
+/**
+ * @module contract
+ * The project's single reading of `spec/openapi.yaml`: the server, the contract suite and the
+ * proxy import from here and nowhere else.
+ */
+export * from './load.js';
+export * from './releases.js';
+export * from './validators.js';
+export type { components, paths } from './types.gen.js';

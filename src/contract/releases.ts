@@ -1,0 +1,31 @@
+/**
+ * @module releases
+ * The API's releases, read from `info.x-changelog` in the document, and the one comparison every
+ * reader of `x-since` needs.
+ */
+
+/** A release name as used by `x-since`: a semantic version or `unreleased`. */
+export type Release = string;
+
+export const UNRELEASED = 'unreleased';
+
+function parts(release: Release): number[] {
+  if (release === UNRELEASED) return [Number.MAX_SAFE_INTEGER];
+  return release.split('.').map((n) => Number.parseInt(n, 10));
+}
+
+/** Negative when `a` is older than `b`, zero when equal, positive when newer. */
+export function compareReleases(a: Release, b: Release): number {
+  const pa = parts(a);
+  const pb = parts(b);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** True when something introduced in `since` (absent means 1.0.0) exists in `release`. */
+export function existsIn(since: Release | undefined, release: Release): boolean {
+  return compareReleases(since ?? '1.0.0', release) <= 0;
+}

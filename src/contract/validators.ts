@@ -1,0 +1,289 @@
+/**
+ * @module validators
+ * The one ajv setup for everyone: request parameters and bodies for the mock, response bodies and
+ * headers for the mock's self-check, the contract suite and the proxy. Compiled once per contract.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { Contract, Operation, ResponseSpec, Schema, Source } from './load.js';
+import { declaredResponse } from './load.js';
+
+/** One broken rule in a request, as the mock reports it in a 400 body. */
+export interface InputProblem {
+  in: 'query' | 'path' | 'header' | 'body';
+  /** Parameter name, or JSON pointer into the body. */
+  name: string;
+  rule: string;
+  message: string;
+  received?: unknown;
+}
+
+/** One broken rule in a response, as the suite and the proxy report it. */
+export interface Violation {
+  /** JSON pointer into the body (`/data/3/title`), or `header:<name>`, or `status`. */
+  pointer: string;
+  /** e.g. `type: string`, `required: productId`, `enum: Active, Inactive`. */
+  rule: string;
+  message: string;
+  /** Whether the broken schema is stated by the source or inferred by us. */
+  source: Source;
+  actual?: unknown;
+}
+
+/** Keywords the document uses that are OpenAPI or project annotations, not JSON Schema. */
+const ANNOTATIONS = ['x-source', 'x-since', 'x-shape-version', 'example', 'xml', 'externalDocs', 'discriminator'];
+
+function createAjv(options: { useDefaults: boolean }): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, useDefaults: options.useDefaults });
+  addFormats.default(ajv);
+  for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: ['string', 'object', 'array', 'boolean', 'number'] });
+  return ajv;
+}
+
+/** The rule an ajv error broke, in the document's own words. */
+export function ruleOf(error: ErrorObject): string {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type':
+      return `type: ${String(p.type)}`;
+    case 'enum':
+      return `enum: ${(p.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'const':
+      return `const: ${JSON.stringify(p.allowedValue)}`;
+    case 'required':
+      return `required: ${String(p.missingProperty)}`;
+    case 'additionalProperties':
+      return `additionalProperties: false (${String(p.additionalProperty)})`;
+    case 'format':
+      return `format: ${String(p.format)}`;
+    case 'minimum':
+    case 'maximum':
+    case 'minItems':
+    case 'maxItems':
+    case 'minLength':
+    case 'maxLength':
+      return `${error.keyword}: ${String(p.limit)}`;
+    default:
+      return error.keyword;
+  }
+}
+
+/** The pointer an error is about; for `required`, the missing property itself. */
+function pointerOf(error: ErrorObject): string {
+  const p = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') return `${error.instancePath}/${String(p.missingProperty)}`;
+  if (error.keyword === 'additionalProperties') return `${error.instancePath}/${String(p.additionalProperty)}`;
+  return error.instancePath;
+}
+
+function messageOf(error: ErrorObject, pointer: string): string {
+  if (error.keyword === 'required') return `${pointer} is required but missing`;
+  return `${pointer || '(body)'} ${error.message ?? 'is invalid'}`;
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  if (pointer === '') return root;
+  let node: unknown = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** The nearest `x-source` on the way from the root schema to the schema that failed. */
+function sourceAlong(root: Schema, schemaPath: string, fallback: Source): Source {
+  let node: unknown = root;
+  let source = (root['x-source'] as Source | undefined) ?? fallback;
+  for (const raw of schemaPath.replace(/^#\/?/, '').split('/')) {
+    if (!raw || node === null || typeof node !== 'object') break;
+    node = (node as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+    const here = node && typeof node === 'object' ? (node as Record<string, unknown>)['x-source'] : undefined;
+    if (here === 'documented' || here === 'inferred') source = here;
+  }
+  return source;
+}
+
+/**
+ * For each failed `oneOf`/`anyOf`, keeps only the errors of the branch that came closest, so a
+ * report says "title must be string" rather than listing every branch's complaints.
+ */
+export function closestBranchErrors(errors: ErrorObject[]): ErrorObject[] {
+  let result = errors;
+  const combinators = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
+  for (const combinator of combinators) {
+    const prefix = `${combinator.schemaPath}/`;
+    const byBranch = new Map<string, ErrorObject[]>();
+    for (const e of result) {
+      if (!e.schemaPath.startsWith(prefix)) continue;
+      const branch = e.schemaPath.slice(prefix.length).split('/')[0];
+      byBranch.set(branch, [...(byBranch.get(branch) ?? []), e]);
+    }
+    if (byBranch.size === 0) continue;
+    const best = [...byBranch.values()].sort((a, b) => a.length - b.length)[0];
+    result = result.filter((e) => e === combinator || !e.schemaPath.startsWith(prefix) || best.includes(e));
+    if (best.length > 0) result = result.filter((e) => e !== combinator);
+  }
+  return result;
+}
+
+export interface ParsedInput {
+  query: Record<string, unknown>;
+  path: Record<string, string>;
+}
+
+export interface Validators {
+  /** Typed query and path values with defaults applied, or every problem found. */
+  parseParameters(op: Operation, query: [string, string][], path: Record<string, string>): { input: ParsedInput; problems: InputProblem[] };
+  /** Problems in a parsed JSON body (empty when valid). */
+  checkRequestBody(op: Operation, body: unknown): InputProblem[];
+  /** Violations of the declared body schema for this status (empty when valid). */
+  checkResponseBody(op: Operation, status: number, body: unknown): Violation[];
+  /** Missing or mistyped declared headers. `get` reads a header by lower-case name. */
+  checkResponseHeaders(op: Operation, status: number, get: (name: string) => string | null | undefined): Violation[];
+  /** The declared response for a status, or undefined when the status is undeclared. */
+  responseFor(op: Operation, status: number): ResponseSpec | undefined;
+}
+
+const INTEGER = /^-?\d+$/;
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/** Turns one query string into the type its schema asks for; leaves it a string when it is not. */
+function coerce(raw: string, schema: Schema): unknown {
+  const type = schema.type;
+  if (type === 'integer' && INTEGER.test(raw)) {
+    const n = Number(raw);
+    return Number.isSafeInteger(n) ? n : raw;
+  }
+  if (type === 'number' && NUMBER.test(raw)) return Number(raw);
+  if (type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
+}
+
+/** Builds the validators for one contract; compiles everything up front. */
+export function createValidators(contract: Contract): Validators {
+  const bodyAjv = createAjv({ useDefaults: false });
+  const paramAjv = createAjv({ useDefaults: true });
+
+  const paramCheckers = new Map<Operation, ValidateFunction>();
+  const bodyCheckers = new Map<Operation, ValidateFunction>();
+  const responseCheckers = new Map<Schema, ValidateFunction>();
+  const headerCheckers = new Map<Schema, ValidateFunction>();
+
+  for (const op of contract.operations) {
+    const properties: Record<string, Schema> = {};
+    for (const p of op.parameters) if (p.in !== 'header') properties[`${p.in}:${p.name}`] = p.schema;
+    paramCheckers.set(
+      op,
+      paramAjv.compile({
+        type: 'object',
+        properties,
+        required: op.parameters.filter((p) => p.required).map((p) => `${p.in}:${p.name}`),
+      }),
+    );
+    if (op.requestBody) bodyCheckers.set(op, bodyAjv.compile(op.requestBody.schema));
+    for (const response of op.responses.values()) {
+      if (response.jsonSchema && !responseCheckers.has(response.jsonSchema)) {
+        responseCheckers.set(response.jsonSchema, bodyAjv.compile(response.jsonSchema));
+      }
+      for (const header of response.headers) {
+        if (!headerCheckers.has(header.schema)) headerCheckers.set(header.schema, bodyAjv.compile(header.schema));
+      }
+    }
+  }
+
+  const toInputProblems = (where: 'body', errors: ErrorObject[], data: unknown): InputProblem[] =>
+    closestBranchErrors(errors).map((e) => {
+      const pointer = pointerOf(e);
+      const received = valueAt(data, e.keyword === 'required' ? e.instancePath : pointer);
+      return { in: where, name: pointer, rule: ruleOf(e), message: messageOf(e, pointer), received };
+    });
+
+  return {
+    responseFor: declaredResponse,
+
+    parseParameters(op, query, path) {
+      const problems: InputProblem[] = [];
+      const declared = new Map(op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
+      const values: Record<string, unknown> = {};
+      const seen = new Set<string>();
+      for (const [name, raw] of query) {
+        const param = declared.get(name);
+        if (!param) {
+          problems.push({ in: 'query', name, rule: `declared parameters: ${[...declared.keys()].join(', ') || 'none'}`, message: `unknown query parameter "${name}"`, received: raw });
+          continue;
+        }
+        if (seen.has(name)) {
+          problems.push({ in: 'query', name, rule: 'at most once', message: `query parameter "${name}" given more than once`, received: raw });
+          continue;
+        }
+        seen.add(name);
+        const itemSchema = (param.schema.items ?? {}) as Schema;
+        values[`query:${name}`] = param.commaJoined ? raw.split(',').map((item) => coerce(item, itemSchema)) : coerce(raw, param.schema);
+      }
+      for (const [name, raw] of Object.entries(path)) values[`path:${name}`] = raw;
+      const check = paramCheckers.get(op)!;
+      if (!check(values)) {
+        for (const e of closestBranchErrors(check.errors ?? [])) {
+          const key = e.keyword === 'required' ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.split('/')[1];
+          const [where, name] = key.split(':') as [InputProblem['in'], string];
+          const item = e.instancePath.split('/')[2];
+          const received = item === undefined ? values[key] : (values[key] as unknown[])[Number(item)];
+          const what = e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid');
+          problems.push({ in: where, name, rule: ruleOf(e), message: `${where} parameter "${name}" ${what}`, received });
+        }
+      }
+      const input: ParsedInput = { query: {}, path: {} };
+      for (const [key, value] of Object.entries(values)) {
+        const [where, name] = key.split(':');
+        if (where === 'query') input.query[name] = value;
+        else input.path[name] = value as string;
+      }
+      return { input, problems };
+    },
+
+    checkRequestBody(op, body) {
+      const check = bodyCheckers.get(op);
+      if (!check || check(body)) return [];
+      return toInputProblems('body', check.errors ?? [], body);
+    },
+
+    checkResponseBody(op, status, body) {
+      const response = declaredResponse(op, status);
+      if (!response?.jsonSchema) return [];
+      const check = responseCheckers.get(response.jsonSchema)!;
+      if (check(body)) return [];
+      return closestBranchErrors(check.errors ?? []).map((e) => {
+        const pointer = pointerOf(e);
+        return {
+          pointer,
+          rule: ruleOf(e),
+          message: messageOf(e, pointer),
+          source: sourceAlong(response.jsonSchema!, e.schemaPath, response.source),
+          actual: valueAt(body, e.keyword === 'required' ? e.instancePath : pointer),
+        };
+      });
+    },
+
+    checkResponseHeaders(op, status, get) {
+      const response = declaredResponse(op, status);
+      if (!response) return [];
+      const violations: Violation[] = [];
+      for (const header of response.headers) {
+        const raw = get(header.name);
+        if (raw === null || raw === undefined) {
+          if (header.required) violations.push({ pointer: `header:${header.name}`, rule: 'required header', message: `header ${header.name} is missing`, source: response.source });
+          continue;
+        }
+        const value = coerce(raw, header.schema);
+        const check = headerCheckers.get(header.schema)!;
+        if (!check(value)) {
+          const e = check.errors![0];
+          violations.push({ pointer: `header:${header.name}`, rule: ruleOf(e), message: `header ${header.name} ${e.message ?? 'is invalid'}`, source: response.source, actual: raw });
+        }
+      }
+      return violations;
+    },
+  };
+}
