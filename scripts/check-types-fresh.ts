@@ -1,0 +1,76 @@
+/**
+ * @module check-types-fresh
+ * `npm run types:check`: fails when `src/contract/types.gen.ts` is not what `npm run types:gen`
+ * would write from `spec/openapi.yaml` today, so a spec edit cannot ship with stale types.
+ *
+ * It regenerates in memory with the `openapi-typescript` Node API, configured as its CLI configures
+ * itself for `openapi-typescript spec/openapi.yaml -o src/contract/types.gen.ts`: no flags (library
+ * defaults), the Redocly config the CLI would find in the working directory (else the `minimal` ruleset),
+ * and the CLI's comment header. `@redocly/openapi-core` is not our dependency but openapi-typescript's;
+ * it resolves to the very copy openapi-typescript itself loads (hoisted beside it).
+ */
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
+import { createConfig, findConfig, loadConfig } from '@redocly/openapi-core';
+
+export const SPEC_PATH = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
+export const TYPES_PATH = fileURLToPath(new URL('../src/contract/types.gen.ts', import.meta.url));
+
+/**
+ * The text `npm run types:gen` would write for this document. `source` is a file URL or the YAML
+ * text itself (tests pass an edited copy).
+ */
+export async function generateTypes(source: URL | string = pathToFileURL(SPEC_PATH)): Promise<string> {
+  const configPath = findConfig();
+  const redocly = configPath ? await loadConfig({ configPath }) : await createConfig({}, { extends: ['minimal'] });
+  // No flags: the CLI leaves every unset flag undefined, so the library defaults apply as they do there.
+  const ast = await openapiTS(source, { redocly, silent: true });
+  return `${COMMENT_HEADER}${astToString(ast)}`;
+}
+
+/** Where two texts first differ, by 1-based line, or undefined when they are equal. */
+export interface FirstDifference {
+  line: number;
+  expected: string | undefined;
+  actual: string | undefined;
+}
+
+export function firstDifference(expected: string, actual: string): FirstDifference | undefined {
+  if (expected === actual) return undefined;
+  const want = expected.split('\n');
+  const have = actual.split('\n');
+  for (let i = 0; i < Math.max(want.length, have.length); i++) {
+    if (want[i] !== have[i]) return { line: i + 1, expected: want[i], actual: have[i] };
+  }
+  return undefined;
+}
+
+/** Compares the committed types with a fresh generation; returns the failure text or undefined. */
+export async function checkTypesFresh(specPath = SPEC_PATH, typesPath = TYPES_PATH): Promise<string | undefined> {
+  const expected = await generateTypes(pathToFileURL(specPath));
+  const actual = readFileSync(typesPath, 'utf8');
+  const diff = firstDifference(expected, actual);
+  if (!diff) return undefined;
+  const shown = (line: string | undefined): string => (line === undefined ? '(end of file)' : JSON.stringify(line.trim()));
+  return [
+    `${relative(process.cwd(), typesPath)} is stale: it does not match ${relative(process.cwd(), specPath)}.`,
+    `  first difference at line ${diff.line}:`,
+    `    generated now: ${shown(diff.expected)}`,
+    `    committed:     ${shown(diff.actual)}`,
+    `  Fix: run \`npm run types:gen\` and commit src/contract/types.gen.ts together with the spec change.`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const failure = await checkTypesFresh();
+  if (failure) {
+    console.error(failure);
+    process.exitCode = 1;
+    return;
+  }
+  console.log('types:check: src/contract/types.gen.ts matches spec/openapi.yaml.');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
