@@ -48,6 +48,8 @@ export interface Operation {
   /** Path template as in the document, e.g. `/products/{product_id}`. */
   path: string;
   summary: string;
+  /** The endpoint family: the operation's first tag (`products`, `documents`, ...); key scopes name these. */
+  family: string;
   source: Source;
   since: Release;
   parameters: Parameter[];
@@ -192,6 +194,7 @@ function collectOperations(document: OpenAPIV3_1.Document): Operation[] {
         method,
         path,
         summary: op.summary ?? '',
+        family: op.tags?.[0] ?? '',
         source,
         since,
         parameters: params.map((p) => ({

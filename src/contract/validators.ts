@@ -136,7 +136,7 @@ export interface ParsedInput {
 export interface Validators {
   /** Typed query and path values with defaults applied, or every problem found. */
   parseParameters(op: Operation, query: [string, string][], path: Record<string, string>): { input: ParsedInput; problems: InputProblem[] };
-  /** Problems in a parsed JSON body (empty when valid). */
+  /** Problems in a parsed JSON body (empty when valid). Fills in the schema's defaults in place. */
   checkRequestBody(op: Operation, body: unknown): InputProblem[];
   /** Violations of the declared body schema for this status (empty when valid). */
   checkResponseBody(op: Operation, status: number, body: unknown): Violation[];
@@ -182,7 +182,8 @@ export function createValidators(contract: Contract): Validators {
         required: op.parameters.filter((p) => p.required).map((p) => `${p.in}:${p.name}`),
       }),
     );
-    if (op.requestBody) bodyCheckers.set(op, bodyAjv.compile(op.requestBody.schema));
+    // Request bodies get the schema's defaults (e.g. search `limit`) but, unlike parameters, no coercion.
+    if (op.requestBody) bodyCheckers.set(op, paramAjv.compile(op.requestBody.schema));
     for (const response of op.responses.values()) {
       if (response.jsonSchema && !responseCheckers.has(response.jsonSchema)) {
         responseCheckers.set(response.jsonSchema, bodyAjv.compile(response.jsonSchema));

@@ -1,0 +1,159 @@
+/**
+ * @module cli
+ * The one entry point: parse flags (and the environment variables that are the convention for
+ * them), start the mock (or the proxy), print where it listens and the demo keys, and shut down
+ * cleanly on SIGINT/SIGTERM.
+ */
+import { parseArgs } from 'node:util';
+import { BASE_PATH } from './contract/index.js';
+import { ENVIRONMENTS, type EnvironmentName } from './server/keys.js';
+import { startMockServer, type RunningServer } from './server/listen.js';
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED } from './server/options.js';
+import type { Tier } from './server/tiers.js';
+
+export const HELP = `web-data-mock: offline double of the Web Data API
+
+Usage: npm start -- [options]      (or: npx web-data-mock [options])
+
+Server
+  --port <n>              port (env PORT; default ${DEFAULT_PORT})
+  --host <addr>           interface (env HOST; default ${DEFAULT_HOST}, loopback only)
+  --seed <n>              dataset seed (env MOCK_SEED; default ${DEFAULT_SEED}); same seed, same bytes
+  --scale <x>             dataset size multiplier (default 1; 1000 = 100,000 products, 1,000,000 parts)
+  --api-version <v>       serve what release <v> served (1.0.0 ... 1.3.0, or "unreleased" to add
+                          the download endpoints); default: the newest release
+  --environment <e>       production | staging | both (default production; with both, staging is
+                          served under /staging${BASE_PATH})
+  --keys <file>           API keys file (default fixtures/keys.json)
+  --tiers <file>          rate-limit tiers file (default fixtures/tiers.json)
+  --rate-limit <k=v,...>  override every tier, e.g. requestsPerMinute=5,minuteWindowSeconds=10
+                          (fields: requestsPerMinute, requestsPerHour, concurrentConnections,
+                          bytesPerWindow, minuteWindowSeconds, hourWindowSeconds, transferWindowSeconds)
+  --admin-token <t>       enable /__mock/* control endpoints with this token (env MOCK_ADMIN_TOKEN)
+  --validate-responses    check every response against the document before sending it
+  --log                   one line per request on stdout (never the key)
+  -h, --help              this text
+`;
+
+const TIER_FIELDS = new Set(['requestsPerMinute', 'requestsPerHour', 'concurrentConnections', 'bytesPerWindow', 'minuteWindowSeconds', 'hourWindowSeconds', 'transferWindowSeconds']);
+
+class UsageError extends Error {}
+
+function integer(name: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min} (got "${raw}")`);
+  return n;
+}
+
+function parseTierOverride(raw: string | undefined): Partial<Tier> {
+  if (!raw) return {};
+  const override: Record<string, number> = {};
+  for (const pair of raw.split(',')) {
+    const [field, value] = pair.split('=');
+    if (!TIER_FIELDS.has(field)) throw new UsageError(`--rate-limit: unknown field "${field}"`);
+    const n = Number(value);
+    if (!(n > 0)) throw new UsageError(`--rate-limit: ${field} must be a positive number`);
+    override[field] = n;
+  }
+  return override as Partial<Tier>;
+}
+
+function environmentsOf(raw: string): EnvironmentName[] {
+  if (raw === 'both') return [...ENVIRONMENTS];
+  if ((ENVIRONMENTS as readonly string[]).includes(raw)) return [raw as EnvironmentName];
+  throw new UsageError(`--environment must be production, staging or both (got "${raw}")`);
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<RunningServer | undefined> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      seed: { type: 'string' },
+      scale: { type: 'string' },
+      'api-version': { type: 'string' },
+      environment: { type: 'string', default: 'production' },
+      keys: { type: 'string' },
+      tiers: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      'admin-token': { type: 'string' },
+      'validate-responses': { type: 'boolean', default: false },
+      log: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return undefined;
+  }
+  const scale = values.scale === undefined ? undefined : Number(values.scale);
+  if (scale !== undefined && !(scale > 0)) throw new UsageError(`--scale must be a positive number (got "${values.scale}")`);
+  const started = performance.now();
+  const running = await startMockServer({
+    port: integer('port', values.port ?? env.PORT, 0) ?? DEFAULT_PORT,
+    host: values.host ?? env.HOST ?? DEFAULT_HOST,
+    seed: integer('seed', values.seed ?? env.MOCK_SEED, 0),
+    scale,
+    apiVersion: values['api-version'],
+    environments: environmentsOf(values.environment!),
+    keysFile: values.keys,
+    tiersFile: values.tiers,
+    tierOverride: parseTierOverride(values['rate-limit']),
+    adminToken: values['admin-token'] ?? env.MOCK_ADMIN_TOKEN,
+    validateResponses: values['validate-responses'] || undefined,
+    log: values.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
+  });
+  printBanner(running, Math.round(performance.now() - started));
+  return running;
+}
+
+function printBanner(running: RunningServer, ms: number): void {
+  const { state } = running.app;
+  const lines = [
+    `Web Data API mock (release ${state.contract.release}, seed ${state.options.seed}, scale ${state.options.scale}) ready in ${ms} ms`,
+    ...state.apis.map((api) => `  ${api.environment.padEnd(10)} ${running.origin}${api.basePath}`),
+    state.options.adminToken ? `  controls   ${running.origin}/__mock/ (admin token required)` : '',
+    '',
+    'Demo keys (send as the x-api-key header):',
+    ...state.keys.records.filter((k) => k.demo).map((k) => `  ${state.keys.demoSecret(k.name)!.padEnd(24)} ${k.purpose}`),
+    ...(state.keys.records.some((k) => !k.demo) ? [`  (+ ${state.keys.records.filter((k) => !k.demo).length} private key(s) from the keys file, not shown)`] : []),
+    '',
+    `Try: curl -H 'x-api-key: demo-production-key' '${running.url}/products?limit=2'`,
+  ];
+  process.stdout.write(`${lines.filter((l, i) => l !== '' || lines[i - 1] !== '').join('\n')}\n`);
+}
+
+/** Runs `main` from the command line: usage errors exit 2 with a message, signals close cleanly. */
+export async function run(): Promise<void> {
+  try {
+    const running = await main(process.argv.slice(2));
+    if (!running) return;
+    let closing = false;
+    const shutdown = (signal: string) => {
+      if (closing) return;
+      closing = true;
+      process.stdout.write(`\n${signal}: finishing in-flight requests and closing\n`);
+      running.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`web-data-mock: ${(error as Error).message}\n(see --help)`);
+      process.exit(2);
+    }
+    console.error(`web-data-mock: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/src/cli.ts')) await run();

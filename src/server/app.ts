@@ -1,0 +1,111 @@
+/**
+ * @module app
+ * `createApp(options)`: the mock as a Hono app that never listens. Routes are registered from the
+ * document's operation table (operationId -> handler), most specific path first, each behind the
+ * same straight line: request log -> auth -> rate limit -> input validation -> handler, with the
+ * response checked against the document when asked.
+ */
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { BASE_PATH, createValidators, loadContract, type Contract, type Operation, type Validators } from '../contract/index.js';
+import { generateDataset } from '../fixtures/generate.js';
+import { AdjustableClock } from './clock.js';
+import { basePathFor, createApiContext, type ApiContext } from './context.js';
+import type { AppEnv } from './env.js';
+import { apiError, jsonResponse, messages } from './errors.js';
+import { handlers } from './handlers/index.js';
+import { loadKeys, type KeyStore } from './keys.js';
+import { auth } from './middleware/auth.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { Journal, requestLog } from './middleware/request-log.js';
+import { responseCheck } from './middleware/response-check.js';
+import { splitUrl, validateInput } from './middleware/validate.js';
+import { resolveOptions, type AppOptions } from './options.js';
+import { RateLimiter } from './rate-limiter.js';
+import { byPathSpecificity, methodsByPath, toHonoPath } from './routes.js';
+import { loadTiers, overrideTiers } from './tiers.js';
+
+/** What the app is made of, for the CLI banner, admin endpoints and tests. */
+export interface MockState {
+  options: AppOptions;
+  contract: Contract;
+  validators: Validators;
+  keys: KeyStore;
+  limiter: RateLimiter;
+  clock: AdjustableClock;
+  journal: Journal;
+  apis: ApiContext[];
+}
+
+export type MockApp = Hono<AppEnv> & { state: MockState };
+
+export async function createApp(partial: Partial<AppOptions> = {}): Promise<MockApp> {
+  const options = resolveOptions(partial);
+  const contract = await loadContract({ release: options.apiVersion });
+  const unhandled = contract.operations.filter((op) => !handlers[op.operationId]);
+  if (unhandled.length > 0) throw new Error(`no handler for: ${unhandled.map((op) => op.operationId).join(', ')}`);
+  const validators = createValidators(contract);
+  const tiers = overrideTiers(loadTiers(options.tiersFile), options.tierOverride);
+  const keys = loadKeys(options.keysFile, new Set(tiers.keys()));
+  const clock = new AdjustableClock(options.clock);
+  const limiter = new RateLimiter(tiers, clock);
+  const journal = new Journal();
+  const apis = options.environments.map((environment) => {
+    const basePath = basePathFor(environment, options.environments);
+    const dataset = options.datasets[environment] ?? generateDataset({ seed: options.seed, scale: options.scale, baseUrl: `${options.origin}${basePath}` });
+    return createApiContext(environment, basePath, dataset);
+  });
+
+  const app = new Hono<AppEnv>() as MockApp;
+  app.state = { options, contract, validators, keys, limiter, clock, journal, apis };
+  app.use('*', requestLog({ journal, now: () => clock.now(), log: options.log }));
+
+  const pipeline: MiddlewareHandler<AppEnv>[] = [
+    ...(options.validateResponses ? [responseCheck({ validators })] : []),
+    auth({ keys, clock }),
+    rateLimit({ limiter }),
+  ];
+  const validate = validateInput({ validators });
+  const limitBody = bodyLimit({ maxSize: options.maxBodyBytes, onError: () => { throw apiError(413, messages.tooLarge(options.maxBodyBytes)); } });
+
+  for (const api of apis) {
+    for (const { path, operations } of byPathSpecificity(contract.operations)) {
+      const route = `${api.basePath}${toHonoPath(path)}`;
+      if (operations.get || operations.head) {
+        // Hono answers HEAD from the GET route with the body dropped; pick the HEAD operation when the document has one.
+        const pick = (method: string): Operation => (method === 'HEAD' ? (operations.head ?? operations.get)! : (operations.get ?? operations.head)!);
+        app.get(route, bindOperation(api, pick), ...pipeline, validate, dispatch);
+      }
+      if (operations.post) app.post(route, bindOperation(api, () => operations.post!), ...pipeline, limitBody, validate, dispatch);
+    }
+  }
+
+  const allowed = methodsByPath(contract.operations);
+  app.notFound((c) => {
+    const { rawPath } = splitUrl(c.req.url);
+    const api = apis.find((a) => rawPath.startsWith(`${a.basePath}/`));
+    const methods = api ? allowed(rawPath.slice(api.basePath.length)) : [];
+    if (methods.length > 0) return jsonResponse(405, { error: messages.methodNotAllowed(c.req.method, methods), code: 405 }, { allow: methods.join(', ') });
+    return jsonResponse(404, { error: messages.noSuchPath(rawPath) });
+  });
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) return error.getResponse();
+    // A bug of ours, never the client's input: say so without leaking internals.
+    console.error(`[mock] ${c.req.method} ${splitUrl(c.req.url).rawPath}: ${error.stack ?? error.message}`);
+    return jsonResponse(500, { error: messages.serverError });
+  });
+  return app;
+}
+
+function bindOperation(api: ApiContext, pick: (method: string) => Operation): MiddlewareHandler<AppEnv> {
+  return async function routeToOperation(c, next) {
+    c.set('api', api);
+    c.set('operation', pick(c.req.method));
+    await next();
+  };
+}
+
+const dispatch: MiddlewareHandler<AppEnv> = async (c) => handlers[c.var.operation.operationId](c);
+
+export { BASE_PATH };

@@ -1,0 +1,39 @@
+/**
+ * @module clock
+ * Time is passed in, never read deep inside: rate limits and faults take a `Clock` so tests can
+ * drive them without sleeping, and QA can move the rate-limit clock forward from an admin call.
+ */
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** A clock that runs with its base but can be moved forward (never back) by a fixed offset. */
+export class AdjustableClock implements Clock {
+  #offsetMs = 0;
+  constructor(private readonly base: Clock = systemClock) {}
+  now(): number {
+    return this.base.now() + this.#offsetMs;
+  }
+  advance(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError('a clock only moves forward');
+    this.#offsetMs += ms;
+  }
+  get offsetMs(): number {
+    return this.#offsetMs;
+  }
+}
+
+/** A clock tests set by hand. */
+export class ManualClock implements Clock {
+  constructor(private ms = Date.UTC(2026, 10, 23)) {}
+  now(): number {
+    return this.ms;
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}

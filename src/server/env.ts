@@ -1,0 +1,24 @@
+/**
+ * @module env
+ * The one typed environment of the Hono app: what each middleware leaves for the next.
+ */
+import type { Operation, ParsedInput } from '../contract/index.js';
+import type { KeyRecord } from './keys.js';
+import type { ApiContext } from './context.js';
+
+export interface AppEnv {
+  Variables: {
+    /** Short id for logs and the request journal. */
+    requestId: string;
+    /** The environment (production or staging) and its dataset this route serves. */
+    api: ApiContext;
+    /** The document's operation this request was routed to. */
+    operation: Operation;
+    /** The authenticated key (never its secret). */
+    key: KeyRecord;
+    /** Query and path input, typed and defaulted by the operation's schemas. */
+    input: ParsedInput;
+    /** The parsed, validated JSON body of a POST. */
+    body: unknown;
+  };
+}

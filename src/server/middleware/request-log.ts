@@ -1,0 +1,68 @@
+/**
+ * @module middleware/request-log
+ * Gives each request an id, times it, and records it in a bounded journal (method, path, status,
+ * key name, duration; never the key) that the admin endpoint lists and the CLI can print.
+ */
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../env.js';
+
+export interface JournalEntry {
+  id: string;
+  at: string;
+  method: string;
+  /** Path and query as received (keys travel in a header, so none appear here). */
+  path: string;
+  status: number;
+  key: string | null;
+  operation: string | null;
+  ms: number;
+}
+
+/** The last `capacity` requests, oldest dropped first. */
+export class Journal {
+  readonly #entries: JournalEntry[] = [];
+  #next = 0;
+  constructor(readonly capacity = 500) {}
+  add(entry: JournalEntry): void {
+    if (this.#entries.length < this.capacity) this.#entries.push(entry);
+    else this.#entries[this.#next % this.capacity] = entry;
+    this.#next += 1;
+  }
+  /** Newest first. */
+  last(n = this.capacity): JournalEntry[] {
+    const ordered = this.#entries.length < this.capacity ? [...this.#entries] : [...this.#entries.slice(this.#next % this.capacity), ...this.#entries.slice(0, this.#next % this.capacity)];
+    return ordered.reverse().slice(0, n);
+  }
+  clear(): void {
+    this.#entries.length = 0;
+    this.#next = 0;
+  }
+}
+
+export function requestLog(options: { journal: Journal; now: () => number; log?: (line: string) => void }) {
+  const { journal, now, log } = options;
+  let counter = 0;
+  return createMiddleware<AppEnv>(async function logRequest(c, next) {
+    const started = performance.now();
+    const id = (++counter).toString(36);
+    c.set('requestId', id);
+    try {
+      await next();
+    } finally {
+      const url = c.req.url;
+      const pathStart = url.indexOf('/', url.indexOf('://') + 3);
+      const entry: JournalEntry = {
+        id,
+        at: new Date(now()).toISOString(),
+        method: c.req.method,
+        path: pathStart === -1 ? '/' : url.slice(pathStart),
+        status: c.res.status,
+        key: c.var.key?.name ?? null,
+        operation: c.var.operation?.operationId ?? null,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+      };
+      journal.add(entry);
+      log?.(`${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms key=${entry.key ?? '-'}`);
+    }
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * @module options
+ * Everything the app factory can be told, with the defaults `npm start` uses. The CLI maps flags
+ * and environment variables onto this; tests pass what they need.
+ */
+import type { Release } from '../contract/index.js';
+import type { Dataset } from '../fixtures/dataset.js';
+import { systemClock, type Clock } from './clock.js';
+import { DEFAULT_KEYS_FILE, type EnvironmentName } from './keys.js';
+import { DEFAULT_TIERS_FILE, type Tier } from './tiers.js';
+
+export const DEFAULT_PORT = 4010;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_SEED = 1;
+/** Request bodies above this size get a 413 (the source sets no limit; see DECISIONS.md). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  seed: number;
+  scale: number;
+  /** Serve what this release served (`x-since`); `undefined` = newest released; `'unreleased'` adds the download endpoints. */
+  apiVersion: Release | undefined;
+  environments: EnvironmentName[];
+  keysFile: string;
+  tiersFile: string;
+  /** Applied to every tier (e.g. a QA run with `{ requestsPerMinute: 5, minuteWindowSeconds: 10 }`). */
+  tierOverride: Partial<Tier>;
+  clock: Clock;
+  /** Public origin for absolute hrefs, e.g. `http://127.0.0.1:4010`. */
+  origin: string;
+  /** Check every response against the document before sending it (on under vitest). */
+  validateResponses: boolean;
+  maxBodyBytes: number;
+  /** Enables `/__mock/*` control endpoints, reachable only with this token. */
+  adminToken: string | undefined;
+  /** One line per request to this function (off by default). */
+  log: ((line: string) => void) | undefined;
+  /** A dataset built elsewhere (tests share one between apps); otherwise built from seed and scale. */
+  datasets: Partial<Record<EnvironmentName, Dataset>>;
+}
+
+export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
+  const given = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<AppOptions>;
+  return {
+    seed: DEFAULT_SEED,
+    scale: 1,
+    apiVersion: undefined,
+    environments: ['production'],
+    keysFile: DEFAULT_KEYS_FILE,
+    tiersFile: DEFAULT_TIERS_FILE,
+    tierOverride: {},
+    clock: systemClock,
+    origin: `http://localhost:${DEFAULT_PORT}`,
+    validateResponses: process.env.VITEST === 'true',
+    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    adminToken: undefined,
+    log: undefined,
+    datasets: {},
+    ...given,
+  };
+}
