@@ -1,0 +1,86 @@
+/**
+ * @module docs
+ * The offline API reference: the raw document (`/openapi.yaml`, `/openapi.json`), and `/docs`, the
+ * Scalar reference page preconfigured with this server as the target and the demo key filled in.
+ * The Scalar bundle is served from `node_modules`, so the page loads nothing from a CDN (and, with
+ * fonts and telemetry off, nothing from the internet at all).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Env, Hono } from 'hono';
+import { Scalar } from '@scalar/hono-api-reference';
+import { parse as parseYaml } from 'yaml';
+
+export interface DocsOptions {
+  /** The document's text exactly as in `spec/openapi.yaml` (see `readSpecText` in src/contract). */
+  specText: string;
+  /** Base URL the reference's "try it" sends requests to, absolute or relative, ending in `/web-data/v1`. */
+  apiBaseUrl: string;
+  /** Pre-filled into the `apiKey` security scheme so "try it" works at once. */
+  demoKey?: string;
+}
+
+/** The document's security scheme name (components.securitySchemes). */
+const SECURITY_SCHEME = 'apiKey';
+/** The bundle URL carries a content hash, so it may be cached for good. */
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+const HASH_CHARS = 12;
+export const DOCS_PATH = '/docs';
+export const SPEC_YAML_PATH = '/openapi.yaml';
+export const SPEC_JSON_PATH = '/openapi.json';
+
+interface Bundle {
+  path: string;
+  body: Buffer;
+}
+
+let bundle: Bundle | undefined;
+
+/** Reads the Scalar standalone bundle once per process; its URL names its content hash. */
+function scalarBundle(): Bundle {
+  if (!bundle) {
+    const file = createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js');
+    const body = readFileSync(file);
+    const hash = createHash('sha256').update(body).digest('hex').slice(0, HASH_CHARS);
+    bundle = { path: `${DOCS_PATH}/assets/scalar-api-reference.${hash}.js`, body };
+  }
+  return bundle;
+}
+
+/** Registers `GET /openapi.yaml`, `GET /openapi.json`, `GET /docs` and the bundle on `app`. */
+export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): void {
+  if (!options.specText.trim()) throw new Error('mountDocs: specText is empty');
+  if (!options.apiBaseUrl) throw new Error('mountDocs: apiBaseUrl is required');
+  const yamlText = options.specText;
+  // Converted once; the YAML anchors the document uses are expanded by the parser.
+  const jsonText = JSON.stringify(parseYaml(yamlText));
+  const { path: bundlePath, body: bundleBody } = scalarBundle();
+
+  app.get(SPEC_YAML_PATH, (c) => c.body(yamlText, 200, { 'content-type': 'application/yaml; charset=utf-8' }));
+  app.get(SPEC_JSON_PATH, (c) => c.body(jsonText, 200, { 'content-type': 'application/json; charset=utf-8' }));
+  app.get(bundlePath, (c) =>
+    c.body(new Uint8Array(bundleBody), 200, {
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': `public, max-age=${ONE_YEAR_SECONDS}, immutable`,
+    }),
+  );
+  app.get(
+    DOCS_PATH,
+    Scalar({
+      pageTitle: 'Web Data API (mock) reference',
+      url: SPEC_JSON_PATH,
+      cdn: bundlePath,
+      servers: [{ url: options.apiBaseUrl, description: 'This server' }],
+      authentication: options.demoKey
+        ? { preferredSecurityScheme: SECURITY_SCHEME, securitySchemes: { [SECURITY_SCHEME]: { value: options.demoKey } } }
+        : undefined,
+      withDefaultFonts: false,
+      telemetry: false,
+      // Requests go straight to the server above; never through Scalar's hosted proxy.
+      proxyUrl: undefined,
+      showDeveloperTools: 'never',
+      documentDownloadType: 'both',
+    }),
+  );
+}
