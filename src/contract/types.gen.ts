@@ -991,6 +991,15 @@ export interface components {
                 "application/json": components["schemas"]["ServerError"];
             };
         };
+        /** @description Server failure, same body as elsewhere; the source does not document 500 for this operation (inferred, see DECISIONS.md). */
+        ServerErrorUndocumented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServerError"];
+            };
+        };
     };
     parameters: {
         /** @description Items per page. Default 10. The maximum is not shown in the source; 1000 is inferred. */
@@ -1394,7 +1403,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
+            500: components["responses"]["ServerErrorUndocumented"];
         };
     };
     downloadDocument: {
