@@ -10,6 +10,8 @@ import { ENVIRONMENTS, type EnvironmentName } from './server/keys.js';
 import { startMockServer, type RunningServer } from './server/listen.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED } from './server/options.js';
 import type { Tier } from './server/tiers.js';
+import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
+import type { FaultPlanOptions } from './server/qa/fault-plan.js';
 
 export const HELP = `web-data-mock: offline double of the Web Data API
 
@@ -29,6 +31,10 @@ Server
   --rate-limit <k=v,...>  override every tier, e.g. requestsPerMinute=5,minuteWindowSeconds=10
                           (fields: requestsPerMinute, requestsPerHour, concurrentConnections,
                           bytesPerWindow, minuteWindowSeconds, hourWindowSeconds, transferWindowSeconds)
+QA
+  --latency <ms|min-max>  add latency to every API request (uniform in min-max, seeded)
+  --faults <spec>         seeded random faults, e.g. error=0.05,delay=0.1:100-2000,reset=0.01
+  --fault-seed <n>        seed of the fault and latency sequence (default ${DEFAULT_SEED})
   --admin-token <t>       enable /__mock/* control endpoints with this token (env MOCK_ADMIN_TOKEN)
   --validate-responses    check every response against the document before sending it
   --log                   one line per request on stdout (never the key)
@@ -65,6 +71,19 @@ function environmentsOf(raw: string): EnvironmentName[] {
   throw new UsageError(`--environment must be production, staging or both (got "${raw}")`);
 }
 
+function faultOptions(values: { latency?: string; faults?: string; 'fault-seed'?: string }): FaultPlanOptions {
+  try {
+    return {
+      seed: integer('fault-seed', values['fault-seed'], 0) ?? DEFAULT_SEED,
+      latency: values.latency === undefined ? undefined : parseLatency(values.latency),
+      random: values.faults === undefined ? undefined : parseRandomFaults(values.faults),
+    };
+  } catch (error) {
+    if (error instanceof ActionError) throw new UsageError(`--${error.message}`);
+    throw error;
+  }
+}
+
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<RunningServer | undefined> {
   const { values } = parseArgs({
     args: argv,
@@ -80,6 +99,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       tiers: { type: 'string' },
       'rate-limit': { type: 'string' },
       'admin-token': { type: 'string' },
+      latency: { type: 'string' },
+      faults: { type: 'string' },
+      'fault-seed': { type: 'string' },
       'validate-responses': { type: 'boolean', default: false },
       log: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -103,6 +125,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     tiersFile: values.tiers,
     tierOverride: parseTierOverride(values['rate-limit']),
     adminToken: values['admin-token'] ?? env.MOCK_ADMIN_TOKEN,
+    faults: faultOptions(values),
     validateResponses: values['validate-responses'] || undefined,
     log: values.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
   });
@@ -115,6 +138,7 @@ function printBanner(running: RunningServer, ms: number): void {
   const lines = [
     `Web Data API mock (release ${state.contract.release}, seed ${state.options.seed}, scale ${state.options.scale}) ready in ${ms} ms`,
     ...state.apis.map((api) => `  ${api.environment.padEnd(10)} ${running.origin}${api.basePath}`),
+    `  docs       ${running.origin}/docs  (document: ${running.origin}/openapi.yaml)`,
     state.options.adminToken ? `  controls   ${running.origin}/__mock/ (admin token required)` : '',
     '',
     'Demo keys (send as the x-api-key header):',

@@ -2,13 +2,13 @@
  * @module app
  * `createApp(options)`: the mock as a Hono app that never listens. Routes are registered from the
  * document's operation table (operationId -> handler), most specific path first, each behind the
- * same straight line: request log -> auth -> rate limit -> input validation -> handler, with the
+ * same straight line: request log -> QA scenario -> auth -> rate limit -> input validation -> handler, with the
  * response checked against the document when asked.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { BASE_PATH, createValidators, loadContract, type Contract, type Operation, type Validators } from '../contract/index.js';
+import { BASE_PATH, createValidators, loadContract, readSpecText, type Contract, type Operation, type Validators } from '../contract/index.js';
 import { generateDataset } from '../fixtures/generate.js';
 import { AdjustableClock } from './clock.js';
 import { basePathFor, createApiContext, type ApiContext } from './context.js';
@@ -25,6 +25,10 @@ import { resolveOptions, type AppOptions } from './options.js';
 import { RateLimiter } from './rate-limiter.js';
 import { byPathSpecificity, methodsByPath, toHonoPath } from './routes.js';
 import { loadTiers, overrideTiers } from './tiers.js';
+import { ADMIN_PREFIX, adminRoutes } from './qa/admin.js';
+import { FaultPlan } from './qa/fault-plan.js';
+import { scenarios } from './qa/scenarios.js';
+import { mountDocs } from './docs.js';
 
 /** What the app is made of, for the CLI banner, admin endpoints and tests. */
 export interface MockState {
@@ -35,6 +39,7 @@ export interface MockState {
   limiter: RateLimiter;
   clock: AdjustableClock;
   journal: Journal;
+  faults: FaultPlan;
   apis: ApiContext[];
 }
 
@@ -51,6 +56,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   const clock = new AdjustableClock(options.clock);
   const limiter = new RateLimiter(tiers, clock);
   const journal = new Journal();
+  const faults = new FaultPlan(options.faults);
   const apis = options.environments.map((environment) => {
     const basePath = basePathFor(environment, options.environments);
     const dataset = options.datasets[environment] ?? generateDataset({ seed: options.seed, scale: options.scale, baseUrl: `${options.origin}${basePath}` });
@@ -58,11 +64,16 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   });
 
   const app = new Hono<AppEnv>() as MockApp;
-  app.state = { options, contract, validators, keys, limiter, clock, journal, apis };
+  app.state = { options, contract, validators, keys, limiter, clock, journal, faults, apis };
   app.use('*', requestLog({ journal, now: () => clock.now(), log: options.log }));
+  const families = new Set(contract.operations.map((op) => op.family));
+  const demoKey = keys.records.find((k) => k.demo && k.environment === apis[0].environment && k.expiresAt === undefined && [...families].every((f) => k.scopes.has(f)));
+  mountDocs(app, { specText: readSpecText(), apiBaseUrl: `${options.origin}${apis[0].basePath}`, demoKey: demoKey && keys.demoSecret(demoKey.name) });
+  if (options.adminToken) app.route(ADMIN_PREFIX, adminRoutes({ token: options.adminToken, state: app.state, plan: faults }));
 
   const pipeline: MiddlewareHandler<AppEnv>[] = [
     ...(options.validateResponses ? [responseCheck({ validators })] : []),
+    scenarios({ plan: faults, keys, validators }),
     auth({ keys, clock }),
     rateLimit({ limiter }),
   ];

@@ -5,6 +5,7 @@
  */
 import type { Release } from '../contract/index.js';
 import type { Dataset } from '../fixtures/dataset.js';
+import type { FaultPlanOptions } from './qa/fault-plan.js';
 import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_KEYS_FILE, type EnvironmentName } from './keys.js';
 import { DEFAULT_TIERS_FILE, type Tier } from './tiers.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   adminToken: string | undefined;
   /** One line per request to this function (off by default). */
   log: ((line: string) => void) | undefined;
+  /** Seeded random faults and global latency (QA); none by default. */
+  faults: FaultPlanOptions;
   /** A dataset built elsewhere (tests share one between apps); otherwise built from seed and scale. */
   datasets: Partial<Record<EnvironmentName, Dataset>>;
 }
@@ -56,6 +59,7 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     adminToken: undefined,
     log: undefined,
     datasets: {},
+    faults: { seed: DEFAULT_SEED },
     ...given,
   };
 }

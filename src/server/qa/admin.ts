@@ -1,0 +1,135 @@
+/**
+ * @module qa/admin
+ * Control endpoints under `/__mock/` (off unless an admin token is configured; never part of the
+ * API document): reset rate limits, advance the rate-limit clock, arm and clear faults, list the
+ * last requests (never a key's secret), read the configuration.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import type { MockState } from '../app.js';
+import { apiError, jsonResponse } from '../errors.js';
+import { ActionError, MAX_DELAY_MS, type FaultAction } from './actions.js';
+import type { FaultPlan } from './fault-plan.js';
+
+export const ADMIN_PREFIX = '/__mock';
+export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token';
+const MAX_ADMIN_BODY_BYTES = 64 * 1024;
+const MAX_CLOCK_ADVANCE_SECONDS = 366 * 24 * 3600;
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+async function jsonBody(c: Context): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (text.length > MAX_ADMIN_BODY_BYTES) throw apiError(413, `admin request body larger than ${MAX_ADMIN_BODY_BYTES} bytes`);
+  if (text.trim() === '') return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through to the 400 below
+  }
+  throw apiError(400, 'admin request body must be a JSON object', { details: [{ in: 'body', name: '', rule: 'JSON object', message: 'not a JSON object' }] });
+}
+
+function actionOf(body: Record<string, unknown>): FaultAction {
+  const action: FaultAction = {};
+  const { status, delayMs, reset, truncate, slowBytesPerTick } = body;
+  if (status !== undefined) {
+    if (!Number.isInteger(status) || (status as number) < 300 || (status as number) > 599) throw new ActionError('status must be an HTTP error status (300-599)');
+    action.status = status as number;
+  }
+  if (delayMs !== undefined) {
+    if (!Number.isInteger(delayMs) || (delayMs as number) < 0 || (delayMs as number) > MAX_DELAY_MS) throw new ActionError(`delayMs must be an integer from 0 to ${MAX_DELAY_MS}`);
+    action.delayMs = delayMs as number;
+  }
+  if (reset === true) action.reset = true;
+  if (truncate === true) action.truncate = true;
+  if (slowBytesPerTick !== undefined) {
+    if (!Number.isInteger(slowBytesPerTick) || (slowBytesPerTick as number) < 1) throw new ActionError('slowBytesPerTick must be a positive integer');
+    action.slowBytesPerTick = slowBytesPerTick as number;
+  }
+  return action;
+}
+
+export function adminRoutes(options: { token: string; state: MockState; plan: FaultPlan }): Hono {
+  const { state, plan } = options;
+  const expected = digest(options.token);
+  const admin = new Hono();
+  admin.use('*', async (c, next) => {
+    const presented = c.req.header(ADMIN_TOKEN_HEADER);
+    if (!presented || !timingSafeEqual(digest(presented), expected)) throw apiError(401, `admin token missing or wrong (send it in ${ADMIN_TOKEN_HEADER})`);
+    await next();
+  });
+  const badAction = (error: unknown) => {
+    if (error instanceof ActionError) throw apiError(400, error.message, { details: [{ in: 'body', name: '', rule: 'fault action', message: error.message }] });
+    throw error;
+  };
+
+  admin.get('/config', (c) => {
+    const { options: o, contract, keys, clock } = state;
+    return c.json({
+      release: contract.release,
+      seed: o.seed,
+      scale: o.scale,
+      environments: state.apis.map((a) => ({ environment: a.environment, basePath: a.basePath })),
+      tierOverride: o.tierOverride,
+      keys: keys.records.map((k) => ({ name: k.name, environment: k.environment, tier: k.tier, scopes: [...k.scopes], expiresAt: k.expiresAt === undefined ? null : new Date(k.expiresAt).toISOString(), purpose: k.purpose })),
+      clockOffsetSeconds: clock.offsetMs / 1000,
+      faults: { seed: plan.options.seed, random: plan.options.random ?? null, latency: plan.options.latency ?? null, armed: plan.armed() },
+    });
+  });
+  admin.post('/rate-limits/reset', async (c) => {
+    const { key } = await jsonBody(c);
+    state.limiter.reset(typeof key === 'string' ? key : undefined);
+    return c.json({ reset: typeof key === 'string' ? key : 'all' });
+  });
+  admin.get('/rate-limits', (c) => c.json(state.limiter.snapshot()));
+  admin.post('/clock/advance', async (c) => {
+    const { seconds } = await jsonBody(c);
+    if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > MAX_CLOCK_ADVANCE_SECONDS) {
+      throw apiError(400, `seconds must be a number from 0 to ${MAX_CLOCK_ADVANCE_SECONDS}`, { details: [{ in: 'body', name: '/seconds', rule: 'number >= 0', message: 'invalid seconds', received: seconds ?? null }] });
+    }
+    state.clock.advance(seconds * 1000);
+    return c.json({ clockOffsetSeconds: state.clock.offsetMs / 1000 });
+  });
+  admin.get('/scenarios', (c) => c.json({ armed: plan.armed() }));
+  admin.post('/scenarios', async (c) => {
+    const body = await jsonBody(c);
+    const count = body.count ?? 1;
+    const match = { key: typeof body.key === 'string' ? body.key : undefined, operationId: typeof body.operationId === 'string' ? body.operationId : undefined };
+    try {
+      if (match.operationId !== undefined) state.contract.operation(match.operationId);
+    } catch {
+      throw apiError(400, `unknown operationId "${match.operationId}"`, { details: [{ in: 'body', name: '/operationId', rule: 'an operationId of the served release', message: 'unknown operation', received: match.operationId }] });
+    }
+    if (match.key !== undefined && !state.keys.records.some((k) => k.name === match.key)) {
+      throw apiError(400, `unknown key name "${match.key}" (use the key's name, not its secret)`, { details: [{ in: 'body', name: '/key', rule: 'a key name from the keys file', message: 'unknown key name' }] });
+    }
+    try {
+      return c.json(plan.arm(match, count as number, actionOf(body)), 201);
+    } catch (error) {
+      return badAction(error);
+    }
+  });
+  admin.delete('/scenarios', (c) => c.json({ cleared: plan.disarm() }));
+  admin.delete('/scenarios/:id', (c) => {
+    const cleared = plan.disarm(c.req.param('id'));
+    if (cleared === 0) throw apiError(404, `no armed fault ${c.req.param('id')}`);
+    return c.json({ cleared });
+  });
+  admin.post('/faults/reset', (c) => {
+    plan.reset();
+    return c.json({ reset: true });
+  });
+  admin.get('/requests', (c) => {
+    const limit = Number(c.req.query('limit') ?? 50);
+    if (!Number.isInteger(limit) || limit < 1 || limit > state.journal.capacity) throw apiError(400, `limit must be an integer from 1 to ${state.journal.capacity}`);
+    return c.json({ requests: state.journal.last(limit) });
+  });
+  admin.delete('/requests', (c) => {
+    state.journal.clear();
+    return c.json({ cleared: true });
+  });
+  admin.notFound((c) => jsonResponse(404, { error: `No such control endpoint: ${c.req.method} ${c.req.path}` }));
+  return admin;
+}

@@ -1,0 +1,114 @@
+/**
+ * @module qa/fault-plan
+ * The faults a server run will inject: faults armed for the next N matching requests (by key,
+ * by operation, or all), seeded random faults at given rates, and global latency. Decisions are
+ * taken in request arrival order from a seeded generator, so the same seed and the same request
+ * sequence give the same faults.
+ */
+import { randomUUID } from 'node:crypto';
+import { ActionError, type FaultAction, type LatencySpec, type RandomFaultSpec } from './actions.js';
+import { seededRandom } from './random.js';
+
+/** Armed faults kept at once; arming more is refused rather than growing without limit. */
+export const MAX_ARMED_FAULTS = 1000;
+export const MAX_ARMED_COUNT = 1_000_000;
+
+export interface FaultMatch {
+  /** Key name (as in the keys file), not the secret. */
+  key?: string;
+  operationId?: string;
+}
+
+export interface ArmedFault {
+  id: string;
+  match: FaultMatch;
+  /** Requests still to be hit. */
+  remaining: number;
+  action: FaultAction;
+}
+
+export interface RequestFacts {
+  operationId: string;
+  keyName: string | undefined;
+  /** Whether the operation declares a status (a forced status must be one it declares). */
+  declares(status: number): boolean;
+}
+
+export interface FaultPlanOptions {
+  seed: number;
+  random?: RandomFaultSpec;
+  latency?: LatencySpec;
+}
+
+export class FaultPlan {
+  #armed: ArmedFault[] = [];
+  #random: () => number;
+  #latencyRandom: () => number;
+
+  constructor(readonly options: FaultPlanOptions) {
+    this.#random = seededRandom(options.seed);
+    this.#latencyRandom = seededRandom(options.seed ^ 0x5f3759df);
+  }
+
+  arm(match: FaultMatch, count: number, action: FaultAction): ArmedFault {
+    if (!Number.isInteger(count) || count < 1 || count > MAX_ARMED_COUNT) throw new ActionError(`count must be an integer from 1 to ${MAX_ARMED_COUNT}`);
+    if (Object.keys(action).length === 0) throw new ActionError('an action is required: status, delayMs, reset, truncate or slowBytesPerTick');
+    if (this.#armed.length >= MAX_ARMED_FAULTS) throw new ActionError(`at most ${MAX_ARMED_FAULTS} faults can be armed at once; clear some first`);
+    const fault: ArmedFault = { id: randomUUID(), match: { ...match }, remaining: count, action: { ...action } };
+    this.#armed.push(fault);
+    return fault;
+  }
+
+  disarm(id?: string): number {
+    const before = this.#armed.length;
+    this.#armed = id === undefined ? [] : this.#armed.filter((f) => f.id !== id);
+    return before - this.#armed.length;
+  }
+
+  armed(): ArmedFault[] {
+    return this.#armed.map((f) => ({ ...f, match: { ...f.match }, action: { ...f.action } }));
+  }
+
+  /** Restarts the seeded sequences (same seed) and clears armed faults. */
+  reset(): void {
+    this.#armed = [];
+    this.#random = seededRandom(this.options.seed);
+    this.#latencyRandom = seededRandom(this.options.seed ^ 0x5f3759df);
+  }
+
+  /**
+   * The fault for one API request, or undefined. An armed fault is used first (oldest first) and
+   * counted down; a forced status only applies where the operation declares it.
+   */
+  decide(request: RequestFacts): FaultAction | undefined {
+    let action: FaultAction | undefined;
+    const armed = this.#armed.find(
+      (f) =>
+        (f.match.key === undefined || f.match.key === request.keyName) &&
+        (f.match.operationId === undefined || f.match.operationId === request.operationId) &&
+        (f.action.status === undefined || request.declares(f.action.status)),
+    );
+    if (armed) {
+      armed.remaining -= 1;
+      if (armed.remaining <= 0) this.#armed = this.#armed.filter((f) => f !== armed);
+      action = { ...armed.action };
+    }
+    const random = this.options.random;
+    if (random) {
+      // One draw per request whatever happens, so the sequence depends only on request order.
+      const r = this.#random();
+      const amount = this.#random();
+      if (!action) {
+        if (r < random.errorRate) action = { status: 500 };
+        else if (r < random.errorRate + random.delayRate) action = { delayMs: Math.round(random.delay.minMs + amount * (random.delay.maxMs - random.delay.minMs)) };
+        else if (r < random.errorRate + random.delayRate + random.resetRate) action = { reset: true };
+      }
+    }
+    const latency = this.options.latency;
+    if (latency) {
+      const extra = Math.round(latency.minMs + this.#latencyRandom() * (latency.maxMs - latency.minMs));
+      action = { ...action, delayMs: (action?.delayMs ?? 0) + extra };
+    }
+    return action;
+  }
+}
