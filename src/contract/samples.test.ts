@@ -1,0 +1,445 @@
+/**
+ * @module samples.test
+ * One realistic record per resource, written from the source's field lists, must pass the shared
+ * validators; deliberately broken copies must fail with the pointer and rule a reader would expect.
+ * The samples are typed with the generated types, so a schema change that breaks them fails twice:
+ * in `tsc` and here.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createValidators, loadContract, type components, type Contract, type Validators, type Violation } from './index.js';
+
+type S = components['schemas'];
+
+const WEB = 'https://www.example.com';
+const API = 'https://api.example.com/web-data/v1';
+const UPDATED = '2026-07-14T09:30:00Z';
+
+const docRef = (agileId: string, dcpDocumentId: string | null, title: string, type = 'Data Sheet'): S['DocumentReference'] => ({
+  agileId,
+  dcpDocumentId,
+  title,
+  type,
+  language: 'en',
+  href: dcpDocumentId ? `/documents/${dcpDocumentId}` : `/documents/agile-id/${agileId}`,
+});
+
+const strictRef = (ref: S['DocumentReference']): S['DocumentReferenceStrict'] => ({ ...ref, dcpDocumentId: ref.dcpDocumentId ?? '' });
+
+const category: S['CategoryList'] = [
+  { level: 1, title: 'Power Management' },
+  { level: 2, title: 'Switching Regulators' },
+];
+
+const productCommon: S['ProductCommon'] = {
+  productId: 'LTM4700',
+  wwwUpdateDate: UPDATED,
+  uuid: '6f1c2a52-2f0e-4a41-9a37-0d5d1b0c9e11',
+  title: 'LTM4700: Dual 50A or Single 100A µModule Regulator',
+  url: `${WEB}/products/ltm4700.html`,
+  category,
+  description: 'The LTM4700 is a dual 50A or single 100A step-down µModule regulator.',
+  features: 'Dual 50A or single 100A output\nWide input voltage range: 4.5V to 16V\nPMBus interface',
+  applications: 'Data centers\nTelecom and networking',
+  images: [`${WEB}/images/ltm4700.png`],
+  orderableProducts: [{ orderableId: 'LTM4700EY#PBF', href: '/product-parts/LTM4700EY%23PBF' }],
+  relatedBoardsKits: [{ boardKitId: 'DC2702A', title: 'LTM4700 Demo Board', href: `${API}/boards-kits/DC2702A` }],
+  softwareTools: [{ softwareToolName: 'LTpowerPlay', href: '/software-tools/LTpowerPlay' }],
+};
+
+/** List item, and the 1.0.0 by-ID shape. */
+const product: S['Product'] = {
+  ...productCommon,
+  additionalDetails: null,
+  relatedProducts: [{ productId: 'LTM4680', title: 'LTM4680: Dual 30A µModule Regulator', href: '/products/LTM4680' }],
+  featuredDocuments: [docRef('AG-0001', 'DCP-1001', 'LTM4700 Data Sheet')],
+  relatedDocuments: [docRef('AG-0002', null, 'Power Module Selection Guide', 'Selection Guide')],
+  relatedDocumentsSecondary: [],
+};
+
+/** The 1.2.0 by-ID shape: applicationBlockDiagrams, no additionalDetails/relatedProducts, string DCP ids. */
+const product120: S['ProductV1_2_0'] = {
+  ...productCommon,
+  featuredDocuments: [strictRef(docRef('AG-0001', 'DCP-1001', 'LTM4700 Data Sheet'))],
+  relatedDocuments: [],
+  relatedDocumentsSecondary: [],
+  applicationBlockDiagrams: [
+    { title: 'Data Center Power', description: 'Point-of-load conversion for FPGAs.', imageUrl: `${WEB}/diagrams/dc-power-thumb.png`, url: `${WEB}/diagrams/dc-power.html` },
+  ],
+};
+
+const productPart: S['ProductPart'] = {
+  orderableId: 'LTM4700EY#PBF',
+  BOPN: 'LTM4700',
+  productId: 'LTM4700',
+  productHref: '/products/LTM4700',
+  productFamily: 'µModule Regulators',
+  description: 'Dual 50A µModule regulator, BGA-144, lead-free',
+  lifecycleStatus: 'Production',
+  packageCode: 'BGA-144',
+  packageHref: '/packages/BGA-144',
+  parametrics: [
+    {
+      productPartAttributeId: 'vin-max',
+      name: 'Vin Max',
+      value: 16,
+      unit: 'V',
+      href: '/product-parts/attributes/vin-max',
+      attributeValuesParsed: [
+        { type: 'GP', value: 'LTM4700', href: '/products/LTM4700' },
+        { type: 'URL', value: 'Selection table', url: `${WEB}/selection/umodule` },
+      ],
+    },
+  ],
+  distiInventory: {
+    inStock: true,
+    totalQuantity: 1250,
+    updated: UPDATED,
+    distributors: [{ name: 'Example Distribution', quantity: 1250, partNumber: 'ED-LTM4700EY', cartUrl: 'https://distributor.example.com/cart?p=LTM4700EY' }],
+  },
+  budgetaryPrice: {
+    currency: 'USD',
+    priceBreaks: [
+      { quantity: 1, unitPrice: 98.5 },
+      { quantity: 100, unitPrice: 81.2 },
+      { quantity: 1000, unitPrice: 70 },
+    ],
+  },
+  directBuy: true,
+  chipImage: `${WEB}/images/chips/ltm4700.png`,
+  cadModel: [docRef('AG-0100', 'DCP-2001', 'LTM4700 Symbol and Footprint', 'CAD Model'), { url: 'https://cad.example.com/ltm4700', providedBy: 'Example CAD Vendor' }],
+};
+
+const attribute: S['ProductPartAttribute'] = {
+  productPartAttributeId: 'vin-max',
+  name: 'Vin Max',
+  dataType: 'number',
+  unit: 'V',
+  operators: ['eq', 'gt', 'gte', 'lt', 'lte', 'range'],
+};
+
+const crossReference: S['CrossReferenceResponse'] = {
+  data: [
+    {
+      competitorPartNumber: 'TPS546D24A',
+      competitorManufacturer: 'Example Semiconductor',
+      matches: [
+        { orderableId: 'LTC7150SEV#PBF', href: '/product-parts/LTC7150SEV%23PBF', matchType: 'Functional', lifecycleStatus: 'Production', description: '20V, 20A synchronous step-down regulator', comments: null },
+      ],
+    },
+    { competitorPartNumber: 'UNKNOWN-123', competitorManufacturer: null, matches: [] },
+  ],
+};
+
+const document: S['Document'] = {
+  agileId: 'AG-0001',
+  dcpDocumentId: 'DCP-1001',
+  url: `${WEB}/media/ltm4700.pdf`,
+  category,
+  product: [{ productId: 'LTM4700', type: 'Product', title: 'LTM4700', nid: '48213', uuid: '6f1c2a52-2f0e-4a41-9a37-0d5d1b0c9e11', language: 'en' }],
+  title: 'LTM4700 Data Sheet',
+  type: 'Data Sheet',
+  subType: null,
+  fileType: 'PDF',
+  secureDocument: false,
+  revisionDate: '2025-11-03',
+  wwwUpdateDate: UPDATED,
+  language: 'en',
+  nid: '91377',
+  uuid: 'b8e7f0a4-1c44-4d1e-8f57-5f7d2e0f5a10',
+  translation: [{ language: 'ja', dcpDocumentId: 'DCP-1001-JA', agileId: 'AG-0001-JA', title: 'LTM4700 データシート', href: '/documents/DCP-1001-JA' }],
+  published: true,
+  featured: true,
+  relationship: '',
+  filename: 'ltm4700.pdf',
+  disclaimer: [{ dcpDocumentId: 'DCP-9000', agileId: 'AG-9000', language: 'en', title: 'Important Notice', href: '/documents/DCP-9000' }],
+  myvendorDocument: false,
+};
+
+const pagination = (total: number): S['Pagination'] => ({ offset: 0, limit: 10, total, has_more: total > 10 });
+
+const documentTypes: S['DocumentTypeList'] = {
+  data: [
+    { type: 'Data Sheet', subTypes: [] },
+    { type: 'Manual - Software', subTypes: ['Driver Package', 'Peripherals - Clock'] },
+  ],
+  pagination: pagination(2),
+};
+
+const boardKit: S['BoardKit'] = {
+  boardKitId: 'DC2702A',
+  wwwUpdateDate: UPDATED,
+  uuid: '0f3c8e77-4b0a-44a3-9bb6-6a2f3b0b7d21',
+  title: 'LTM4700 Demo Board',
+  boardKitType: 'demonstration',
+  category: ['Power Management'],
+  description: 'Demonstrates the LTM4700 in a dual-output configuration.',
+  features: 'Dual 50A outputs\nPMBus connector',
+  applications: 'Evaluation of high-current point-of-load designs',
+  additionalDetails: null,
+  images: [`${WEB}/images/dc2702a.jpg`],
+  orderableProducts: [{ orderableId: 'DC2702A', href: `${API}/product-parts/DC2702A` }],
+  relatedBoardsKits: [],
+  featuredDocuments: [docRef('AG-0300', 'DCP-3001', 'DC2702A User Guide', 'User Guide')],
+  relatedDocuments: [],
+  softwareTools: [{ name: 'LTpowerPlay', url: `${WEB}/ltpowerplay` }, { name: 'Sample scripts', url: null }],
+  partner: null,
+};
+
+const pkg: S['Package'] = {
+  packageCode: '05-08-1990',
+  wwwUpdateDate: UPDATED,
+  url: `${WEB}/packages/05-08-1990.html`,
+  uuid: '4c2b1d0e-7a5f-4e3d-9c8b-1a2b3c4d5e6f',
+  title: 'BGA-144 (16mm x 16mm x 5.01mm)',
+  packageType: 'BGA',
+  packageName: 'BGA-144',
+  category: 'Ball Grid Array',
+  class: null,
+  description: '144-ball grid array package.',
+  specifications: { leadCount: 144, pitch: 1.27, length: 16, width: 16, thickness: 5.01, dimensions: '16 x 16 x 5.01', peakReflowTemp: 245, jeitaStandard: null, mark: null },
+  packageStatus: 'Active',
+  regulatory: { leadFree: 'Yes', pbFreeCategory: 'e1' },
+  tubeOrTray: 'Tray',
+  previousCode: null,
+  images: [`${WEB}/images/packages/bga-144.png`],
+  relatedDocuments: [{ ...docRef('AG-0400', 'DCP-4001', 'BGA-144 Outline Drawing', 'Package Drawing'), href: `${API}/documents/DCP-4001` }],
+};
+
+const softwareTool: S['SoftwareTool'] = {
+  softwareToolName: 'LTpowerPlay',
+  wwwUpdateDate: UPDATED,
+  url: `${WEB}/software/ltpowerplay.html`,
+  uuid: '9a8b7c6d-5e4f-4a3b-2c1d-0e9f8a7b6c5d',
+  shortDescription: 'Power system management GUI.',
+  description: 'A Windows development environment for digital power system management.',
+  softwareType: 'Evaluation Software',
+  parentSoftwareCategory: [{ title: 'Power Management Software' }],
+  features: 'Telemetry\nFault logging',
+  additionalDetails: null,
+  documentationDetails: null,
+  downloadDetails: 'Windows 10 and later.',
+  releaseInformation: null,
+  targetDeviceDescription: null,
+  discontinued: false,
+  externalUrl: null,
+  images: [],
+  evaluationBoards: [{ boardKitId: 'DC2702A', title: 'LTM4700 Demo Board', href: '/boards-kits/DC2702A' }],
+  orderableProducts: [],
+  featuredDocuments: [],
+  relatedDocuments: [docRef('AG-0500', null, 'LTpowerPlay Quick Start', 'User Guide')],
+  relatedDocumentsSecondary: [],
+  relatedSoftwareTools: [{ softwareToolName: 'LTspice', href: '/software-tools/LTspice' }],
+  relatedSoftwareToolsSecondary: [{ name: 'Power Studio', href: '/software-tools/Power%20Studio' }],
+  alternative: { softwareToolName: 'Power Studio', href: '/software-tools/Power%20Studio', notes: null },
+  partner: [{ name: 'Example Partner', url: null }],
+  relatedVideos: [{ videoId: 'vid-001', title: 'Getting started', url: 'https://video.example.com/vid-001' }],
+};
+
+/** One sample per (operation, status) the source or the document defines a body for. */
+const VALID: [operationId: string, status: number, body: unknown][] = [
+  ['listProducts', 200, { data: [product], pagination: pagination(1) }],
+  ['listProducts', 200, { data: [{ ...product, category: [category] }], pagination: pagination(1) }],
+  ['getProduct', 200, product],
+  ['getProduct', 200, product120],
+  ['listProductParts', 200, { data: [productPart], pagination: pagination(1) }],
+  ['getProductPart', 200, productPart],
+  ['searchProductParts', 200, { data: [productPart], pagination: pagination(1) }],
+  ['listProductPartAttributes', 200, { data: [attribute], pagination: pagination(1) }],
+  ['getProductPartAttribute', 200, attribute],
+  ['crossReferenceProductParts', 200, crossReference],
+  ['listDocuments', 200, { data: [document], pagination: pagination(25) }],
+  ['getDocument', 200, document],
+  ['getDocumentByAgileId', 200, document],
+  ['listDocumentTypes', 200, documentTypes],
+  ['listBoardsKits', 200, { data: [boardKit], pagination: pagination(1) }],
+  ['getBoardKit', 200, boardKit],
+  ['listPackages', 200, { data: [pkg], pagination: pagination(1) }],
+  ['getPackage', 200, pkg],
+  ['listSoftwareTools', 200, { data: [softwareTool], pagination: pagination(1) }],
+  ['getSoftwareTool', 200, softwareTool],
+  ['getPackage', 400, { error: 'Bad request', code: 400, details: [{ in: 'query', name: 'limit', rule: 'type: integer', message: 'query parameter "limit" must be integer', received: 'ten' }] }],
+  ['getPackage', 401, { error: 'Missing or invalid API key', code: 401 }],
+  ['getPackage', 403, { error: 'This key may not use the packages endpoints', code: 403 }],
+  ['getPackage', 404, { error: 'No package with code "X"' }],
+  ['getPackage', 429, { error: 'Rate limit exceeded', code: 429, retry_after: 42 }],
+  ['getPackage', 500, { error: 'Internal server error' }],
+  ['crossReferenceProductParts', 413, { error: 'Request body too large', code: 413 }],
+];
+
+let contract: Contract;
+let validators: Validators;
+beforeAll(async () => {
+  contract = await loadContract();
+  validators = createValidators(contract);
+});
+
+const check = (operationId: string, status: number, body: unknown): Violation[] => validators.checkResponseBody(contract.operation(operationId), status, body);
+
+/** A deep copy with one change applied. */
+function broken<T>(sample: T, change: (copy: T) => void): T {
+  const copy = structuredClone(sample);
+  change(copy);
+  return copy;
+}
+
+/** The pointer/rule pairs of a list of violations. */
+const rules = (violations: Violation[]): { pointer: string; rule: string }[] => violations.map(({ pointer, rule }) => ({ pointer, rule }));
+
+describe('valid samples pass', () => {
+  for (const [operationId, status, body] of VALID) {
+    it(`${operationId} ${status}`, () => {
+      expect(check(operationId, status, body)).toEqual([]);
+    });
+  }
+});
+
+describe('broken samples fail with the right pointer and rule', () => {
+  it('wrong type: a number sent as a string', () => {
+    const body = broken(pkg, (p) => {
+      (p.specifications as unknown as Record<string, unknown>).pitch = '1.27';
+    });
+    expect(rules(check('getPackage', 200, body))).toEqual([{ pointer: '/specifications/pitch', rule: 'type: number' }]);
+  });
+
+  it('wrong type inside a list envelope points into data', () => {
+    const body = { data: [product, broken(product, (p) => Object.assign(p, { title: 42 }))], pagination: pagination(2) };
+    expect(rules(check('listProducts', 200, body))).toEqual([{ pointer: '/data/1/title', rule: 'type: string' }]);
+  });
+
+  it('missing required field', () => {
+    const body = broken(document, (d) => {
+      delete (d as Partial<S['Document']>).title;
+    });
+    const violations = check('getDocumentByAgileId', 200, body);
+    expect(rules(violations)).toEqual([{ pointer: '/title', rule: 'required: title' }]);
+    expect(violations[0].source).toBe('documented');
+  });
+
+  it('missing nullable field: null must be sent, not omitted', () => {
+    const body = broken(softwareTool, (t) => {
+      delete (t as Partial<S['SoftwareTool']>).externalUrl;
+    });
+    expect(rules(check('getSoftwareTool', 200, body))).toEqual([{ pointer: '/externalUrl', rule: 'required: externalUrl' }]);
+  });
+
+  it('bad enum value', () => {
+    const body = broken(boardKit, (b) => Object.assign(b, { boardKitType: 'prototype' }));
+    expect(rules(check('getBoardKit', 200, body))).toEqual([{ pointer: '/boardKitType', rule: 'enum: development, evaluation, demonstration, reference, starter' }]);
+  });
+
+  it('bad enum value in a nested object', () => {
+    const body = broken(pkg, (p) => Object.assign(p.regulatory, { leadFree: 'yes' }));
+    expect(rules(check('getPackage', 200, body))).toEqual([{ pointer: '/regulatory/leadFree', rule: 'enum: Yes, No' }]);
+  });
+
+  it('null where the source does not allow null', () => {
+    const body = broken(softwareTool, (t) => Object.assign(t, { description: null }));
+    expect(rules(check('getSoftwareTool', 200, body))).toEqual([{ pointer: '/description', rule: 'type: string' }]);
+  });
+
+  it('null DCP id in a document reference is fine in the list shape but not in the 1.2.0 by-ID shape', () => {
+    expect(check('getProduct', 200, product)).toEqual([]);
+    const body = broken(product120, (p) => Object.assign(p.featuredDocuments[0], { dcpDocumentId: null }));
+    expect(rules(check('getProduct', 200, body))).toEqual([{ pointer: '/featuredDocuments/0/dcpDocumentId', rule: 'type: string' }]);
+  });
+
+  it('a by-ID product mixing both shapes matches neither (the shape-exclusion rule fires)', () => {
+    expect(rules(check('getProduct', 200, { ...product120, additionalDetails: null }))).toEqual([{ pointer: '', rule: 'not' }]);
+    expect(rules(check('getProduct', 200, { ...product, applicationBlockDiagrams: [] }))).toEqual([{ pointer: '', rule: 'not' }]);
+  });
+
+  it('category level outside 1..4, in the flat form', () => {
+    const body = broken(product, (p) => {
+      p.category = [{ level: 5, title: 'Too deep' }] as unknown as S['CategoryList'];
+    });
+    expect(rules(check('getProduct', 200, body))).toEqual([{ pointer: '/category/0/level', rule: 'enum: 1, 2, 3, 4' }]);
+  });
+
+  // KNOWN GAP (reported to the lead): on a tie in error count, closestBranchErrors keeps the first
+  // anyOf branch, here "must be object", although the value is an array and the array branch's
+  // error is the useful one. `it.fails` turns green-to-red when the heuristic is improved.
+  it.fails('category level outside 1..4, in the grouped form, is reported inside the inner array', () => {
+    const body = broken(product, (p) => {
+      p.category = [[{ level: 5, title: 'Too deep' }]] as unknown as S['CategoryList'];
+    });
+    expect(rules(check('getProduct', 200, body))).toEqual([{ pointer: '/category/0/0/level', rule: 'enum: 1, 2, 3, 4' }]);
+  });
+
+  it('wrong error code constant', () => {
+    expect(rules(check('getPackage', 401, { error: 'nope', code: 403 }))).toEqual([{ pointer: '/code', rule: 'const: 401' }]);
+  });
+
+  it('429 without retry_after', () => {
+    expect(rules(check('getPackage', 429, { error: 'slow down', code: 429 }))).toEqual([{ pointer: '/retry_after', rule: 'required: retry_after' }]);
+  });
+
+  it('pagination has_more as a string', () => {
+    const body = { data: [], pagination: { ...pagination(0), has_more: 'false' } };
+    expect(rules(check('listBoardsKits', 200, body))).toEqual([{ pointer: '/pagination/has_more', rule: 'type: boolean' }]);
+  });
+
+  it('a violation in an inferred field is reported as inferred', () => {
+    const body = broken(document, (d) => Object.assign(d, { subType: 7 }));
+    const violations = check('getDocument', 200, body);
+    expect(rules(violations)).toEqual([{ pointer: '/subType', rule: 'type: string,null' }]);
+    expect(violations[0].source).toBe('inferred');
+    expect(violations[0].actual).toBe(7);
+  });
+
+  it('a parsed attribute value with neither href nor url', () => {
+    const body = broken(productPart, (p) => {
+      delete p.parametrics[0].attributeValuesParsed![0].href;
+    });
+    // Both branches miss one property; the first (href) is reported.
+    expect(rules(check('getProductPart', 200, body))).toEqual([{ pointer: '/parametrics/0/attributeValuesParsed/0/href', rule: 'required: href' }]);
+  });
+
+  it('a price break at a quantity the source does not name', () => {
+    const body = broken(productPart, (p) => Object.assign(p.budgetaryPrice!.priceBreaks[1], { quantity: 50 }));
+    expect(rules(check('getProductPart', 200, body))).toEqual([{ pointer: '/budgetaryPrice/priceBreaks/1/quantity', rule: 'enum: 1, 100, 1000' }]);
+  });
+});
+
+describe('request bodies', () => {
+  const body = (operationId: string, value: unknown) => validators.checkRequestBody(contract.operation(operationId), value);
+
+  it('a valid search request passes and gets its defaults', () => {
+    const request: Record<string, unknown> = {
+      productId: 'LTM4700',
+      filters: [
+        { attribute: 'vin-max', operator: 'gte', value: 12 },
+        { attribute: 'iout', operator: 'range', value: [10, 50] },
+      ],
+    };
+    expect(body('searchProductParts', request)).toEqual([]);
+    expect(request).toMatchObject({ limit: 10, offset: 0 });
+  });
+
+  it('extra field where additionalProperties is false', () => {
+    const problems = body('searchProductParts', { productId: 'LTM4700', filters: [], sort: 'price' });
+    expect(problems.map(({ in: where, name, rule }) => ({ in: where, name, rule }))).toEqual([{ in: 'body', name: '/sort', rule: 'additionalProperties: false (sort)' }]);
+  });
+
+  it('bad operator enum in a filter', () => {
+    const problems = body('searchProductParts', { productId: 'LTM4700', filters: [{ attribute: 'vin-max', operator: 'between', value: 3 }] });
+    expect(problems.map((p) => [p.name, p.rule])).toEqual([['/filters/0/operator', 'enum: eq, gt, gte, lt, lte, range']]);
+    expect(problems[0].received).toBe('between');
+  });
+
+  it('missing required productId', () => {
+    const problems = body('searchProductParts', { filters: [] });
+    expect(problems.map((p) => [p.name, p.rule])).toEqual([['/productId', 'required: productId']]);
+  });
+
+  it('cross-reference accepts 200 part numbers and rejects 201', () => {
+    const numbers = (n: number): string[] => Array.from({ length: n }, (_, i) => `COMP-${i + 1}`);
+    expect(body('crossReferenceProductParts', { partNumbers: numbers(200) })).toEqual([]);
+    const problems = body('crossReferenceProductParts', { partNumbers: numbers(201) });
+    expect(problems.map((p) => [p.name, p.rule])).toEqual([['/partNumbers', 'maxItems: 200']]);
+  });
+
+  it('cross-reference rejects an empty list and a non-array', () => {
+    expect(body('crossReferenceProductParts', { partNumbers: [] }).map((p) => p.rule)).toEqual(['minItems: 1']);
+    expect(body('crossReferenceProductParts', { partNumbers: 'ADP123' }).map((p) => [p.name, p.rule])).toEqual([['/partNumbers', 'type: array']]);
+  });
+});
