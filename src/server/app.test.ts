@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { call, DEMO, testApp } from './testing.js';
+
+describe('auth', async () => {
+  const app = await testApp();
+  it.each([
+    ['no key', null, 401],
+    ['an unknown key', 'not-a-key', 401],
+    ['an expired key', DEMO.expired, 401],
+    ['a staging key on production', DEMO.staging, 401],
+  ])('answers %s with 401 {error, code}', async (_what, key, status) => {
+    const res = await call(app, '/products', { key });
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual({ error: expect.any(String), code: 401 });
+  });
+  it('answers a key without the family with 403 {error, code} and lets it call other families', async () => {
+    const forbidden = await call(app, '/documents', { key: DEMO.noDocuments });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body).toEqual({ error: expect.stringContaining('documents'), code: 403 });
+    expect((await call(app, '/products', { key: DEMO.noDocuments })).status).toBe(200);
+  });
+  it('never echoes the key', async () => {
+    const res = await call(app, '/products', { key: 'secret-looking-key-123' });
+    expect(res.text).not.toContain('secret-looking-key-123');
+  });
+});
+
+describe('routing', async () => {
+  const app = await testApp();
+  it('never takes a static segment for an identifier', async () => {
+    const attributes = await call(app, '/product-parts/attributes');
+    expect(attributes.status).toBe(200);
+    expect(attributes.body.data[0]).toHaveProperty('dataType');
+    expect((await call(app, '/documents/types')).body.data[0]).toHaveProperty('subTypes');
+  });
+  it('answers unknown paths with 404 JSON and known paths with a wrong method with 405 and Allow', async () => {
+    expect(await call(app, '/nope')).toMatchObject({ status: 404, body: { error: expect.stringContaining('/web-data/v1/nope') } });
+    const post = await call(app, '/products', { method: 'POST', body: {} });
+    expect(post).toMatchObject({ status: 405, body: { code: 405 } });
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    expect((await call(app, '/product-parts/search', { method: 'DELETE' })).headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('input validation', async () => {
+  const app = await testApp();
+  const problem = async (path: string, init: Parameters<typeof call>[2] = {}) => {
+    const res = await call(app, path, init);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(400);
+    expect(res.body.error).toContain(res.body.details[0].rule);
+    return res.body.details[0];
+  };
+  it.each([
+    ['/products?limit=abc', { in: 'query', name: 'limit', rule: 'type: integer', received: 'abc' }],
+    ['/products?limit=0', { name: 'limit', rule: 'minimum: 1' }],
+    ['/products?limit=1001', { name: 'limit', rule: 'maximum: 1000' }],
+    ['/products?offset=-1', { name: 'offset', rule: 'minimum: 0' }],
+    ['/products?colour=red', { name: 'colour', rule: expect.stringContaining('declared parameters') }],
+    ['/products?limit=1&limit=2', { name: 'limit', rule: 'at most once' }],
+    ['/products?order=price', { name: 'order', rule: 'enum: wwwUpdateDate, title', received: 'price' }],
+    ['/products?order=title,title', { name: 'order', rule: 'each sort property at most once' }],
+    ['/products?order=title,wwwUpdateDate&orderDirection=asc,desc,asc', { name: 'orderDirection', rule: expect.stringContaining('one per property') }],
+    ['/boards-kits?boardKitType=toy', { name: 'boardKitType', rule: expect.stringContaining('enum: development') }],
+    ['/software-tools?discontinued=yes', { name: 'discontinued', rule: 'type: boolean' }],
+    ['/documents?revisionDateFrom=yesterday', { name: 'revisionDateFrom', rule: 'format: date' }],
+    ['/products?category=%E0%A4%A', { name: 'category', rule: 'valid percent-encoding (RFC 3986)' }],
+    ['/products/%E0%A4', { in: 'path', name: 'product_id' }],
+  ])('%s -> 400 naming the parameter and rule', async (path, expected) => {
+    expect(await problem(path)).toMatchObject(expected);
+  });
+  it('names body problems by JSON pointer', async () => {
+    expect(await problem('/product-parts/cross-reference', { body: { partNumbers: Array.from({ length: 201 }, (_, i) => `X${i}`) } })).toMatchObject({ in: 'body', name: '/partNumbers', rule: 'maxItems: 200' });
+    expect(await problem('/product-parts/cross-reference', { body: '{"partNumbers": [' })).toMatchObject({ in: 'body', rule: 'valid JSON (RFC 8259)' });
+    expect(await problem('/product-parts/cross-reference', { body: { partNumbers: ['A'] }, headers: { 'content-type': 'text/plain' } })).toMatchObject({ in: 'header', name: 'content-type' });
+    expect(await problem('/product-parts/search', { body: { productId: 'x', filters: [], extra: 1 } })).toMatchObject({ rule: 'additionalProperties: false (extra)' });
+  });
+  it('answers an oversized body with 413 {error, code}', async () => {
+    const res = await call(app, '/product-parts/cross-reference', { body: JSON.stringify({ partNumbers: ['x'.repeat(2 * 1024 * 1024)] }) });
+    expect(res).toMatchObject({ status: 413, body: { code: 413, error: expect.any(String) } });
+  });
+});
+
+describe('lists', async () => {
+  const app = await testApp();
+  it('walks every page: offset = page x limit, has_more exact, total distinct items', async () => {
+    const seen = new Set<string>();
+    let page = 0;
+    let total = 0;
+    for (;;) {
+      const res = await call(app, `/boards-kits?limit=7&offset=${page}`);
+      expect(res.status).toBe(200);
+      const { pagination, data } = res.body;
+      total = pagination.total;
+      expect(pagination).toMatchObject({ offset: page * 7, limit: 7 });
+      expect(pagination.has_more).toBe((page + 1) * 7 < total);
+      for (const item of data) seen.add(item.boardKitId);
+      if (!pagination.has_more) break;
+      page += 1;
+    }
+    expect(total).toBeGreaterThan(20);
+    expect(seen.size).toBe(total);
+    expect((await call(app, `/boards-kits?limit=7&offset=${page + 5}`)).body).toMatchObject({ data: [], pagination: { total, has_more: false } });
+  });
+  it('sorts by the default (wwwUpdateDate desc) and by several keys with one direction each', async () => {
+    const dates = (await call(app, '/products?limit=50')).body.data.map((p: { wwwUpdateDate: string }) => p.wwwUpdateDate);
+    expect(dates).toEqual([...dates].sort().reverse());
+    const boards = (await call(app, '/boards-kits?limit=1000&order=boardKitType,title&orderDirection=asc,desc')).body.data as { boardKitType: string; title: string }[];
+    for (let i = 1; i < boards.length; i++) {
+      const [a, b] = [boards[i - 1], boards[i]];
+      expect(a.boardKitType <= b.boardKitType).toBe(true);
+      if (a.boardKitType === b.boardKitType) expect(a.title.toLowerCase() >= b.title.toLowerCase()).toBe(true);
+    }
+  });
+  it('filters: every result matches, matching is case-insensitive, and nothing matching is missed', async () => {
+    const all = (await call(app, '/boards-kits?limit=1000')).body.data as { boardKitType: string; category: string[] | null }[];
+    const evaluation = (await call(app, '/boards-kits?limit=1000&boardKitType=evaluation')).body;
+    expect(evaluation.pagination.total).toBe(all.filter((b) => b.boardKitType === 'evaluation').length);
+    expect(evaluation.data.every((b: { boardKitType: string }) => b.boardKitType === 'evaluation')).toBe(true);
+    const category = all.find((b) => b.category?.length)!.category![0];
+    const byCategory = (await call(app, `/boards-kits?limit=1000&category=${encodeURIComponent(category.toUpperCase())}`)).body;
+    expect(byCategory.pagination.total).toBe(all.filter((b) => b.category?.includes(category)).length);
+  });
+});
+
+describe('by-ID endpoints', async () => {
+  const app = await testApp();
+  it('round-trips # as %23 and titles with spaces', async () => {
+    const parts = (await call(app, '/product-parts?limit=1000')).body.data as { orderableId: string }[];
+    const hashed = parts.find((p) => p.orderableId.includes('#'))!;
+    const part = await call(app, `/product-parts/${encodeURIComponent(hashed.orderableId)}`);
+    expect(part.body.orderableId).toBe(hashed.orderableId);
+    const tool = (await call(app, '/software-tools?limit=1')).body.data[0];
+    expect(tool.softwareToolName).toContain(' ');
+    expect((await call(app, `/software-tools/${encodeURIComponent(tool.softwareToolName)}`)).body.softwareToolName).toBe(tool.softwareToolName);
+  });
+  it.each(['/products/NOPE', '/product-parts/NOPE%23X', '/documents/NOPE', '/documents/agile-id/NOPE', '/boards-kits/NOPE', '/packages/NOPE', '/software-tools/No%20Such%20Tool', '/product-parts/attributes/NOPE'])('%s -> 404 {error}', async (path) => {
+    const res = await call(app, path);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: expect.stringContaining('NOPE'.slice(0, 2)) });
+  });
+  it('serves the 1.2.0 product shape from release 1.3.0 and the 1.0.0 shape before', async () => {
+    const id = (await call(app, '/products?limit=1')).body.data[0].productId;
+    const latest = (await call(app, `/products/${id}`)).body;
+    expect(latest).toHaveProperty('applicationBlockDiagrams');
+    expect(latest).not.toHaveProperty('relatedProducts');
+    const old = await testApp({ apiVersion: '1.2.0' });
+    const shaped = (await call(old, `/products/${id}`)).body;
+    expect(shaped).toHaveProperty('relatedProducts');
+    expect(shaped).not.toHaveProperty('applicationBlockDiagrams');
+  });
+});
