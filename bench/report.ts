@@ -1,0 +1,136 @@
+/**
+ * @module bench/report
+ * Turns one bench run into the Markdown table the README quotes and the JSON kept beside it
+ * (`bench/results/latest.md` and `.json`), with the date and the machine, and checks the targets.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { LoadResult } from './load.js';
+import { mib } from './ipc.js';
+import type { StartupResult } from './startup.js';
+
+const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
+
+/** The issue's targets, by name, so the table and the check read the same numbers. */
+export const TARGETS = {
+  /** List page throughput as a share of the bare server's. */
+  listRatio: 0.7,
+  listP99Ms: 10,
+  /** Last page and larger scales: throughput ratio to the first page at scale 1 at least this. */
+  sameCostRatio: 0.9,
+  startupMs: 1000,
+  scale1000StartupMs: 15_000,
+  scale1000RssBytes: 1.5 * 1024 ** 3,
+} as const;
+
+export interface Side extends LoadResult {
+  peakRssBytes: number;
+}
+
+export interface Row {
+  scenario: string;
+  title: string;
+  scale: number;
+  responseBytes: number;
+  mock: Side;
+  baseline: Side;
+}
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  os: string;
+  node: string;
+}
+
+export interface BenchReport {
+  date: string;
+  machine: Machine;
+  settings: { connections: number; durationSeconds: number; warmupSeconds: number; key: string };
+  rows: Row[];
+  startup: StartupResult[];
+}
+
+export function machine(): Machine {
+  const list = cpus();
+  return { cpu: list[0]?.model.trim() ?? 'unknown', cores: list.length, memoryGiB: Math.round(totalmem() / 1024 ** 3), os: `${platform()} ${release()}`, node: process.version };
+}
+
+const fixed = (n: number, digits = 2) => n.toFixed(digits);
+const ratio = (row: Row) => row.mock.requestsPerSecond / row.baseline.requestsPerSecond;
+
+/** Mock throughput relative to its own baseline, relative to the same for the scale-1 list page. */
+function relativeCost(rows: Row[], row: Row): number | undefined {
+  const first = rows.find((r) => r.scenario === 'products-list' && r.scale === 1);
+  return first ? ratio(row) / ratio(first) : undefined;
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  ok: boolean;
+}
+
+export function checkTargets(report: BenchReport): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const { rows } = report;
+  const list = rows.find((r) => r.scenario === 'products-list' && r.scale === 1);
+  if (list) {
+    checks.push({ target: `list page >= ${TARGETS.listRatio * 100}% of bare node:http req/s`, measured: `${fixed(ratio(list) * 100, 1)}%`, ok: ratio(list) >= TARGETS.listRatio });
+    checks.push({ target: `list page p99 < ${TARGETS.listP99Ms} ms at ${report.settings.connections} connections`, measured: `${list.mock.latencyP99} ms`, ok: list.mock.latencyP99 < TARGETS.listP99Ms });
+  }
+  for (const row of rows) {
+    if (row === list || !(row.scenario === 'products-last-page' || row.scenario === 'products-list')) continue;
+    const rel = relativeCost(rows, row);
+    if (rel === undefined) continue;
+    checks.push({ target: `${row.title} at scale ${row.scale}: within ${Math.round((1 - TARGETS.sameCostRatio) * 100)}% of the first page at scale 1`, measured: `${fixed(rel * 100, 1)}%`, ok: rel >= TARGETS.sameCostRatio });
+  }
+  for (const s of report.startup) {
+    const limitMs = s.scale >= 1000 ? TARGETS.scale1000StartupMs : TARGETS.startupMs;
+    checks.push({ target: `startup at scale ${s.scale} < ${limitMs} ms to the first answer`, measured: `${s.firstAnswerMs} ms`, ok: s.firstAnswerMs < limitMs });
+    if (s.scale >= 1000 && s.peakRssBytes !== undefined) {
+      checks.push({ target: `peak RSS at scale ${s.scale} < ${mib(TARGETS.scale1000RssBytes)} MiB`, measured: `${mib(s.peakRssBytes)} MiB`, ok: s.peakRssBytes < TARGETS.scale1000RssBytes });
+    }
+    checks.push({ target: `SIGTERM at scale ${s.scale}: exit 0 within 2 s`, measured: `exit ${s.exitCode} in ${s.shutdownMs} ms`, ok: s.exitCode === 0 && s.shutdownMs < 2000 });
+  }
+  return checks;
+}
+
+export function toMarkdown(report: BenchReport): string {
+  const { machine: m, settings } = report;
+  const lines = [
+    `### Benchmark (${report.date.slice(0, 10)})`,
+    '',
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. autocannon in its own process, ${settings.connections} connections, ${settings.durationSeconds} s per run after a ${settings.warmupSeconds} s warm-up; mock and baseline each in their own process. Baseline: bare \`node:http\` serving the very bytes and headers the mock sent for the scenario.`,
+    '',
+    '| scenario | scale | body bytes | mock req/s | baseline req/s | **mock/baseline** | mock p50 / p99 ms | baseline p50 / p99 ms | mock peak RSS MiB | baseline peak RSS MiB | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...report.rows.map(
+      (r) =>
+        `| ${r.title} | ${r.scale} | ${r.responseBytes} | ${Math.round(r.mock.requestsPerSecond)} | ${Math.round(r.baseline.requestsPerSecond)} | **${fixed(ratio(r))}** | ${r.mock.latencyP50} / ${r.mock.latencyP99} | ${r.baseline.latencyP50} / ${r.baseline.latencyP99} | ${mib(r.mock.peakRssBytes)} | ${mib(r.baseline.peakRssBytes)} | ${r.mock.non2xx + r.mock.errors} |`,
+    ),
+    '',
+  ];
+  if (report.startup.length > 0) {
+    lines.push(
+      '| startup (CLI, `--port 0`) | spawn -> first 200 | app build (banner) | peak RSS MiB | SIGTERM -> exit |',
+      '|---|---:|---:|---:|---:|',
+      ...report.startup.map((s) => `| scale ${s.scale} | ${s.firstAnswerMs} ms | ${s.bannerReadyMs ?? '?'} ms | ${s.peakRssBytes === undefined ? 'n/a' : mib(s.peakRssBytes)} | exit ${s.exitCode} in ${s.shutdownMs} ms |`),
+      '',
+    );
+  }
+  const checks = checkTargets(report);
+  lines.push('| target | measured | met |', '|---|---:|:---:|', ...checks.map((c) => `| ${c.target} | ${c.measured} | ${c.ok ? 'yes' : '**no**'} |`), '');
+  return lines.join('\n');
+}
+
+/** Writes `bench/results/latest.md` and `latest.json`; returns the Markdown. */
+export function writeReport(report: BenchReport): string {
+  const markdown = toMarkdown(report);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(`${RESULTS_DIR}latest.md`, markdown);
+  writeFileSync(`${RESULTS_DIR}latest.json`, `${JSON.stringify({ ...report, targets: checkTargets(report) }, null, 2)}\n`);
+  return markdown;
+}

@@ -1,0 +1,136 @@
+/**
+ * @module bench/startup
+ * Startup and shutdown of the real CLI, as a user runs it: spawn `src/cli.ts --port 0`, read the
+ * URL from its banner, time spawn -> first answered request, read the process's peak RSS, then
+ * signal it and time the exit. Used by `bench/run.ts`, by the shutdown test, and on its own:
+ * `npx tsx bench/startup.ts [--scale 1000]`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { mib } from './ipc.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+/** The key the bench sends (a public demo key; never printed). */
+export const BENCH_KEY = 'demo-unlimited-key';
+const POLL_MS = 5;
+const BANNER_URL = /(http:\/\/\S+?\/web-data\/v1)\s*$/m;
+const READY_IN = /ready in (\d+) ms/;
+const BYTES_PER_KIB = 1024;
+
+export interface LaunchedCli {
+  child: ChildProcess;
+  url: string;
+  origin: string;
+  port: number;
+  /** performance.now() just before spawn. */
+  spawnedAt: number;
+  /** The CLI's own "ready in N ms" (app build, after module loading). */
+  bannerReadyMs: number | undefined;
+  output: () => string;
+}
+
+/** Spawns the CLI on an ephemeral port and resolves once its banner names the URL. */
+export function launchCli(args: string[] = [], timeoutMs = 60_000): Promise<LaunchedCli> {
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`no banner within ${timeoutMs} ms; output:\n${out}`)), timeoutMs);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    child.once('exit', (code) => fail(new Error(`CLI exited (${code}) before its banner; output:\n${out}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = BANNER_URL.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      const url = match[1];
+      const origin = new URL(url).origin;
+      resolve({ child, url, origin, port: Number(new URL(url).port), spawnedAt, bannerReadyMs: Number(READY_IN.exec(out)?.[1]) || undefined, output: () => out });
+    });
+  });
+}
+
+/** Polls until `url` answers 200 with the bench key; resolves with performance.now() of that answer. */
+export async function firstAnswer(url: string, timeoutMs = 60_000): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url, { headers: { 'x-api-key': BENCH_KEY } });
+      await res.arrayBuffer();
+      if (res.status === 200) return performance.now();
+    } catch {
+      // Not listening yet: keep polling until the deadline.
+    }
+    if (performance.now() > deadline) throw new Error(`no 200 from ${url} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** Peak resident set size of a live process (Linux `VmHWM`), in bytes; undefined elsewhere. */
+export function peakRssOf(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = /VmHWM:\s+(\d+)\s+kB/.exec(status)?.[1];
+    return kib === undefined ? undefined : Number(kib) * BYTES_PER_KIB;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sends a signal and resolves with the exit code and how long the exit took. */
+export function stopCli(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    child.once('exit', (code, by) => resolve({ code, signal: by, ms: Math.round(performance.now() - started) }));
+    child.kill(signal);
+  });
+}
+
+/** True when a TCP listener can bind this port on the loopback right now. */
+export function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
+}
+
+export interface StartupResult {
+  scale: number;
+  /** Spawn of `node src/cli.ts` -> first 200 on the products list (includes Node and tsx start). */
+  firstAnswerMs: number;
+  bannerReadyMs: number | undefined;
+  peakRssBytes: number | undefined;
+  shutdownMs: number;
+  exitCode: number | null;
+}
+
+/** One cold start of the CLI at a scale, measured end to end. */
+export async function probeStartup(scale: number): Promise<StartupResult> {
+  const launched = await launchCli(['--scale', String(scale)]);
+  try {
+    const answeredAt = await firstAnswer(`${launched.url}/products?limit=10`);
+    const peakRssBytes = peakRssOf(launched.child.pid!);
+    const stopped = await stopCli(launched.child);
+    return { scale, firstAnswerMs: Math.round(answeredAt - launched.spawnedAt), bannerReadyMs: launched.bannerReadyMs, peakRssBytes, shutdownMs: stopped.ms, exitCode: stopped.code };
+  } finally {
+    if (launched.child.exitCode === null) launched.child.kill('SIGKILL');
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseArgs({ options: { scale: { type: 'string', default: '1' } } });
+  const result = await probeStartup(Number(values.scale));
+  const rss = result.peakRssBytes === undefined ? 'n/a' : `${mib(result.peakRssBytes)} MiB`;
+  process.stdout.write(`scale ${result.scale}: first answer ${result.firstAnswerMs} ms after spawn (app ready in ${result.bannerReadyMs} ms), peak RSS ${rss}, SIGTERM exit ${result.exitCode} in ${result.shutdownMs} ms\n`);
+}
