@@ -1,0 +1,158 @@
+/**
+ * @module proxy/app
+ * `createProxyApp(options)`: a key-holding proxy in front of the live service, as a Hono app that
+ * never listens. A request walks: CORS (configured origins only) -> route to the document's
+ * operation -> forward with our key -> buffer a JSON body (bounded) or stream anything else ->
+ * validate against the document -> log and count findings -> record (when asked) -> answer with
+ * the live status, headers and body bytes unchanged (the key scrubbed if the live side echoed it).
+ */
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { BASE_PATH, createValidators, loadContract, type Operation } from '../contract/index.js';
+import { checkResponse, isJsonMediaType, mediaTypeOf, type ResponseBody } from './check.js';
+import { cors } from './cors.js';
+import { downstreamResponseHeaders, upstreamRequestHeaders } from './headers.js';
+import { resolveProxyOptions, type ProxyInput, type ProxyOptions } from './options.js';
+import { createRecorder, type Recorder } from './recorder.js';
+import { REDACTED, Reporter, type Exchange, type Finding } from './report.js';
+import { createRouter } from './router.js';
+import { callUpstream, describeFetchError, readBounded } from './upstream.js';
+
+export const VIOLATIONS_HEADER = 'x-contract-violations';
+export const STATS_PATH = '/__proxy/stats';
+/** What a page may read besides the CORS-safelisted headers. */
+export const EXPOSED_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'retry-after', VIOLATIONS_HEADER, 'content-disposition', 'content-length'];
+
+/** `settings`, not `options`: Hono apps already have an `options()` route method. */
+export type ProxyApp = Hono & { reporter: Reporter; settings: ProxyOptions };
+
+/** Path below the base path and query, both still percent-encoded, from a request URL. */
+function splitRequestUrl(url: string): { rawPath: string; search: string } {
+  const pathStart = url.indexOf('/', url.indexOf('://') + 3);
+  const queryStart = url.indexOf('?', pathStart);
+  return {
+    rawPath: queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart),
+    search: queryStart === -1 ? '' : url.slice(queryStart + 1),
+  };
+}
+
+/** Replaces the key wherever the live side echoed it in a body we hold; reports whether it did. */
+function scrubKey(bytes: Uint8Array<ArrayBuffer>, apiKey: string): { bytes: Uint8Array<ArrayBuffer>; scrubbed: boolean } {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.indexOf(apiKey) === -1) return { bytes, scrubbed: false };
+  return { bytes: new Uint8Array(Buffer.from(buffer.toString('utf8').split(apiKey).join(REDACTED))), scrubbed: true };
+}
+
+function parseBody(bytes: Uint8Array): ResponseBody {
+  const text = Buffer.from(bytes).toString('utf8');
+  try {
+    return { kind: 'json', value: JSON.parse(text) as unknown };
+  } catch {
+    return { kind: 'invalid-json', text };
+  }
+}
+
+const NO_BODY_STATUSES = new Set([204, 205, 304]);
+
+export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
+  const options = resolveProxyOptions(input);
+  const contract = await loadContract({ release: options.apiVersion });
+  const validators = createValidators(contract);
+  const route = createRouter(contract.operations);
+  const reporter = new Reporter({ log: options.log, secret: options.apiKey, now: options.now });
+  const recorder: Recorder | undefined = options.fixturesDir ? createRecorder({ dir: options.fixturesDir, reporter, now: options.now }) : undefined;
+
+  const app = new Hono() as ProxyApp;
+  app.reporter = reporter;
+  app.settings = options;
+  app.use('*', cors({ allowedOrigins: options.allowedOrigins, exposeHeaders: EXPOSED_HEADERS }));
+  app.get(STATS_PATH, (c) => c.json(reporter.stats()));
+  app.use(
+    `${BASE_PATH}/*`,
+    bodyLimit({ maxSize: options.maxRequestBytes, onError: (c) => c.json({ error: `request body larger than ${options.maxRequestBytes} bytes (proxy limit)` }, 413) }),
+  );
+  app.all(`${BASE_PATH}/*`, (c) => forward(c));
+  app.notFound((c) => c.json({ error: `the proxy forwards ${BASE_PATH}/* only; ${splitRequestUrl(c.req.url).rawPath} is not under it` }, 404));
+  app.onError((error, c) => {
+    reporter.emit({ event: 'proxy-error', level: 'error', method: c.req.method, path: splitRequestUrl(c.req.url).rawPath, error: error.message });
+    return c.json({ error: 'proxy error (see the proxy log)' }, 500);
+  });
+
+  async function forward(c: Context): Promise<Response> {
+    const started = performance.now();
+    const method = c.req.method;
+    const { rawPath, search } = splitRequestUrl(c.req.url);
+    const below = rawPath.slice(BASE_PATH.length);
+    const match = route(method, below);
+    const operation: Operation | undefined = match?.operation;
+    const url = `${options.upstream}${below}${search ? `?${search}` : ''}`;
+    const exchange: Exchange = { operation: operation?.operationId ?? null, method, url, status: 0 };
+    const requestBody = method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await c.req.arrayBuffer());
+
+    const result = await callUpstream(url, { method, headers: upstreamRequestHeaders(c.req.raw.headers, options.apiKey), body: requestBody }, { fetch: options.fetch, timeoutMs: options.upstreamTimeoutMs });
+    if (!result.ok) {
+      exchange.status = result.status;
+      reporter.upstreamError(exchange, result.error);
+      reporter.request(exchange, { ms: elapsed(started) });
+      return c.json({ error: result.error }, result.status);
+    }
+    const upstream = result.response;
+    exchange.status = upstream.status;
+    const mediaType = mediaTypeOf(upstream.headers.get('content-type'));
+    const hasBody = method !== 'HEAD' && !NO_BODY_STATUSES.has(upstream.status) && upstream.body !== null;
+    const declared = operation && validators.responseFor(operation, upstream.status);
+    const buffer = hasBody && (isJsonMediaType(mediaType) || declared?.jsonSchema !== undefined);
+
+    let body: ResponseBody = hasBody ? { kind: 'streamed' } : { kind: 'none' };
+    let payload: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null = hasBody ? upstream.body : null;
+    if (buffer) {
+      let read;
+      try {
+        read = await readBounded(upstream.body, options.maxJsonBytes);
+      } catch (error) {
+        const timedOut = result.timedOut();
+        exchange.status = timedOut ? 504 : 502;
+        const message = timedOut ? `upstream timed out after ${options.upstreamTimeoutMs} ms (while sending the body)` : `upstream connection broke while sending the body: ${describeFetchError(error)}`;
+        reporter.upstreamError(exchange, message);
+        reporter.request(exchange, { ms: elapsed(started) });
+        return c.json({ error: message }, exchange.status as 502 | 504);
+      }
+      if (read.complete) {
+        const scrubbed = scrubKey(read.bytes, options.apiKey);
+        if (scrubbed.scrubbed) reporter.emit({ event: 'key-echoed', level: 'error', ...exchange, message: 'the live response contained the API key; replaced with *** before passing it on' });
+        payload = scrubbed.bytes;
+        body = parseBody(scrubbed.bytes);
+      } else {
+        payload = read.stream;
+        body = { kind: 'too-large' };
+        reporter.unvalidated(exchange, `JSON body over ${options.maxJsonBytes} bytes; passed through unvalidated`);
+      }
+    }
+    // The deadline covered the headers and any buffered body; a streamed body takes as long as it needs.
+    result.release();
+
+    let findings: Finding[] = [];
+    let broken = 0;
+    if (operation) {
+      findings = checkResponse(validators, operation, upstream.status, upstream.headers, body);
+      broken = reporter.findings(exchange, findings);
+    } else {
+      reporter.unvalidated(exchange, `no operation in the document (release ${contract.release}) matches ${method} ${below}`);
+    }
+    if (recorder && operation && body.kind === 'json' && payload instanceof Uint8Array) {
+      recorder.record(exchange, { operation, method, rawPath: below, search, requestBody, status: upstream.status, headers: upstream.headers, body: payload, findings });
+    }
+
+    const headers = downstreamResponseHeaders(upstream.headers, options.apiKey, { keepLength: !buffer });
+    // No count for a body we could not check: "0" would claim a clean bill it has not earned.
+    if (options.signalViolations && operation && body.kind !== 'too-large') headers.set(VIOLATIONS_HEADER, String(broken));
+    reporter.request(exchange, { ms: elapsed(started), violations: broken });
+    return new Response(payload, { status: upstream.status, headers });
+  }
+
+  return app;
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}

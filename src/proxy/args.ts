@@ -1,0 +1,99 @@
+/**
+ * @module proxy/args
+ * `npm start -- --proxy <live base URL> ...`: flags to proxy options. The key comes from the
+ * environment (`WEB_DATA_API_KEY`) or a file (`--api-key-file`), never from the command line,
+ * where it would land in shell history and `ps` output.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { BASE_PATH } from '../contract/index.js';
+import type { StartProxyOptions } from './listen.js';
+import { API_KEY_ENV, DEFAULT_MAX_JSON_BYTES, DEFAULT_PROXY_HOST, DEFAULT_PROXY_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS } from './options.js';
+
+export const proxyHelp = `web-data-mock --proxy: key-holding, validating proxy in front of the live Web Data API
+
+Usage: npm start -- --proxy <live base URL ending in ${BASE_PATH}> [options]
+
+The key is read from the environment variable ${API_KEY_ENV}, or from --api-key-file;
+it is never accepted on the command line, and never logged or sent back to the browser.
+
+  --proxy <url>              live base URL, e.g. https://api.example.com${BASE_PATH}
+  --api-key-file <path>      read the key from this file (first line; wins over ${API_KEY_ENV})
+  --proxy-origin <origin>    browser origin allowed by CORS (repeatable), e.g. http://localhost:5173
+  --port <n>                 listen port (default ${DEFAULT_PROXY_PORT}); --host <addr> (default ${DEFAULT_PROXY_HOST})
+  --fixtures <dir>           record each conforming JSON response as a replayable fixture
+  --signal-violations        add x-contract-violations: <count> to validated responses
+  --upstream-timeout-ms <n>  answer 504 when the live service takes longer (default ${DEFAULT_UPSTREAM_TIMEOUT_MS})
+  --max-json-bytes <n>       validate JSON bodies up to this size (default ${DEFAULT_MAX_JSON_BYTES})
+  --api-version <v>          validate against this release of the document (default: newest)
+  -h, --help                 this text
+
+Violations are logged as JSON lines on stderr; GET /__proxy/stats returns the counts.
+`;
+
+export class ProxyUsageError extends Error {}
+
+const KEY_ON_COMMAND_LINE = /^--(api-key|key|x-api-key)(=|$)/;
+
+function positiveInteger(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new ProxyUsageError(`--${flag} must be a non-negative integer (got "${raw}")`);
+  return n;
+}
+
+/** The key from the file (first line, trimmed) or the environment; the message never shows it. */
+export function readApiKey(file: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ProxyUsageError(`--api-key-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    const key = text.split(/\r?\n/)[0].trim();
+    if (!key) throw new ProxyUsageError(`--api-key-file: ${file} is empty`);
+    return key;
+  }
+  const key = env[API_KEY_ENV]?.trim();
+  if (!key) throw new ProxyUsageError(`no API key: set ${API_KEY_ENV} or pass --api-key-file <path>`);
+  return key;
+}
+
+/** Flags to options for `startProxy`; `undefined` when help was asked for. */
+export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): StartProxyOptions | undefined {
+  if (argv.some((arg) => KEY_ON_COMMAND_LINE.test(arg))) {
+    throw new ProxyUsageError(`the API key is not accepted on the command line; set ${API_KEY_ENV} or use --api-key-file`);
+  }
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      proxy: { type: 'string' },
+      'api-key-file': { type: 'string' },
+      'proxy-origin': { type: 'string', multiple: true, default: [] },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      fixtures: { type: 'string' },
+      'signal-violations': { type: 'boolean', default: false },
+      'upstream-timeout-ms': { type: 'string' },
+      'max-json-bytes': { type: 'string' },
+      'api-version': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return undefined;
+  if (!values.proxy) throw new ProxyUsageError('--proxy <live base URL> is required');
+  return {
+    upstream: values.proxy,
+    apiKey: readApiKey(values['api-key-file'], env),
+    allowedOrigins: values['proxy-origin'],
+    port: positiveInteger('port', values.port) ?? DEFAULT_PROXY_PORT,
+    host: values.host ?? DEFAULT_PROXY_HOST,
+    fixturesDir: values.fixtures,
+    signalViolations: values['signal-violations'],
+    upstreamTimeoutMs: positiveInteger('upstream-timeout-ms', values['upstream-timeout-ms']),
+    maxJsonBytes: positiveInteger('max-json-bytes', values['max-json-bytes']),
+    apiVersion: values['api-version'],
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * @module proxy/options
+ * Everything the proxy can be told, with its defaults. The CLI maps flags onto this (args.ts);
+ * tests pass what they need, including a captured `log`, a clock and a `fetch`.
+ */
+import type { Release } from '../contract/index.js';
+import { BASE_PATH } from '../contract/index.js';
+import { normalizeOrigin } from './cors.js';
+import type { LogLine } from './report.js';
+import type { UpstreamFetch } from './upstream.js';
+
+export const DEFAULT_PROXY_PORT = 4020;
+export const DEFAULT_PROXY_HOST = '127.0.0.1';
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 15_000;
+/** JSON bodies up to this size are buffered and validated; larger ones pass through unchecked. */
+export const DEFAULT_MAX_JSON_BYTES = 10 * 1024 * 1024;
+/** Request bodies (POST search, cross-reference) above this get a local 413. */
+export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
+export const API_KEY_ENV = 'WEB_DATA_API_KEY';
+
+export interface ProxyOptions {
+  /** The live service's base URL, ending in `/web-data/v1`. */
+  upstream: string;
+  /** The secret sent upstream as `x-api-key`; never logged, echoed or sent downstream. */
+  apiKey: string;
+  /** Browser origins allowed by CORS, e.g. `http://localhost:5173`. */
+  allowedOrigins: string[];
+  /** Add `x-contract-violations: <count>` to validated responses. */
+  signalViolations: boolean;
+  upstreamTimeoutMs: number;
+  maxJsonBytes: number;
+  maxRequestBytes: number;
+  /** Record conforming JSON responses here (`--fixtures`). */
+  fixturesDir: string | undefined;
+  /** Validate against this release of the document (default: the newest released). */
+  apiVersion: Release | undefined;
+  /** One JSON line per event; stderr by default. */
+  log: LogLine;
+  now: () => number;
+  fetch: UpstreamFetch;
+}
+
+export type ProxyInput = Partial<ProxyOptions> & Pick<ProxyOptions, 'upstream' | 'apiKey'>;
+
+export function resolveProxyOptions(input: ProxyInput): ProxyOptions {
+  const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as ProxyInput;
+  const options: ProxyOptions = {
+    allowedOrigins: [],
+    signalViolations: false,
+    upstreamTimeoutMs: DEFAULT_UPSTREAM_TIMEOUT_MS,
+    maxJsonBytes: DEFAULT_MAX_JSON_BYTES,
+    maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
+    fixturesDir: undefined,
+    apiVersion: undefined,
+    log: (line) => process.stderr.write(`${line}\n`),
+    now: Date.now,
+    fetch: (input, init) => fetch(input, init),
+    ...given,
+  };
+  if (!options.apiKey) throw new Error(`proxy: no API key (set ${API_KEY_ENV} or pass --api-key-file)`);
+  let upstream: URL;
+  try {
+    upstream = new URL(options.upstream);
+  } catch {
+    throw new Error(`proxy: upstream "${options.upstream}" is not a URL`);
+  }
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new Error(`proxy: upstream must be http(s), got ${upstream.protocol}`);
+  if (upstream.search || upstream.hash || upstream.username || upstream.password) throw new Error('proxy: upstream must be a plain base URL (no query, fragment or credentials)');
+  const base = upstream.href.replace(/\/+$/, '');
+  if (!base.endsWith(BASE_PATH)) throw new Error(`proxy: upstream must end in ${BASE_PATH} (got ${base})`);
+  for (const [name, value] of [['upstreamTimeoutMs', options.upstreamTimeoutMs], ['maxJsonBytes', options.maxJsonBytes], ['maxRequestBytes', options.maxRequestBytes]] as const) {
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`proxy: ${name} must be a positive integer (got ${value})`);
+  }
+  return { ...options, upstream: base, allowedOrigins: options.allowedOrigins.map(normalizeOrigin) };
+}
