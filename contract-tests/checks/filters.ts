@@ -1,0 +1,112 @@
+/**
+ * @module checks/filters
+ * Every filter parameter of every list returns only matching records. The value to filter by is
+ * taken from a record of the list's first page, so the filter must also find something. A filter
+ * with no field of its name in the records (e.g. attributes by `productId`) is a relation: it is
+ * checked against the list that has both the field and the filter (the attributes returned must be
+ * the ones that product's parts carry).
+ */
+import type { Operation, Parameter, Schema } from '../../src/contract/index.js';
+import type { Check } from '../support/context.js';
+import { show } from '../support/findings.js';
+import { firstPage } from '../support/inputs.js';
+import { Probe } from '../support/probe.js';
+import {
+  PAGING,
+  collectProperties,
+  fieldValues,
+  filterParameters,
+  filterValueFrom,
+  filterTarget,
+  idOf,
+  identifierOf,
+  isRecord,
+  leaves,
+  listItemSchema,
+  listOperations,
+  queryParameter,
+  recordMatches,
+  type Json,
+} from '../support/records.js';
+
+/** Records per filtered page: enough to see foreign records slip through. */
+const FILTER_SAMPLE = 100;
+
+function pageLimit(op: Operation): string {
+  return String(Math.min(FILTER_SAMPLE, Number(queryParameter(op, PAGING.limit)?.schema.maximum ?? FILTER_SAMPLE)));
+}
+
+function dataOf(json: Json): Json[] {
+  return isRecord(json) && Array.isArray(json.data) ? json.data : [];
+}
+
+/** Whether a schema declares a property of this name anywhere below it. */
+function declaresDeep(schema: Schema | undefined, name: string, seen = new Set<Schema>()): boolean {
+  if (!schema || seen.has(schema)) return false;
+  seen.add(schema);
+  const props = collectProperties(schema);
+  if (name in props) return true;
+  const children = [...Object.values(props), schema.items as Schema | undefined, ...((schema.oneOf as Schema[] | undefined) ?? []), ...((schema.anyOf as Schema[] | undefined) ?? [])];
+  return children.some((c) => c && typeof c === 'object' && declaresDeep(c, name, seen));
+}
+
+/** Values found under a key anywhere inside a value. */
+function valuesUnder(value: Json, key: string): Json[] {
+  if (Array.isArray(value)) return value.flatMap((v) => valuesUnder(v, key));
+  if (!isRecord(value)) return [];
+  return Object.entries(value).flatMap(([k, v]) => (k === key ? [v, ...valuesUnder(v, key)] : valuesUnder(v, key)));
+}
+
+async function checkRelation(probe: Probe, op: Operation, param: Parameter): Promise<void> {
+  const idKey = identifierOf(listItemSchema(op));
+  const related = listOperations(probe.ctx.contract).find((l) => l !== op && queryParameter(l, param.name) && param.name in collectProperties(listItemSchema(l)) && idKey !== undefined && declaresDeep(listItemSchema(l), idKey));
+  if (!related || !idKey) {
+    probe.note(op, { severity: 'warning', rule: 'filter', expected: `records with a field ${param.name}, or a related list carrying it`, message: `filter ${param.name} not checked: nothing in the document says which records it matches` });
+    return;
+  }
+  const value = (await firstPage(probe, related)).map((r) => filterValueFrom(r, param)).find((v) => v !== undefined);
+  if (value === undefined) return;
+  const relatedEx = await probe.call(related, { query: [[param.name, value], [PAGING.limit, pageLimit(related)]], expectStatus: [200] });
+  const carried = new Set(valuesUnder(dataOf(relatedEx.json), idKey).map(String));
+  const more = isRecord(relatedEx.json) && isRecord(relatedEx.json.pagination) && relatedEx.json.pagination.has_more === true;
+  const ex = await probe.call(op, { query: [[param.name, value], [PAGING.limit, pageLimit(op)]], expectStatus: [200] });
+  if (more) return; // the related records do not fit one page, so the carried set is incomplete
+  dataOf(ex.json).forEach((record, i) => {
+    const id = idOf(op, record);
+    if (id !== undefined && !carried.has(id)) {
+      probe.add(op, ex, { rule: 'filter', source: param.source, pointer: `/data/${i}/${idKey}`, expected: `only ${idKey}s carried by ${related.operationId}?${param.name}=${value} (${carried.size})`, actual: show(id), message: `filter ${param.name}=${show(value)} returned a record its ${param.name} does not carry` });
+    }
+  });
+  if (carried.size > 0 && dataOf(ex.json).length === 0) {
+    probe.add(op, ex, { rule: 'filter', source: param.source, pointer: '/data', expected: `the ${carried.size} ${idKey}s carried by ${param.name}=${value}`, actual: '[]', message: `filter ${param.name}=${show(value)} found nothing` });
+  }
+}
+
+export const checkFilters: Check = async (ctx, scope) => {
+  const probe = new Probe(ctx);
+  for (const op of listOperations(ctx.contract, scope)) {
+    const records = await firstPage(probe, op);
+    for (const param of filterParameters(op)) {
+      const target = filterTarget(param);
+      const source = records.find((r) => filterValueFrom(r, param) !== undefined);
+      if (source === undefined) {
+        if (records.length > 0 && records.every((r) => fieldValues(r, target.field) === undefined)) await checkRelation(probe, op, param);
+        else probe.note(op, { severity: 'warning', rule: 'filter', expected: `a record on the first page with a ${target.field} value`, message: `filter ${param.name} not checked: no value to filter by on the first page` });
+        continue;
+      }
+      const value = filterValueFrom(source, param)!;
+      const ex = await probe.call(op, { query: [[param.name, value], [PAGING.limit, pageLimit(op)]], expectStatus: [200] });
+      if (ex.status !== 200) continue;
+      const data = dataOf(ex.json);
+      const bad = data.findIndex((r) => !recordMatches(r, target, value));
+      if (bad >= 0) {
+        probe.add(op, ex, { rule: 'filter', source: param.source, pointer: `/data/${bad}`, expected: `only records whose ${target.field} ${target.kind === 'eq' ? 'is' : target.kind === 'from' ? 'is on or after' : 'is on or before'} ${show(value)}`, actual: show(isRecord(data[bad]) ? (data[bad] as Record<string, Json>)[target.field] ?? leaves(data[bad]).slice(0, 5) : data[bad]), message: `filter ${param.name}=${show(value)} returned a record that does not match` });
+      }
+      const total = isRecord(ex.json) && isRecord(ex.json.pagination) ? Number(ex.json.pagination.total) : data.length;
+      if (data.length === 0 || total === 0) {
+        probe.add(op, ex, { rule: 'filter', source: param.source, pointer: '/data', expected: `at least the record ${show(idOf(op, source))} the value was taken from`, actual: '[]', message: `filter ${param.name}=${show(value)} found nothing, though a listed record has it` });
+      }
+    }
+  }
+  return probe.result();
+};

@@ -1,0 +1,94 @@
+/**
+ * @module checks/pagination
+ * Pagination arithmetic the schema cannot express, on every list: `offset` is page x limit,
+ * `limit` is honoured, `data` holds min(limit, what is left), `has_more` is true exactly when more
+ * items follow, `total` is stable, pages do not overlap and together cover `total`. Short lists are
+ * walked whole; long ones are sampled (first pages, middle, last, one past the end).
+ */
+import type { Operation } from '../../src/contract/index.js';
+import type { Exchange } from '../support/client.js';
+import type { Check } from '../support/context.js';
+import { show } from '../support/findings.js';
+import { Probe } from '../support/probe.js';
+import { PAGING, idOf, isRecord, listOperations, queryParameter, type Json } from '../support/records.js';
+
+/** The non-default page size used to see that `limit` is honoured (small, so it splits a default page). */
+const SMALL_LIMIT = 3;
+/** Which page of the small size to ask for: not the first, so offset arithmetic shows. */
+const SMALL_PAGE = 1;
+
+interface Page {
+  ex: Exchange;
+  data: Json[];
+  pagination: Record<string, Json>;
+}
+
+function pageOf(ex: Exchange): Page | undefined {
+  if (!isRecord(ex.json) || !Array.isArray(ex.json.data) || !isRecord(ex.json.pagination)) return undefined;
+  return { ex, data: ex.json.data, pagination: ex.json.pagination };
+}
+
+function defaultOf(op: Operation, name: string): number {
+  return Number(queryParameter(op, name)?.schema.default ?? 0);
+}
+
+export const checkPagination: Check = async (ctx, scope) => {
+  const probe = new Probe(ctx);
+  for (const op of listOperations(ctx.contract, scope)) {
+    const reported = new Set<string>();
+    const fail = (ex: Exchange, rule: string, expected: string, actual: unknown, message: string, pointer = '/pagination') => {
+      if (reported.has(rule)) return; // one finding per rule and list is enough to act on
+      reported.add(rule);
+      probe.add(op, ex, { rule, pointer, expected, actual: show(actual), message, source: 'documented' });
+    };
+    const limit = defaultOf(op, PAGING.limit);
+    const first = pageOf(await probe.cached(op));
+    if (!first) continue; // the probe already reported the shape
+    if (first.pagination.offset !== defaultOf(op, PAGING.page) * limit) fail(first.ex, 'pagination.offset', `offset ${defaultOf(op, PAGING.page) * limit} for the default page`, first.pagination.offset, 'default page does not start at offset 0', '/pagination/offset');
+    if (first.pagination.limit !== limit) fail(first.ex, 'pagination.limit', `the documented default limit ${limit}`, first.pagination.limit, 'default limit not applied', '/pagination/limit');
+    const total = Number(first.pagination.total);
+    const pageCount = Math.ceil(total / limit);
+    const walkAll = pageCount <= ctx.options.maxWalkPages;
+    const pages = walkAll ? Array.from({ length: pageCount + 1 }, (_, p) => p) : [...new Set([0, 1, Math.floor(pageCount / 2), pageCount - 1, pageCount])];
+    const seen = new Map<string, number>();
+    const ordered: string[] = [];
+    for (const p of pages) {
+      const query: [string, string][] = [[PAGING.limit, String(limit)], [PAGING.page, String(p)]];
+      const page = pageOf(await probe.call(op, { query, expectStatus: [200] }));
+      if (!page) continue;
+      const { ex, data, pagination } = page;
+      const expectedLength = Math.max(0, Math.min(limit, total - p * limit));
+      if (pagination.offset !== p * limit) fail(ex, 'pagination.offset', `offset = page x limit = ${p} x ${limit} = ${p * limit}`, pagination.offset, `pagination.offset is not page x limit`, '/pagination/offset');
+      if (pagination.limit !== limit) fail(ex, 'pagination.limit', `limit ${limit} (as requested)`, pagination.limit, 'requested limit not honoured', '/pagination/limit');
+      if (pagination.total !== total) fail(ex, 'pagination.total', `the same total on every page (${total})`, pagination.total, 'total changes between pages', '/pagination/total');
+      if (data.length !== expectedLength) fail(ex, 'pagination.count', `${expectedLength} items on page ${p} of ${total} at limit ${limit}`, data.length, 'page holds the wrong number of items', '/data');
+      const more = p * limit + data.length < total;
+      if (pagination.has_more !== more) fail(ex, 'pagination.has_more', `has_more ${more} (${p * limit} + ${data.length} of ${total})`, pagination.has_more, 'has_more disagrees with offset, count and total', '/pagination/has_more');
+      data.forEach((record, i) => {
+        const id = idOf(op, record);
+        if (id === undefined) return;
+        const before = seen.get(id);
+        if (before !== undefined && before !== p) fail(ex, 'pagination.overlap', 'pages that do not overlap', `${id} on pages ${before} and ${p}`, `record ${show(id)} appears on two pages`, `/data/${i}`);
+        seen.set(id, p);
+        if (p <= SMALL_PAGE) ordered.push(id);
+      });
+    }
+    if (walkAll && seen.size !== total) {
+      const last = await probe.cached(op);
+      fail(last, 'pagination.cover', `the pages together hold total = ${total} distinct records`, seen.size, 'walking every page does not yield total records');
+    }
+    // A smaller page size must cut the same ordering at page x limit.
+    const small = Math.min(SMALL_LIMIT, limit);
+    const smallPage = pageOf(await probe.call(op, { query: [[PAGING.limit, String(small)], [PAGING.page, String(SMALL_PAGE)]], expectStatus: [200] }));
+    if (smallPage) {
+      const start = SMALL_PAGE * small;
+      if (smallPage.pagination.limit !== small) fail(smallPage.ex, 'pagination.limit', `limit ${small} (as requested)`, smallPage.pagination.limit, 'requested limit not honoured', '/pagination/limit');
+      if (smallPage.pagination.offset !== start) fail(smallPage.ex, 'pagination.offset', `offset = ${SMALL_PAGE} x ${small} = ${start}`, smallPage.pagination.offset, 'pagination.offset is not page x limit', '/pagination/offset');
+      const want = ordered.slice(start, start + small);
+      const got = smallPage.data.map((r) => idOf(op, r));
+      if (got.length > small) fail(smallPage.ex, 'pagination.limit', `at most ${small} items`, got.length, 'more items than the requested limit', '/data');
+      else if (want.length === small && JSON.stringify(got) !== JSON.stringify(want)) fail(smallPage.ex, 'pagination.offset', `items ${start}..${start + small - 1} of the default ordering: ${show(want)}`, got, `page ${SMALL_PAGE} at limit ${small} is not the matching slice`, '/data');
+    }
+  }
+  return probe.result();
+};

@@ -1,0 +1,76 @@
+/**
+ * @module checks/rate-limit
+ * Rate-limit headers count down: `x-ratelimit-remaining` drops with each request and never exceeds
+ * `x-ratelimit-limit` (the probe checks the bound on every response). When asked to
+ * (`CONTRACT_PROVOKE_RATE_LIMIT=1`, on by default only against the suite's own mock), a small-quota
+ * key is spent until the target answers 429, whose `retry_after` must equal `Retry-After`.
+ */
+import type { Operation } from '../../src/contract/index.js';
+import type { Exchange } from '../support/client.js';
+import type { Check, CheckContext } from '../support/context.js';
+import { show } from '../support/findings.js';
+import { Probe } from '../support/probe.js';
+import { isRecord, listOperations } from '../support/records.js';
+
+/** Sequential requests watched for the countdown. */
+const COUNTDOWN_REQUESTS = 3;
+/** Requests beyond the announced limit before "no 429" becomes a finding. */
+const PROVOKE_SLACK = 2;
+/** Never spend more than this on provoking a 429, whatever the target announces. */
+const PROVOKE_CAP = 500;
+
+function remainingOf(ex: Exchange): number | undefined {
+  const raw = ex.headers.get('x-ratelimit-remaining');
+  return raw === null ? undefined : Number(raw);
+}
+
+/** The cheapest operation to spend requests on: the first list of the document. */
+function cheapOperation(ctx: CheckContext): Operation {
+  return listOperations(ctx.contract)[0] ?? ctx.contract.operations[0];
+}
+
+export const checkRateLimitCountdown: Check = async (ctx) => {
+  const probe = new Probe(ctx);
+  const op = cheapOperation(ctx);
+  let previous: number | undefined;
+  for (let i = 0; i < COUNTDOWN_REQUESTS; i++) {
+    const ex = await probe.call(op, { expectStatus: [200] });
+    const remaining = remainingOf(ex);
+    if (remaining !== undefined && previous !== undefined && remaining === previous) {
+      probe.add(op, ex, { rule: 'rate-limit-countdown', pointer: 'header:x-ratelimit-remaining', expected: `less than ${previous} (one request later)`, actual: String(remaining), message: 'x-ratelimit-remaining does not count down' });
+    }
+    // A rise means a new window began; the countdown starts again from there.
+    previous = remaining;
+  }
+  return probe.result();
+};
+
+export const checkRateLimitExceeded: Check = async (ctx) => {
+  const probe = new Probe(ctx);
+  const op = cheapOperation(ctx);
+  if (!ctx.options.provokeRateLimit || !ctx.options.rateLimitApiKey) return probe.result();
+  let limit = PROVOKE_CAP;
+  let previous: number | undefined;
+  for (let sent = 0; sent < Math.min(limit + PROVOKE_SLACK, PROVOKE_CAP); sent++) {
+    const ex = await probe.call(op, { auth: 'rate-limit', retryOn429: false, expectStatus: [200, 429] });
+    if (ex.status === 429) {
+      const body = isRecord(ex.json) ? ex.json : {};
+      const header = ex.headers.get('retry-after');
+      if (header === null) {
+        probe.add(op, ex, { rule: 'rate-limit-retry-after', severity: 'warning', pointer: 'header:retry-after', expected: `Retry-After: ${show(body.retry_after)} (the body's retry_after)`, actual: 'no Retry-After header', message: '429 without a Retry-After header' });
+      } else if (Number(header) !== body.retry_after) {
+        probe.add(op, ex, { rule: 'rate-limit-retry-after', pointer: 'header:retry-after', expected: `Retry-After equal to retry_after in the body (${show(body.retry_after)})`, actual: header, message: 'Retry-After header and retry_after body field disagree' });
+      }
+      return probe.result();
+    }
+    const announced = Number(ex.headers.get('x-ratelimit-limit'));
+    if (Number.isFinite(announced) && announced > 0) limit = Math.min(limit, announced);
+    const remaining = remainingOf(ex);
+    if (remaining !== undefined && previous !== undefined && remaining >= previous) {
+      probe.add(op, ex, { rule: 'rate-limit-countdown', pointer: 'header:x-ratelimit-remaining', expected: `less than ${previous}`, actual: String(remaining), message: 'x-ratelimit-remaining does not count down while the quota is spent' });
+    }
+    previous = remaining;
+  }
+  probe.note(op, { severity: 'failure', rule: 'rate-limit-enforced', expected: `a 429 within x-ratelimit-limit (${limit}) + ${PROVOKE_SLACK} requests`, actual: 'no 429', message: 'the rate limit was never enforced' });
+  return probe.result();
+};

@@ -1,0 +1,48 @@
+/**
+ * @module support/context
+ * What every check function receives: the client, the contract and its validators (the shared ones
+ * from `src/contract/`), the options and the allowlist. Built once per worker.
+ */
+import { createValidators, loadContract, type Contract, type Validators } from '../../src/contract/index.js';
+import type { Finding } from './findings.js';
+import { loadAllowlist, type Allowlist } from './allowlist.js';
+import { createClient, type Client, type ClientOptions } from './client.js';
+import { secretsOf, type ContractOptions } from './options.js';
+import type { ExerciseNote } from './probe.js';
+
+export interface CheckContext {
+  client: Client;
+  contract: Contract;
+  validators: Validators;
+  options: ContractOptions;
+  allowlist: Allowlist;
+  /** Every key in play, for redaction. */
+  secrets: string[];
+  /** Which operation and status each request exercised, in order (the coverage table reads it). */
+  notes: ExerciseNote[];
+  /** First pages and other reads several checks derive inputs from, fetched once. */
+  memo: Map<string, Promise<unknown>>;
+}
+
+/** Narrows a check to one endpoint family (the operations' first tag). */
+export interface Scope {
+  family?: string;
+}
+
+/** A check: a self-contained look at the target that reports what it found. */
+export type Check = (ctx: CheckContext, scope?: Scope) => Promise<Finding[]>;
+
+/** Builds a context for a target whose base URL is known. */
+export async function createContext(options: ContractOptions & { baseUrl: string }, overrides: Partial<Pick<ClientOptions, 'fetch' | 'sleep'>> = {}): Promise<CheckContext> {
+  const contract = await loadContract({ release: options.release });
+  const client = createClient({
+    baseUrl: options.baseUrl,
+    keys: { main: options.apiKey, restricted: options.restrictedApiKey, 'rate-limit': options.rateLimitApiKey },
+    timeoutMs: options.timeoutMs,
+    concurrency: options.concurrency,
+    maxRequests: options.maxRequests,
+    maxRetryWaitMs: options.maxRetryWaitMs,
+    ...overrides,
+  });
+  return { client, contract, validators: createValidators(contract), options, allowlist: loadAllowlist(options.allowlistPath), secrets: secretsOf(options), notes: [], memo: new Map() };
+}

@@ -1,0 +1,68 @@
+/**
+ * @module support/findings
+ * What a check reports: one finding per broken (or doubtful) rule, carrying everything needed to
+ * reproduce it, and the one formatter that turns it into a failure message.
+ */
+
+export type Severity = 'failure' | 'warning';
+
+export interface Finding {
+  severity: Severity;
+  /** Short rule name, e.g. `schema`, `pagination.offset`, `sort-order`, `auth.401`. */
+  rule: string;
+  operationId: string;
+  method: string;
+  /** Full request URL; never contains a key (keys travel in a header). */
+  url: string;
+  status?: number;
+  /** JSON pointer into the body, `header:<name>`, or `status`. */
+  pointer?: string;
+  expected: string;
+  actual?: string;
+  message: string;
+  /** Reproduces the request, with the key as `$API_KEY`. */
+  curl?: string;
+  /** `documented` (stated by the source) or `inferred` (our reading of "not shown"). */
+  source?: 'documented' | 'inferred';
+}
+
+const MAX_ACTUAL_CHARS = 300;
+
+/** A value as it appears in a finding: JSON, cut to a readable length. */
+export function show(value: unknown): string {
+  let text: string;
+  if (value === undefined) text = 'undefined';
+  else if (typeof value === 'string') text = JSON.stringify(value);
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return text.length > MAX_ACTUAL_CHARS ? `${text.slice(0, MAX_ACTUAL_CHARS)}... (${text.length} chars)` : text;
+}
+
+/** Replaces every secret in a text with `***`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret) out = out.split(secret).join('***');
+  return out;
+}
+
+/** The multi-line message a failing test prints for one finding. */
+export function formatFinding(f: Finding): string {
+  const lines = [
+    `[${f.severity}] ${f.rule} in ${f.operationId}${f.source === 'inferred' ? ' (inferred shape differs)' : ''}: ${f.message}`,
+    `  request:  ${f.method} ${f.url}${f.status === undefined ? '' : ` -> ${f.status}`}`,
+  ];
+  if (f.pointer !== undefined) lines.push(`  pointer:  ${f.pointer || '(body)'}`);
+  lines.push(`  expected: ${f.expected}`);
+  if (f.actual !== undefined) lines.push(`  actual:   ${f.actual}`);
+  if (f.curl) lines.push(`  repro:    ${f.curl}`);
+  return lines.join('\n');
+}
+
+export function failuresOf(findings: readonly Finding[]): Finding[] {
+  return findings.filter((f) => f.severity === 'failure');
+}

@@ -1,0 +1,123 @@
+/**
+ * @module support/options
+ * Every knob of the contract suite, read from environment variables in one place. A pure function
+ * of the environment, so the same variables always give the same run.
+ */
+import { resolve } from 'node:path';
+
+/** What the suite is pointed at: the mock it started itself, or a live service it must be polite to. */
+export type TargetKind = 'mock' | 'live';
+
+export interface ContractOptions {
+  /** Base URL ending in `/web-data/v1`; undefined until the mock is started. */
+  baseUrl?: string;
+  target: TargetKind;
+  /** The release the target serves (`x-since` trimming); `unreleased` on the mock. */
+  release?: string;
+  apiKey: string;
+  /** A valid key lacking some endpoint families, for the 403 checks. */
+  restrictedApiKey?: string;
+  /** Families the restricted key lacks; undefined means "probe" (see DECISIONS in the report). */
+  restrictedFamilies?: string[];
+  /** A key with a small quota, used only to provoke a 429 on purpose. */
+  rateLimitApiKey?: string;
+  provokeRateLimit: boolean;
+  /** Exercise statuses the target only gives on request via `Prefer: code=NNN` (Prism convention; the mock). */
+  usePrefer: boolean;
+  /** Undeclared fields and inferred-shape differences fail instead of warn. */
+  strict: boolean;
+  allowlistPath?: string;
+  concurrency: number;
+  timeoutMs: number;
+  maxRequests: number;
+  /** Longest single wait the suite accepts when a 429 asks it to back off. */
+  maxRetryWaitMs: number;
+  /** Lists with at most this many pages are walked whole; longer ones are sampled. */
+  maxWalkPages: number;
+  /** Seed for the few generated inputs (unknown identifiers, competitor part numbers). */
+  seed: number;
+  reportDir: string;
+  junitFile: string;
+  jsonFile: string;
+  summaryFile: string;
+  /** Appended to as well when set (GitHub Actions job summary). */
+  githubStepSummary?: string;
+}
+
+export const DEFAULTS = {
+  concurrency: 4,
+  timeoutMs: 10_000,
+  maxRequests: 5_000,
+  maxRetryWaitMs: 65_000,
+  maxWalkPages: 12,
+  seed: 1,
+  reportDir: 'reports',
+  /** The demo keys the mock ships with (fixtures/keys.json); public, printed by the README. */
+  mockApiKey: 'demo-unlimited-key',
+  mockRestrictedApiKey: 'demo-no-documents-key',
+  mockRateLimitApiKey: 'demo-low-tier-key',
+} as const;
+
+type Env = Record<string, string | undefined>;
+
+function flag(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  return /^(1|true|yes|on)$/i.test(value);
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+function list(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Reads the suite's options. Without `CONTRACT_BASE_URL` the target is the suite's own mock. */
+export function readOptions(env: Env = process.env): ContractOptions {
+  const baseUrl = env.CONTRACT_BASE_URL?.replace(/\/+$/, '') || undefined;
+  const target: TargetKind = baseUrl ? 'live' : 'mock';
+  if (baseUrl && !/\/web-data\/v1$/.test(new URL(baseUrl).pathname)) {
+    throw new Error(`CONTRACT_BASE_URL must end in /web-data/v1, got ${baseUrl}`);
+  }
+  if (baseUrl && !env.CONTRACT_API_KEY) throw new Error('CONTRACT_API_KEY is required when CONTRACT_BASE_URL is set');
+  const mock = target === 'mock';
+  const reportDir = resolve(env.CONTRACT_REPORT_DIR || DEFAULTS.reportDir);
+  return {
+    baseUrl,
+    target,
+    release: env.CONTRACT_RELEASE || (mock ? 'unreleased' : undefined),
+    apiKey: env.CONTRACT_API_KEY || DEFAULTS.mockApiKey,
+    restrictedApiKey: env.CONTRACT_RESTRICTED_API_KEY || (mock ? DEFAULTS.mockRestrictedApiKey : undefined),
+    restrictedFamilies: list(env.CONTRACT_RESTRICTED_FAMILIES),
+    rateLimitApiKey: env.CONTRACT_RATE_LIMIT_API_KEY || (mock ? DEFAULTS.mockRateLimitApiKey : undefined),
+    provokeRateLimit: flag(env.CONTRACT_PROVOKE_RATE_LIMIT, mock),
+    usePrefer: flag(env.CONTRACT_USE_PREFER, mock),
+    strict: flag(env.CONTRACT_STRICT, false),
+    allowlistPath: env.CONTRACT_ALLOWLIST || undefined,
+    concurrency: positiveInt(env, 'CONTRACT_CONCURRENCY', DEFAULTS.concurrency),
+    timeoutMs: positiveInt(env, 'CONTRACT_TIMEOUT_MS', DEFAULTS.timeoutMs),
+    maxRequests: positiveInt(env, 'CONTRACT_MAX_REQUESTS', DEFAULTS.maxRequests),
+    maxRetryWaitMs: positiveInt(env, 'CONTRACT_MAX_RETRY_WAIT_MS', DEFAULTS.maxRetryWaitMs),
+    maxWalkPages: positiveInt(env, 'CONTRACT_MAX_WALK_PAGES', DEFAULTS.maxWalkPages),
+    seed: positiveInt(env, 'CONTRACT_SEED', DEFAULTS.seed),
+    reportDir,
+    junitFile: resolve(env.CONTRACT_JUNIT_FILE || `${reportDir}/contract-junit.xml`),
+    jsonFile: resolve(env.CONTRACT_JSON_REPORT || `${reportDir}/contract-report.json`),
+    summaryFile: resolve(env.CONTRACT_SUMMARY_FILE || `${reportDir}/contract-summary.md`),
+    githubStepSummary: env.GITHUB_STEP_SUMMARY || undefined,
+  };
+}
+
+/** Every secret the run knows, for redaction. */
+export function secretsOf(options: Pick<ContractOptions, 'apiKey' | 'restrictedApiKey' | 'rateLimitApiKey'>): string[] {
+  return [options.apiKey, options.restrictedApiKey, options.rateLimitApiKey].filter((s): s is string => Boolean(s));
+}

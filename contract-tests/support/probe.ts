@@ -1,0 +1,113 @@
+/**
+ * @module support/probe
+ * One check's view of the target: sends requests for an operation, holds every response to the
+ * generic rules (`inspect`), lets the check add its own findings, and notes which operation and
+ * status each request exercised (for the coverage table).
+ */
+import type { Operation, Source } from '../../src/contract/index.js';
+import type { Auth, Exchange, RequestSpec } from './client.js';
+import type { CheckContext } from './context.js';
+import { redact, show, type Finding, type Severity } from './findings.js';
+import { about, inspectExchange, severityFor } from './inspect.js';
+import { pointerPattern } from './undeclared.js';
+
+/** One request as the coverage table sees it. */
+export interface ExerciseNote {
+  operationId: string;
+  status: number;
+  auth: Auth;
+  /** Set when the status was asked for with `Prefer: code=NNN`. */
+  preferred: boolean;
+}
+
+export interface CallSpec extends Pick<RequestSpec, 'query' | 'body' | 'rawBody' | 'auth' | 'headers' | 'retryOn429' | 'url'> {
+  /** Path parameter values, unencoded; the probe percent-encodes them. */
+  params?: Record<string, string>;
+  /** Statuses this request must get; anything else is a finding under `statusRule`. */
+  expectStatus?: number[];
+  statusRule?: string;
+  /** Whose rule the expected status is (default: the operation's). */
+  statusSource?: Source;
+}
+
+/** The operation's path with parameters filled in and percent-encoded (`#` becomes `%23`). */
+export function expandPath(template: string, params: Record<string, string> = {}): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`No value for path parameter {${name}} of ${template}`);
+    return encodeURIComponent(value);
+  });
+}
+
+export class Probe {
+  readonly findings: Finding[] = [];
+  readonly notes: ExerciseNote[] = [];
+  readonly #seenDrift = new Set<string>();
+
+  constructor(readonly ctx: CheckContext) {}
+
+  /** Sends one request for `op` and checks the response against the document. */
+  async call(op: Operation, spec: CallSpec = {}): Promise<Exchange> {
+    const { params, expectStatus: _e, statusRule: _r, statusSource: _s, ...rest } = spec;
+    const request: RequestSpec = { ...rest, operationId: op.operationId, method: op.method.toUpperCase() as RequestSpec['method'], path: spec.url ? undefined : expandPath(op.path, params) };
+    const ex = await this.ctx.client.send(request);
+    const note = { operationId: op.operationId, status: ex.status, auth: spec.auth ?? 'main', preferred: Boolean(spec.headers?.prefer) };
+    this.notes.push(note);
+    this.ctx.notes.push(note);
+    const { findings, undeclared } = inspectExchange(this.ctx, op, ex);
+    this.findings.push(...findings);
+    for (const field of undeclared) this.#drift(op, ex, field.pointer, field.sample);
+    if (spec.expectStatus && !spec.expectStatus.includes(ex.status)) {
+      const source = spec.statusSource ?? op.source;
+      this.add(op, ex, { rule: spec.statusRule ?? 'status', source, pointer: 'status', expected: `status ${spec.expectStatus.join(' or ')}`, actual: `${ex.status} ${show(ex.json ?? ex.text)}`, message: `expected status ${spec.expectStatus.join(' or ')}, got ${ex.status}` });
+    }
+    return ex;
+  }
+
+  /**
+   * Like `call`, but several checks share one answer per run (first pages that inputs are derived
+   * from): the request is sent, and its response inspected, only the first time.
+   */
+  cached(op: Operation, spec: CallSpec = {}): Promise<Exchange> {
+    const key = `${op.operationId} ${JSON.stringify(spec)}`;
+    let pending = this.ctx.memo.get(key) as Promise<Exchange> | undefined;
+    if (!pending) {
+      pending = this.call(op, spec);
+      this.ctx.memo.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Adds a semantic finding about an exchange. Severity follows the rule's source unless given. */
+  add(op: Operation, ex: Exchange, f: { rule: string; message: string; expected: string; actual?: string; pointer?: string; source?: Source; severity?: Severity }): void {
+    const source = f.source ?? 'documented';
+    this.findings.push({ ...about(op, ex), severity: f.severity ?? severityFor(source, this.ctx.options.strict), ...f, source });
+  }
+
+  /** A finding not tied to one response (e.g. nothing to derive a value from). */
+  note(op: Operation, f: { rule: string; message: string; expected: string; actual?: string; severity: Severity }): void {
+    this.findings.push({ operationId: op.operationId, method: op.method.toUpperCase(), url: `${this.ctx.client.baseUrl}${op.path}`, ...f });
+  }
+
+  #drift(op: Operation, ex: Exchange, pointer: string, sample: unknown): void {
+    if (this.ctx.allowlist(pointer)) return;
+    const pattern = pointerPattern(pointer);
+    const key = `${op.operationId} ${ex.status} ${pattern}`;
+    if (this.#seenDrift.has(key)) return;
+    this.#seenDrift.add(key);
+    this.findings.push({
+      ...about(op, ex),
+      severity: this.ctx.options.strict ? 'failure' : 'warning',
+      rule: 'undeclared-field',
+      pointer,
+      expected: `only fields the document declares (pattern ${pattern}; accept with CONTRACT_ALLOWLIST)`,
+      actual: redact(show(sample), this.ctx.secrets),
+      message: `field ${pointer} is not declared by the document`,
+    });
+  }
+
+  /** Findings with every secret removed. */
+  result(): Finding[] {
+    return this.findings.map((f) => JSON.parse(redact(JSON.stringify(f), this.ctx.secrets)) as Finding);
+  }
+}

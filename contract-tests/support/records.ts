@@ -1,0 +1,194 @@
+/**
+ * @module support/records
+ * What the suite reads out of the document about operations and records, so no check keeps its
+ * own list: which operations are lists or by-ID lookups, which field identifies a record, which
+ * list feeds a by-ID lookup, and how a filter parameter maps onto the fields of a record.
+ */
+import type { Contract, Operation, Parameter, Schema } from '../../src/contract/index.js';
+import type { Scope } from './context.js';
+
+/** The query parameters the source names for paging and sorting; everything else on a list filters. */
+export const PAGING = { limit: 'limit', page: 'offset', order: 'order', direction: 'orderDirection' } as const;
+const PAGING_NAMES = new Set<string>(Object.values(PAGING));
+/** `<field>From` / `<field>To` bound a range (e.g. `revisionDateFrom`). */
+const RANGE_SUFFIX = /^(.+)(From|To)$/;
+
+export type Json = unknown;
+export type JsonRecord = Record<string, Json>;
+
+export function isRecord(value: Json): value is JsonRecord {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function inScope(op: Operation, scope: Scope = {}): boolean {
+  return scope.family === undefined || op.family === scope.family;
+}
+
+export function queryParameter(op: Operation, name: string): Parameter | undefined {
+  return op.parameters.find((p) => p.in === 'query' && p.name === name);
+}
+
+export function pathParameters(op: Operation): Parameter[] {
+  return op.parameters.filter((p) => p.in === 'path');
+}
+
+function successSchema(op: Operation): Schema | undefined {
+  return op.responses.get('200')?.jsonSchema;
+}
+
+/** The item schema of a `{data: [...], pagination}` response, when the operation is a list. */
+export function listItemSchema(op: Operation): Schema | undefined {
+  const props = successSchema(op)?.properties as Record<string, Schema> | undefined;
+  if (!props?.pagination || !props.data) return undefined;
+  return (props.data.items as Schema | undefined) ?? undefined;
+}
+
+/** GET operations answering `{data, pagination}` and taking the paging parameters. */
+export function listOperations(contract: Contract, scope?: Scope): Operation[] {
+  return contract.operations.filter((op) => op.method === 'get' && inScope(op, scope) && pathParameters(op).length === 0 && listItemSchema(op) !== undefined && queryParameter(op, PAGING.limit) !== undefined);
+}
+
+/** Operations that address one record by a path parameter. */
+export function byIdOperations(contract: Contract, scope?: Scope): Operation[] {
+  return contract.operations.filter((op) => inScope(op, scope) && pathParameters(op).length === 1);
+}
+
+/** The first `required` property of a schema (through `allOf`): the record's identifier. */
+export function identifierOf(schema: Schema | undefined): string | undefined {
+  if (!schema) return undefined;
+  const required = schema.required as string[] | undefined;
+  if (required?.length) return required[0];
+  for (const member of (schema.allOf as Schema[] | undefined) ?? []) {
+    const found = identifierOf(member);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Identifier of a record of this list. */
+export function idOf(op: Operation, record: Json): string | undefined {
+  const field = identifierOf(listItemSchema(op));
+  const value = field && isRecord(record) ? record[field] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The list an identifier for a by-ID operation comes from: the nearest ancestor path that is a list. */
+export function sourceListOf(contract: Contract, byId: Operation): Operation | undefined {
+  const lists = listOperations(contract);
+  const segments = byId.path.split('/');
+  for (let n = segments.length - 1; n > 1; n--) {
+    const found = lists.find((l) => l.path === segments.slice(0, n).join('/'));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .map((w) => w.toLowerCase())
+    .filter(Boolean);
+}
+
+/**
+ * The record field holding the value for a path parameter: the field whose words contain the
+ * parameter's words in order (`dcp_id` -> `dcpDocumentId`), else the record's identifier.
+ */
+export function fieldForPathParameter(param: string, itemSchema: Schema | undefined): string | undefined {
+  const wanted = words(param);
+  const fields = Object.keys(collectProperties(itemSchema));
+  const exact = fields.find((f) => words(f).join(' ') === wanted.join(' '));
+  if (exact) return exact;
+  const ordered = fields.find((f) => {
+    const have = words(f);
+    let k = 0;
+    for (const w of have) if (w === wanted[k]) k++;
+    return k === wanted.length;
+  });
+  return ordered ?? identifierOf(itemSchema);
+}
+
+/** Declared properties of a schema, through `allOf`. */
+export function collectProperties(schema: Schema | undefined): Record<string, Schema> {
+  if (!schema) return {};
+  const own = (schema.properties as Record<string, Schema> | undefined) ?? {};
+  return Object.assign({}, ...((schema.allOf as Schema[] | undefined) ?? []).map(collectProperties), own);
+}
+
+/** Filter parameters of a list: every query parameter that does not page or sort. */
+export function filterParameters(op: Operation): Parameter[] {
+  return op.parameters.filter((p) => p.in === 'query' && !PAGING_NAMES.has(p.name));
+}
+
+export interface FilterTarget {
+  /** Record field the filter reads (`revisionDate` for `revisionDateFrom`). */
+  field: string;
+  kind: 'eq' | 'from' | 'to';
+}
+
+export function filterTarget(param: Parameter): FilterTarget {
+  const range = RANGE_SUFFIX.exec(param.name);
+  if (range && param.schema.format === 'date') return { field: range[1], kind: range[2] === 'From' ? 'from' : 'to' };
+  return { field: param.name, kind: 'eq' };
+}
+
+function normalizeName(name: string): string {
+  return name.toLowerCase().replace(/[_-]/g, '');
+}
+
+/** Every primitive inside a value (arrays and objects flattened). */
+export function leaves(value: Json): (string | number | boolean)[] {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) return value.flatMap(leaves);
+  if (isRecord(value)) return Object.values(value).flatMap(leaves);
+  return [value as string | number | boolean];
+}
+
+/**
+ * The values a filter on `field` sees in a record: a top-level field of that name (ignoring case
+ * and `_`: `product_family` reads `productFamily`), else that field one level down
+ * (`productId` on a document reads `product[].productId`). Undefined when the record has no such field.
+ */
+export function fieldValues(record: Json, field: string): (string | number | boolean)[] | undefined {
+  if (!isRecord(record)) return undefined;
+  const wanted = normalizeName(field);
+  const top = Object.keys(record).find((k) => normalizeName(k) === wanted);
+  if (top !== undefined) return leaves(record[top]);
+  let found = false;
+  const values: (string | number | boolean)[] = [];
+  for (const child of Object.values(record)) {
+    for (const element of Array.isArray(child) ? child : [child]) {
+      if (!isRecord(element)) continue;
+      const key = Object.keys(element).find((k) => normalizeName(k) === wanted);
+      if (key !== undefined) {
+        found = true;
+        values.push(...leaves(element[key]));
+      }
+    }
+  }
+  return found ? values : undefined;
+}
+
+/** A value of the parameter's type (and enum) taken from a record, to filter by. */
+export function filterValueFrom(record: Json, param: Parameter): string | undefined {
+  const target = filterTarget(param);
+  const values = fieldValues(record, target.field);
+  if (!values) return undefined;
+  const type = param.schema.type;
+  const allowed = param.schema.enum as unknown[] | undefined;
+  const pick = values.find((v) => (type === 'boolean' ? typeof v === 'boolean' : type === 'integer' || type === 'number' ? typeof v === 'number' : typeof v === 'string' && v !== '') && (!allowed || allowed.includes(v)));
+  if (pick === undefined) return undefined;
+  // Range filters on dates take the `YYYY-MM-DD` part of a date or date-time.
+  return target.kind === 'eq' ? String(pick) : String(pick).slice(0, 'YYYY-MM-DD'.length);
+}
+
+/** Whether a record passes a filter: equality ignores case; ranges compare the date part, inclusive. */
+export function recordMatches(record: Json, target: FilterTarget, value: string): boolean {
+  const values = fieldValues(record, target.field) ?? [];
+  if (target.kind === 'eq') return values.some((v) => String(v).toLowerCase() === value.toLowerCase());
+  return values.some((v) => {
+    const day = String(v).slice(0, value.length);
+    return target.kind === 'from' ? day >= value : day <= value;
+  });
+}

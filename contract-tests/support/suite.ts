@@ -1,0 +1,43 @@
+/**
+ * @module support/suite
+ * The glue between vitest and the check library: one context per worker, and `runCheck`, which
+ * runs a check, attaches its findings and exercised statuses to the test (for the reporter) and
+ * fails the test with every failure spelled out.
+ */
+import { inject, type TestContext } from 'vitest';
+import { createContext, type Check, type CheckContext, type Scope } from './context.js';
+import { failuresOf, formatFinding, type Finding } from './findings.js';
+import { readOptions } from './options.js';
+import type { ExerciseNote } from './probe.js';
+
+export interface ContractMeta {
+  findings: Finding[];
+  notes: ExerciseNote[];
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    contract?: ContractMeta;
+  }
+}
+
+let shared: Promise<CheckContext> | undefined;
+
+/** The context for this worker, pointed at the target global setup provided. */
+export function suiteContext(): Promise<CheckContext> {
+  shared ??= createContext({ ...readOptions(), baseUrl: inject('contractBaseUrl') });
+  return shared;
+}
+
+/** Runs one check and turns its failures into a test failure; warnings only go to the report. */
+export async function runCheck(test: TestContext, check: Check, scope?: Scope): Promise<Finding[]> {
+  const ctx = await suiteContext();
+  const before = ctx.notes.length;
+  const findings = await check(ctx, scope);
+  test.task.meta.contract = { findings, notes: ctx.notes.slice(before) };
+  const failures = failuresOf(findings);
+  if (failures.length > 0) {
+    throw new Error(`${failures.length} contract failure(s):\n\n${failures.map(formatFinding).join('\n\n')}`);
+  }
+  return findings;
+}
