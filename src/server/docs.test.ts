@@ -45,6 +45,9 @@ describe('mountDocs', () => {
     expect(html).not.toMatch(/<(script|link)[^>]+(src|href)="https?:\/\//);
     expect(html).not.toContain('cdn.jsdelivr.net');
     expect(html).toContain('"withDefaultFonts": false');
+    // The AI agent panel would fetch a registry from scalar.com on load.
+    expect(html).toMatch(/"agent": \{\s*"disabled": true\s*\}/);
+    expect(html).toContain('"telemetry": false');
     expect(html).toContain(`"url": "${API_BASE}"`);
     expect(html).toContain(`"value": "${DEMO_KEY}"`);
     expect(html).toContain('"url": "/openapi.json"');

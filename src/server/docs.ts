@@ -77,9 +77,13 @@ export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): vo
         : undefined,
       withDefaultFonts: false,
       telemetry: false,
+      // The AI agent panel fetches a registry from scalar.com on load; off, so the page stays local.
+      agent: { disabled: true },
       // Requests go straight to the server above; never through Scalar's hosted proxy.
       proxyUrl: undefined,
       showDeveloperTools: 'never',
+      // Twenty operations: list them all in the sidebar rather than behind six collapsed tags.
+      defaultOpenAllTags: true,
       documentDownloadType: 'both',
     }),
   );
