@@ -114,12 +114,19 @@ describe('proxy in front of the mock', () => {
 
   it('streams a document download with its declared headers', async () => {
     const documents = json<{ data: { dcpDocumentId: string }[] }>(await call(proxy.url, { method: 'GET', path: '/documents?limit=1' }));
-    const res = await fetch(`${proxy.url}/documents/download/${encodeURIComponent(documents.data[0].dcpDocumentId)}`);
+    const url = `${proxy.url}/documents/download/${encodeURIComponent(documents.data[0].dcpDocumentId)}`;
+    const res = await fetch(url);
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(res.status).toBe(200);
     expect(Number(res.headers.get('content-length'))).toBe(bytes.byteLength);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename=/);
     expect(res.headers.get(VIOLATIONS_HEADER)).toBe('0');
+    // HEAD is routed to its own operation and checked on headers alone.
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(bytes.byteLength));
+    expect(head.headers.get(VIOLATIONS_HEADER)).toBe('0');
+    expect(sink.events('request').some((e) => e.operation === 'checkDocumentDownload' && e.method === 'HEAD')).toBe(true);
   });
 });
 

@@ -54,6 +54,7 @@ function upstreamApp(): Hono {
   app.get(`${BASE_PATH}/products/echo`, (c) => c.json({ error: `key ${c.req.header('x-api-key')} is not allowed here` }, 404, { 'x-echo': c.req.header('x-api-key') ?? '' }));
   app.get(`${BASE_PATH}/products/missing`, (c) => c.json({ error: 'Product "missing" not found' }, 404));
   app.get(`${BASE_PATH}/boards-kits`, (c) => c.json({ error: 'Rate limit exceeded', code: 429, retry_after: 7 }, 429, { 'retry-after': '7' }));
+  app.get(`${BASE_PATH}/documents/types`, (c) => c.json({ ...EMPTY_PAGE, nextCursor: 'c2' }, 200, RATE_HEADERS));
   app.get(`${BASE_PATH}/packages`, (c) => c.json({ ...EMPTY_PAGE, extra: 'x'.repeat(2048) }, 200, RATE_HEADERS));
   app.get(`${BASE_PATH}/software-tools`, () => new Promise<Response>(() => {}));
   app.post(`${BASE_PATH}/product-parts/cross-reference`, (c) => c.json({ data: [] }, 200, RATE_HEADERS));
@@ -190,6 +191,13 @@ describe('validation', () => {
     const res = await fetch(`${proxy.url}/products/missing`);
     expect(res.status).toBe(404);
     expect(res.headers.get(VIOLATIONS_HEADER)).toBe('0');
+  });
+
+  it('reports undeclared fields as warnings, not violations', async () => {
+    const res = await fetch(`${proxy.url}/documents/types`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get(VIOLATIONS_HEADER)).toBe('0');
+    expect(sink.events('undeclared-field')).toContainEqual(expect.objectContaining({ operation: 'listDocumentTypes', pointer: '/nextCursor', actual: 'c2', level: 'warning', source: 'inferred' }));
   });
 
   it('passes JSON over the size cap through whole, unvalidated, with a warning', async () => {
