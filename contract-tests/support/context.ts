@@ -32,9 +32,18 @@ export interface Scope {
 /** A check: a self-contained look at the target that reports what it found. */
 export type Check = (ctx: CheckContext, scope?: Scope) => Promise<Finding[]>;
 
+/** Compiling every schema takes a while; one set of validators per contract serves every context. */
+const validatorsByContract = new WeakMap<Contract, Validators>();
+
+function validatorsFor(contract: Contract): Validators {
+  let validators = validatorsByContract.get(contract);
+  if (!validators) validatorsByContract.set(contract, (validators = createValidators(contract)));
+  return validators;
+}
+
 /** Builds a context for a target whose base URL is known. */
-export async function createContext(options: ContractOptions & { baseUrl: string }, overrides: Partial<Pick<ClientOptions, 'fetch' | 'sleep'>> = {}): Promise<CheckContext> {
-  const contract = await loadContract({ release: options.release });
+export async function createContext(options: ContractOptions & { baseUrl: string }, overrides: Partial<Pick<ClientOptions, 'fetch' | 'sleep'>> & { contract?: Contract } = {}): Promise<CheckContext> {
+  const { contract = await loadContract({ release: options.release }), ...clientOverrides } = overrides;
   const client = createClient({
     baseUrl: options.baseUrl,
     keys: { main: options.apiKey, restricted: options.restrictedApiKey, 'rate-limit': options.rateLimitApiKey },
@@ -42,7 +51,7 @@ export async function createContext(options: ContractOptions & { baseUrl: string
     concurrency: options.concurrency,
     maxRequests: options.maxRequests,
     maxRetryWaitMs: options.maxRetryWaitMs,
-    ...overrides,
+    ...clientOverrides,
   });
-  return { client, contract, validators: createValidators(contract), options, allowlist: loadAllowlist(options.allowlistPath), secrets: secretsOf(options), notes: [], memo: new Map() };
+  return { client, contract, validators: validatorsFor(contract), options, allowlist: loadAllowlist(options.allowlistPath), secrets: secretsOf(options), notes: [], memo: new Map() };
 }

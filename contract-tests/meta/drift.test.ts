@@ -1,0 +1,243 @@
+/**
+ * @module meta/drift.test
+ * Proof that the suite catches drift: the suite's own check functions run against a real mock
+ * behind a proxy that breaks ONE documented rule at a time, and must report a failure under that
+ * rule's name; against the unbroken mock they must report none. Undeclared fields and inferred
+ * shapes must warn, not fail (and fail under the strict policy).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type RunningServer } from '../../src/server/listen.js';
+import { checkAuthentication, checkAuthorization } from '../checks/auth.js';
+import { checkBadInput } from '../checks/bad-input.js';
+import { checkRequestLimits } from '../checks/cross-reference.js';
+import { checkDeclaredStatuses } from '../checks/declared-statuses.js';
+import { checkDownloads } from '../checks/downloads.js';
+import { checkFilters } from '../checks/filters.js';
+import { checkHrefs } from '../checks/hrefs.js';
+import { checkIdEncoding } from '../checks/id-encoding.js';
+import { checkNotFound } from '../checks/not-found.js';
+import { checkEveryOperation } from '../checks/operations.js';
+import { checkPagination } from '../checks/pagination.js';
+import { checkRateLimitCountdown, checkRateLimitExceeded } from '../checks/rate-limit.js';
+import { checkSorting } from '../checks/sorting.js';
+import { createContext, type Check, type Scope } from '../support/context.js';
+import { formatFinding, type Finding } from '../support/findings.js';
+import { readOptions } from '../support/options.js';
+import { startMutatingProxy, type MutatingProxy, type Mutation, type ProxiedRequest, type ProxiedResponse } from './mutating-proxy.js';
+
+let mock: RunningServer;
+let proxy: MutatingProxy;
+
+beforeAll(async () => {
+  mock = await startMockServer({ apiVersion: 'unreleased', validateResponses: false });
+  proxy = await startMutatingProxy(mock.url);
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await mock?.close();
+});
+
+async function run(check: Check, scope: Scope | undefined, mutation: Mutation | undefined, env: Record<string, string> = {}): Promise<Finding[]> {
+  proxy.use(mutation);
+  // A fresh context per run: nothing cached from an earlier, differently broken target.
+  const ctx = await createContext({ ...readOptions(env), baseUrl: proxy.url });
+  return check(ctx, scope);
+}
+
+type Body = Record<string, unknown> & { data?: Record<string, unknown>[]; pagination?: Record<string, unknown> };
+
+/** A response mutation applied only to one path (below the base URL) and successful JSON answers. */
+function onList(path: string, change: (body: Body, req: ProxiedRequest, res: ProxiedResponse) => void): Mutation {
+  return {
+    response(res, req) {
+      if (req.path === path && res.status === 200 && res.json) change(res.json as Body, req, res);
+    },
+  };
+}
+
+function mapHrefs(value: unknown, change: (href: string) => string): void {
+  if (Array.isArray(value)) value.forEach((v) => mapHrefs(v, change));
+  else if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    for (const [k, v] of Object.entries(obj)) {
+      if (k === 'href' && typeof v === 'string') obj[k] = change(v);
+      else mapHrefs(v, change);
+    }
+  }
+}
+
+const packages = { family: 'packages' };
+
+interface Case {
+  broken: string;
+  rule: string;
+  check: Check;
+  scope?: Scope;
+  mutation: Mutation;
+}
+
+const cases: Case[] = [
+  { broken: "a field's type", rule: 'schema', check: checkEveryOperation, scope: packages, mutation: onList('/packages', (b) => void (b.data![0].title = 42)) },
+  { broken: 'a required field missing', rule: 'schema', check: checkEveryOperation, scope: packages, mutation: onList('/packages', (b) => void delete b.data![0].packageCode) },
+  { broken: 'an enum value', rule: 'schema', check: checkEveryOperation, scope: { family: 'boards-kits' }, mutation: onList('/boards-kits', (b) => void (b.data![0].boardKitType = 'prototype')) },
+  { broken: 'pagination offset (page instead of page x limit)', rule: 'pagination.offset', check: checkPagination, scope: packages, mutation: onList('/packages', (b, req) => void (b.pagination!.offset = Number(req.query.get('offset') ?? 0))) },
+  { broken: 'has_more', rule: 'pagination.has_more', check: checkPagination, scope: packages, mutation: onList('/packages', (b) => void (b.pagination!.has_more = false)) },
+  // Sorting and filters are checked on documented lists (the packages list's parameters are inferred: they would only warn).
+  { broken: 'sort order', rule: 'sort-order', check: checkSorting, scope: { family: 'products' }, mutation: onList('/products', (b, req) => void (req.query.has('order') && b.data!.reverse())) },
+  {
+    broken: 'a filter ignored',
+    rule: 'filter',
+    check: checkFilters,
+    scope: { family: 'boards-kits' },
+    mutation: {
+      request(req) {
+        if (req.path === '/boards-kits') req.query.delete('boardKitType');
+      },
+    },
+  },
+  {
+    broken: 'auth not enforced',
+    rule: 'auth.401',
+    check: checkAuthentication,
+    scope: packages,
+    mutation: {
+      request(req) {
+        if (!req.headers['x-api-key']) req.headers['x-api-key'] = 'demo-unlimited-key';
+      },
+    },
+  },
+  {
+    broken: 'the 401 error body shape',
+    rule: 'schema',
+    check: checkAuthentication,
+    scope: packages,
+    mutation: {
+      response(res) {
+        if (res.status === 401) res.json = { message: 'Unauthorized' };
+      },
+    },
+  },
+  {
+    broken: '403 not enforced for a key lacking the family',
+    rule: 'auth.403',
+    check: checkAuthorization,
+    scope: { family: 'documents' },
+    mutation: {
+      request(req) {
+        if (req.headers['x-api-key'] === 'demo-no-documents-key') req.headers['x-api-key'] = 'demo-unlimited-key';
+      },
+    },
+  },
+  {
+    broken: 'rate-limit headers missing',
+    rule: 'rate-limit-headers',
+    check: checkEveryOperation,
+    scope: packages,
+    mutation: {
+      response(res) {
+        res.headers.delete('x-ratelimit-limit');
+        res.headers.delete('x-ratelimit-remaining');
+      },
+    },
+  },
+  { broken: 'hrefs', rule: 'href-resolves', check: checkHrefs, scope: { family: 'products' }, mutation: onList('/products', (b) => mapHrefs(b, (h) => `${h}-broken`)) },
+  {
+    broken: '%23 not decoded',
+    rule: 'id-encoding',
+    check: checkIdEncoding,
+    scope: { family: 'product-parts' },
+    mutation: {
+      request(req) {
+        req.path = req.path.replace(/%23/g, '%2523');
+      },
+    },
+  },
+  { broken: 'content type', rule: 'content-type', check: checkEveryOperation, scope: packages, mutation: onList('/packages', (_b, _req, res) => res.headers.set('content-type', 'text/plain')) },
+  { broken: 'an undeclared status', rule: 'undeclared-status', check: checkEveryOperation, scope: packages, mutation: onList('/packages', (_b, _req, res) => void (res.status = 418)) },
+  {
+    broken: '429 Retry-After vs retry_after',
+    rule: 'rate-limit-retry-after',
+    check: checkRateLimitExceeded,
+    mutation: {
+      response(res) {
+        if (res.status === 429) res.headers.set('retry-after', String(Number((res.json as Body).retry_after) + 5));
+      },
+    },
+  },
+];
+
+describe('the suite against the unbroken mock', () => {
+  const all: [string, Check][] = [
+    ['every operation', checkEveryOperation],
+    ['404', checkNotFound],
+    ['pagination', checkPagination],
+    ['sorting', checkSorting],
+    ['filters', checkFilters],
+    ['hrefs', checkHrefs],
+    ['id encoding', checkIdEncoding],
+    ['downloads', checkDownloads],
+    ['request limits', checkRequestLimits],
+    ['bad input', checkBadInput],
+    ['declared statuses', checkDeclaredStatuses],
+    ['authentication', checkAuthentication],
+    ['authorization', checkAuthorization],
+    ['rate-limit countdown', checkRateLimitCountdown],
+    ['rate-limit exceeded', checkRateLimitExceeded],
+  ];
+  it.each(all)('%s: no failures', async (_name, check) => {
+    const failures = (await run(check, undefined, undefined)).filter((f) => f.severity === 'failure');
+    expect(failures.map(formatFinding)).toEqual([]);
+  });
+});
+
+describe('the suite against a mock with one rule broken', () => {
+  it.each(cases)('$broken -> failure "$rule"', async ({ check, scope, mutation, rule }) => {
+    const findings = await run(check, scope, mutation);
+    const named = findings.filter((f) => f.severity === 'failure' && f.rule === rule);
+    expect(named.length, `findings: ${findings.map((f) => `${f.severity}:${f.rule}`).join(', ') || 'none'}`).toBeGreaterThan(0);
+    // The message names the operation, the request and a curl line with the key as a variable.
+    expect(formatFinding(named[0])).toMatch(/request: +(GET|POST|HEAD) http/);
+    expect(JSON.stringify(findings)).not.toMatch(/demo-(unlimited|no-documents|low-tier)-key/);
+  });
+});
+
+describe('drift the schema allows', () => {
+  const extraField = onList('/packages', (b) => b.data!.forEach((r) => (r.newField = 'surprise')));
+  const inferredBreak = onList('/product-parts', (b) => void (b.data![0].productFamily = 7));
+
+  it('an undeclared field is a warning with pointer and sample, not a failure', async () => {
+    const findings = await run(checkEveryOperation, packages, extraField);
+    expect(findings.filter((f) => f.severity === 'failure')).toEqual([]);
+    const drift = findings.filter((f) => f.rule === 'undeclared-field');
+    expect(drift).toHaveLength(1);
+    expect(drift[0]).toMatchObject({ severity: 'warning', pointer: '/data/0/newField', actual: '"surprise"' });
+  });
+
+  it('an undeclared field fails under CONTRACT_STRICT=1', async () => {
+    const findings = await run(checkEveryOperation, packages, extraField, { CONTRACT_STRICT: '1' });
+    expect(findings.filter((f) => f.severity === 'failure').map((f) => f.rule)).toContain('undeclared-field');
+  });
+
+  it('an allowlisted undeclared field is not reported', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'contract-allow-'));
+    const file = join(dir, 'allow.yaml');
+    writeFileSync(file, '- /data/*/newField\n');
+    const findings = await run(checkEveryOperation, packages, extraField, { CONTRACT_ALLOWLIST: file });
+    expect(findings.filter((f) => f.rule === 'undeclared-field')).toEqual([]);
+  });
+
+  it('a violation of an inferred schema is "inferred shape differs", a warning', async () => {
+    const findings = await run(checkEveryOperation, { family: 'product-parts' }, inferredBreak);
+    expect(findings.filter((f) => f.severity === 'failure').map(formatFinding)).toEqual([]);
+    expect(findings).toContainEqual(expect.objectContaining({ severity: 'warning', rule: 'inferred-shape', pointer: '/data/0/productFamily', source: 'inferred' }));
+  });
+
+  it('the same inferred violation fails under the strict policy', async () => {
+    const findings = await run(checkEveryOperation, { family: 'product-parts' }, inferredBreak, { CONTRACT_STRICT: '1' });
+    expect(findings.filter((f) => f.severity === 'failure').map((f) => f.rule)).toContain('inferred-shape');
+  });
+});
