@@ -3,15 +3,20 @@
  * Proof that the suite catches drift: the suite's own check functions run against a real mock
  * behind a proxy that breaks ONE documented rule at a time, and must report a failure under that
  * rule's name; against the unbroken mock they must report none. Undeclared fields and inferred
- * shapes must warn, not fail (and fail under the strict policy).
+ * shapes must warn, not fail (and fail under the strict policy). The coverage check must fail when
+ * the document gains an operation no test covers (a copy of the document with one extra operation,
+ * in a new family that has no test file and that the mock does not serve).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SPEC_PATH, loadContract } from '../../src/contract/index.js';
 import { startMockServer, type RunningServer } from '../../src/server/listen.js';
 import { checkAuthentication, checkAuthorization } from '../checks/auth.js';
 import { checkBadInput } from '../checks/bad-input.js';
+import { checkOperationCoverage } from '../checks/coverage.js';
 import { checkRequestLimits } from '../checks/cross-reference.js';
 import { checkDeclaredStatuses } from '../checks/declared-statuses.js';
 import { checkDownloads } from '../checks/downloads.js';
@@ -172,7 +177,6 @@ const cases: Case[] = [
 
 describe('the suite against the unbroken mock', () => {
   const all: [string, Check][] = [
-    ['every operation', checkEveryOperation],
     ['404', checkNotFound],
     ['pagination', checkPagination],
     ['sorting', checkSorting],
@@ -239,5 +243,39 @@ describe('drift the schema allows', () => {
   it('the same inferred violation fails under the strict policy', async () => {
     const findings = await run(checkEveryOperation, { family: 'product-parts' }, inferredBreak, { CONTRACT_STRICT: '1' });
     expect(findings.filter((f) => f.severity === 'failure').map((f) => f.rule)).toContain('inferred-shape');
+  });
+});
+
+function documentWithExtraOperation(): string {
+  const doc = parse(readFileSync(DEFAULT_SPEC_PATH, 'utf8')) as { paths: Record<string, unknown>; tags: { name: string }[] };
+  doc.tags.push({ name: 'widgets' });
+  doc.paths['/widgets'] = {
+    get: {
+      operationId: 'listWidgets',
+      tags: ['widgets'],
+      summary: 'A new operation no test knows',
+      'x-source': 'documented',
+      'x-since': 'unreleased',
+      responses: { '200': { description: 'Widgets.', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  };
+  const file = join(mkdtempSync(join(tmpdir(), 'contract-cov-')), 'openapi.yaml');
+  writeFileSync(file, stringify(doc));
+  return file;
+}
+
+describe('operation coverage', () => {
+  it('passes for the document as it is', async () => {
+    const ctx = await createContext({ ...readOptions({}), baseUrl: mock.url });
+    const failures = (await checkOperationCoverage(ctx)).filter((f) => f.severity === 'failure');
+    expect(failures).toEqual([]);
+  });
+
+  it('fails, naming the operation, when the document gains one no test covers', async () => {
+    const contract = await loadContract({ specPath: documentWithExtraOperation(), release: 'unreleased' });
+    const ctx = await createContext({ ...readOptions({}), baseUrl: mock.url }, { contract });
+    const coverage = (await checkOperationCoverage(ctx)).filter((f) => f.severity === 'failure' && f.rule === 'coverage');
+    expect(coverage.map((f) => f.operationId)).toEqual(['listWidgets', 'listWidgets']);
+    expect(coverage.map((f) => f.message).join('\n')).toMatch(/family "widgets" of listWidgets has no test file[\s\S]*never exercised/);
   });
 });
