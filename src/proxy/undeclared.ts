@@ -44,25 +44,62 @@ function typeAllows(schema: Schema, type: string): boolean {
   return types.includes(type) || (type === 'integer' && types.includes('number'));
 }
 
-/** Property names this schema declares, following `allOf` (every part applies). */
-function declaredProperties(schema: Schema, value: unknown): Map<string, Schema> {
-  const result = new Map<string, Schema>();
-  for (const part of flatten(schema, value)) {
+/**
+ * What a schema says regardless of the value: its `allOf` closure, and the `oneOf`/`anyOf` groups
+ * inside it whose branch depends on the value. Computed once per schema object (the dereferenced
+ * document shares them), so a 50-item page does not flatten the same schema 50 times.
+ */
+interface Shape {
+  parts: Schema[];
+  choices: Schema[][];
+  /** Declared properties of `parts` alone, first declaration wins. */
+  properties: Map<string, Schema>;
+}
+
+const shapes = new WeakMap<Schema, Shape>();
+
+function shapeOf(schema: Schema): Shape {
+  let shape = shapes.get(schema);
+  if (!shape) {
+    const parts = flattenAllOf(schema);
+    const choices = parts.flatMap((p) => [subSchemas(p, 'oneOf'), subSchemas(p, 'anyOf')]).filter((group) => group.length > 0);
+    const properties = new Map<string, Schema>();
+    for (const part of parts) {
+      const props = part.properties as Record<string, Schema> | undefined;
+      if (props && typeof props === 'object') for (const [name, sub] of Object.entries(props)) if (!properties.has(name)) properties.set(name, sub);
+    }
+    shape = { parts, choices, properties };
+    shapes.set(schema, shape);
+  }
+  return shape;
+}
+
+function flattenAllOf(schema: Schema): Schema[] {
+  return [schema, ...subSchemas(schema, 'allOf').flatMap(flattenAllOf)];
+}
+
+/** The schema's parts plus, recursively, those of the `oneOf`/`anyOf` branches that fit the value. */
+function flatten(schema: Schema, value: unknown): Schema[] {
+  const shape = shapeOf(schema);
+  if (shape.choices.length === 0) return shape.parts;
+  const parts = [...shape.parts];
+  for (const group of shape.choices) {
+    const branch = bestBranch(group, value);
+    if (branch) parts.push(...flatten(branch, value));
+  }
+  return parts;
+}
+
+/** Property names declared for this value: the static ones, plus those of the fitting branches. */
+function declaredProperties(schema: Schema, parts: Schema[]): Map<string, Schema> {
+  const shape = shapeOf(schema);
+  if (shape.choices.length === 0) return shape.properties;
+  const result = new Map(shape.properties);
+  for (const part of parts) {
     const props = part.properties as Record<string, Schema> | undefined;
     if (props && typeof props === 'object') for (const [name, sub] of Object.entries(props)) if (!result.has(name)) result.set(name, sub);
   }
   return result;
-}
-
-/** The schema plus every `allOf` part and the fitting `oneOf`/`anyOf` branch, recursively. */
-function flatten(schema: Schema, value: unknown): Schema[] {
-  const parts: Schema[] = [schema];
-  for (const part of subSchemas(schema, 'allOf')) parts.push(...flatten(part, value));
-  for (const keyword of ['oneOf', 'anyOf'] as const) {
-    const branch = bestBranch(subSchemas(schema, keyword), value);
-    if (branch) parts.push(...flatten(branch, value));
-  }
-  return parts;
 }
 
 /**
@@ -74,43 +111,52 @@ function bestBranch(branches: Schema[], value: unknown): Schema | undefined {
   const type = jsonTypeOf(value);
   let best: { schema: Schema; score: number } | undefined;
   for (const branch of branches) {
-    const parts = flattenAllOf(branch);
+    const { parts, properties } = shapeOf(branch);
     if (!parts.every((p) => typeAllows(p, type))) continue;
     let score = 0;
     if (type === 'object') {
       const keys = Object.keys(value as object);
-      const declared = new Set(parts.flatMap((p) => Object.keys((p.properties as object | undefined) ?? {})));
       const required = parts.flatMap((p) => (Array.isArray(p.required) ? (p.required as string[]) : []));
-      score = keys.filter((k) => declared.has(k)).length - required.filter((r) => !keys.includes(r)).length;
+      score = keys.filter((k) => properties.has(k)).length - required.filter((r) => !keys.includes(r)).length;
     }
     if (!best || score > best.score) best = { schema: branch, score };
   }
   return best?.schema;
 }
 
-function flattenAllOf(schema: Schema): Schema[] {
-  return [schema, ...subSchemas(schema, 'allOf').flatMap(flattenAllOf)];
-}
-
 /** Every undeclared field in `value` under `schema`, with its pointer (prefixed by `at`). */
 export function findUndeclared(schema: Schema | undefined, value: unknown, at = ''): UndeclaredField[] {
-  if (!schema || value === null || typeof value !== 'object') return [];
-  const parts = flatten(schema, value);
   const found: UndeclaredField[] = [];
-  if (Array.isArray(value)) {
-    const items = parts.map((p) => p.items as Schema | undefined).find((s) => s && typeof s === 'object');
-    value.forEach((item, i) => found.push(...findUndeclared(items, item, `${at}/${i}`)));
-    return found;
-  }
-  const declared = declaredProperties(schema, value);
-  const extra = parts.map((p) => p.additionalProperties).find((s): s is Schema => !!s && typeof s === 'object');
-  // A schema that names no properties (e.g. a free-form `received`) declares nothing to compare with.
-  const describesFields = declared.size > 0 || extra !== undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const pointer = `${at}/${escapePointer(key)}`;
-    const sub = declared.get(key) ?? extra;
-    if (sub) found.push(...findUndeclared(sub, child, pointer));
-    else if (describesFields) found.push({ pointer, sample: sampleOf(child) });
-  }
+  // The path is a stack of segments; a pointer string is built only for what is reported.
+  const path: string[] = [];
+  const pointer = (key: string) => `${at}${path.map((s) => `/${escapePointer(s)}`).join('')}/${escapePointer(key)}`;
+  const walk = (node: Schema | undefined, current: unknown): void => {
+    if (!node || current === null || typeof current !== 'object') return;
+    const parts = flatten(node, current);
+    if (Array.isArray(current)) {
+      const items = parts.map((p) => p.items as Schema | undefined).find((s) => s && typeof s === 'object');
+      if (!items) return;
+      current.forEach((item, i) => {
+        path.push(String(i));
+        walk(items, item);
+        path.pop();
+      });
+      return;
+    }
+    const declared = declaredProperties(node, parts);
+    const extra = parts.map((p) => p.additionalProperties).find((s): s is Schema => !!s && typeof s === 'object');
+    // A schema that names no properties (e.g. a free-form `received`) declares nothing to compare with.
+    const describesFields = declared.size > 0 || extra !== undefined;
+    for (const key in current) {
+      const child = (current as Record<string, unknown>)[key];
+      const sub = declared.get(key) ?? extra;
+      if (sub) {
+        path.push(key);
+        walk(sub, child);
+        path.pop();
+      } else if (describesFields) found.push({ pointer: pointer(key), sample: sampleOf(child) });
+    }
+  };
+  walk(schema, value);
   return found;
 }
