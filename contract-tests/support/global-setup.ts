@@ -37,6 +37,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   await assertReachable(baseUrl, options.timeoutMs);
   project.provide('contractBaseUrl', baseUrl);
+  // The reporter runs in this process too and names the target it reports on.
+  process.env.CONTRACT_RESOLVED_BASE_URL = baseUrl;
   const mode = options.strict ? 'strict' : 'default (undeclared fields and inferred shapes warn)';
   console.log(`contract suite: target ${baseUrl} (${options.target}), release ${options.release ?? 'latest'}, seed ${options.seed}, policy ${mode}, concurrency ${options.concurrency}`);
   return close;

@@ -50,7 +50,7 @@ export default class ContractReporter implements Reporter {
     const failedTests = tests.filter((t) => t.state === 'failed');
     const durationMs = Date.now() - this.#started;
     const report = {
-      target: options.baseUrl ?? '(the suite’s own mock)',
+      target: options.baseUrl ?? process.env.CONTRACT_RESOLVED_BASE_URL ?? '(the suite’s own mock)',
       kind: options.target,
       release: contract.release,
       seed: options.seed,
