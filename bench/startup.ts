@@ -46,13 +46,14 @@ export function launchCli(args: string[] = [], timeoutMs = 60_000): Promise<Laun
       child.kill('SIGKILL');
       reject(error);
     };
-    child.once('exit', (code) => fail(new Error(`CLI exited (${code}) before its banner; output:\n${out}`)));
+    const early = (code: number | null) => fail(new Error(`CLI exited (${code}) before its banner; output:\n${out}`));
+    child.once('exit', early);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = BANNER_URL.exec(out);
       if (!match) return;
       clearTimeout(timer);
-      child.removeAllListeners('exit');
+      child.off('exit', early);
       const url = match[1];
       const origin = new URL(url).origin;
       resolve({ child, url, origin, port: Number(new URL(url).port), spawnedAt, bannerReadyMs: Number(READY_IN.exec(out)?.[1]) || undefined, output: () => out });
