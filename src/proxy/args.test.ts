@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseProxyArgs, proxyHelp, ProxyUsageError } from './args.js';
+import { runProxyCli } from './cli.js';
 import { resolveProxyOptions } from './options.js';
 
 const LIVE = 'https://api.example.com/web-data/v1';
@@ -71,5 +72,22 @@ describe('resolveProxyOptions', () => {
     expect(() => resolveProxyOptions({ upstream: LIVE, apiKey: '' })).toThrow(/no API key/);
     expect(() => resolveProxyOptions({ upstream: LIVE, apiKey: 'k', allowedOrigins: ['http://localhost:5173/app'] })).toThrow(/not an origin/);
     expect(() => resolveProxyOptions({ upstream: LIVE, apiKey: 'k', upstreamTimeoutMs: 0 })).toThrow(/upstreamTimeoutMs/);
+  });
+});
+
+describe('runProxyCli', () => {
+  it('prints help, or starts and prints where it listens without the key', async () => {
+    let out = '';
+    expect(await runProxyCli(['--help'], {}, (t) => (out += t))).toBeUndefined();
+    expect(out).toBe(proxyHelp);
+    out = '';
+    const running = await runProxyCli(['--proxy', LIVE, '--port', '0', '--proxy-origin', 'http://localhost:5173'], { WEB_DATA_API_KEY: 'banner-secret' }, (t) => (out += t));
+    try {
+      expect(out).toContain(`${running!.url} -> ${LIVE}`);
+      expect(out).toContain('http://localhost:5173');
+      expect(out).not.toContain('banner-secret');
+    } finally {
+      await running?.close();
+    }
   });
 });

@@ -55,6 +55,7 @@ function upstreamApp(): Hono {
   app.get(`${BASE_PATH}/products/missing`, (c) => c.json({ error: 'Product "missing" not found' }, 404));
   app.get(`${BASE_PATH}/boards-kits`, (c) => c.json({ error: 'Rate limit exceeded', code: 429, retry_after: 7 }, 429, { 'retry-after': '7' }));
   app.get(`${BASE_PATH}/documents/types`, (c) => c.json({ ...EMPTY_PAGE, nextCursor: 'c2' }, 200, RATE_HEADERS));
+  app.get(`${BASE_PATH}/packages/PKG1`, (c) => c.json({ error: 'Package "PKG1" not found', contactEmail: 'someone@example.com' }, 404));
   app.get(`${BASE_PATH}/packages`, (c) => c.json({ ...EMPTY_PAGE, extra: 'x'.repeat(2048) }, 200, RATE_HEADERS));
   app.get(`${BASE_PATH}/software-tools`, () => new Promise<Response>(() => {}));
   app.post(`${BASE_PATH}/product-parts/cross-reference`, (c) => c.json({ data: [] }, 200, RATE_HEADERS));
@@ -271,5 +272,12 @@ describe('recording', () => {
     expect(readdirSync(join(fixtures, 'getProduct')).filter((f) => !f.endsWith('.body.json'))).toHaveLength(2);
     expect(recorded).not.toContain('listBoardsKits');
     expect(sink.events('not-recorded').some((e) => e.operation === 'getProduct' && String(e.reason).includes('violates'))).toBe(true);
+  });
+
+  it('does not record a body with an undeclared field that looks personal', async () => {
+    const res = await fetch(`${proxy.url}/packages/PKG1`);
+    expect(res.status).toBe(404);
+    expect(readdirSync(fixtures)).not.toContain('getPackage');
+    expect(sink.events('not-recorded')).toContainEqual(expect.objectContaining({ operation: 'getPackage', level: 'warning', reason: expect.stringContaining('/contactEmail may hold personal data') }));
   });
 });

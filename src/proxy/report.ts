@@ -121,8 +121,8 @@ export class Reporter {
     this.emit({ event: 'recorded', ...exchange, file });
   }
 
-  notRecorded(exchange: Exchange, reason: string): void {
-    this.emit({ event: 'not-recorded', level: 'warning', ...exchange, reason });
+  notRecorded(exchange: Exchange, reason: string, level: 'info' | 'warning'): void {
+    this.emit({ event: 'not-recorded', level, ...exchange, reason });
   }
 
   stats(): ProxyStats {

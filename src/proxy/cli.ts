@@ -1,0 +1,32 @@
+/**
+ * @module proxy/cli
+ * `runProxyCli(argv, env)`: what `npm start -- --proxy ...` does, for src/cli.ts to call when it
+ * sees `--proxy`: parse the flags, start the proxy, print where it listens (never the key).
+ * Usage errors are `ProxyUsageError`s for the CLI to print and exit 2 on.
+ */
+import { parseProxyArgs, proxyHelp } from './args.js';
+import { STATS_PATH } from './app.js';
+import { startProxy, type RunningProxy } from './listen.js';
+
+/** Starts the proxy from command-line flags; undefined when only help was asked for. */
+export async function runProxyCli(argv: string[], env: NodeJS.ProcessEnv = process.env, write: (text: string) => void = (t) => process.stdout.write(t)): Promise<RunningProxy | undefined> {
+  const options = parseProxyArgs(argv, env);
+  if (!options) {
+    write(proxyHelp);
+    return undefined;
+  }
+  const running = await startProxy(options);
+  const { settings } = running.app;
+  write(
+    [
+      `Web Data API proxy ready: ${running.url} -> ${settings.upstream}`,
+      `  key        from ${argv.includes('--api-key-file') ? '--api-key-file' : 'WEB_DATA_API_KEY'} (added upstream; never logged or sent back)`,
+      `  origins    ${settings.allowedOrigins.join(', ') || 'none (browsers are refused; curl and servers work)'}`,
+      `  validate   against release ${settings.apiVersion ?? 'newest'}; violations as JSON lines on stderr${settings.signalViolations ? ', counted in x-contract-violations' : ''}`,
+      `  stats      ${running.origin}${STATS_PATH}`,
+      ...(settings.fixturesDir ? [`  recording  to ${settings.fixturesDir}`] : []),
+      '',
+    ].join('\n'),
+  );
+  return running;
+}
