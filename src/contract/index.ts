@@ -7,3 +7,4 @@ export * from './load.js';
 export * from './releases.js';
 export * from './validators.js';
 export type { components, paths } from './types.gen.js';
+export * from './prune.js';

@@ -137,7 +137,7 @@ describe('by-ID endpoints', async () => {
   it.each(['/products/NOPE', '/product-parts/NOPE%23X', '/documents/NOPE', '/documents/agile-id/NOPE', '/boards-kits/NOPE', '/packages/NOPE', '/software-tools/No%20Such%20Tool', '/product-parts/attributes/NOPE'])('%s -> 404 {error}', async (path) => {
     const res = await call(app, path);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: expect.stringContaining('NOPE'.slice(0, 2)) });
+    expect(res.body).toEqual({ error: expect.stringMatching(/not found/) });
   });
   it('serves the 1.2.0 product shape from release 1.3.0 and the 1.0.0 shape before', async () => {
     const id = (await call(app, '/products?limit=1')).body.data[0].productId;

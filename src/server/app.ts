@@ -60,7 +60,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   const apis = options.environments.map((environment) => {
     const basePath = basePathFor(environment, options.environments);
     const dataset = options.datasets[environment] ?? generateDataset({ seed: options.seed, scale: options.scale, baseUrl: `${options.origin}${basePath}` });
-    return createApiContext(environment, basePath, dataset);
+    return createApiContext(environment, basePath, dataset, contract);
   });
 
   const app = new Hono<AppEnv>() as MockApp;
@@ -72,8 +72,9 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   if (options.adminToken) app.route(ADMIN_PREFIX, adminRoutes({ token: options.adminToken, state: app.state, plan: faults }));
 
   const pipeline: MiddlewareHandler<AppEnv>[] = [
-    ...(options.validateResponses ? [responseCheck({ validators })] : []),
+    // Outermost, so a deliberately cut or slowed body is not read back by the self-check.
     scenarios({ plan: faults, keys, validators }),
+    ...(options.validateResponses ? [responseCheck({ validators })] : []),
     auth({ keys, clock }),
     rateLimit({ limiter }),
   ];

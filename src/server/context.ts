@@ -7,7 +7,7 @@ import type { Dataset } from '../fixtures/dataset.js';
 import type { EnvironmentName } from './keys.js';
 import { Listing } from './listing.js';
 import { Lru } from './lru.js';
-import { BASE_PATH } from '../contract/index.js';
+import { BASE_PATH, createPruner, UNRELEASED, type Contract, type Pruner, type Schema } from '../contract/index.js';
 
 const BODY_CACHE_ENTRIES = 2048;
 const BODY_CACHE_BYTES = 128 * 1024 * 1024;
@@ -29,14 +29,42 @@ export interface ApiContext {
   };
   /** Serialized response bodies by a request's canonical form; bounded by entries and bytes. */
   bodies: Lru<string, string>;
+  /** For an older release: drops from a family's records the properties that release lacked. */
+  prune: Partial<Record<string, Pruner>>;
+}
+
+/** Each collection's record schema is the item schema of its list operation. */
+const LIST_OPERATION: Record<string, string> = {
+  products: 'listProducts',
+  productParts: 'listProductParts',
+  attributes: 'listProductPartAttributes',
+  documents: 'listDocuments',
+  documentTypes: 'listDocumentTypes',
+  boardsKits: 'listBoardsKits',
+  packages: 'listPackages',
+  softwareTools: 'listSoftwareTools',
+};
+
+/** Pruners per collection name, only when the served release is older than the newest one. */
+function prunersFor(contract: Contract, dataset: Dataset): Partial<Record<string, Pruner>> {
+  if (contract.release === contract.latestRelease || contract.release === UNRELEASED) return {};
+  const pruners: Partial<Record<string, Pruner>> = {};
+  for (const [family, operationId] of Object.entries(LIST_OPERATION)) {
+    const op = contract.operations.find((o) => o.operationId === operationId);
+    const items = (op?.responses.get('200')?.jsonSchema?.properties as Record<string, Schema> | undefined)?.data?.items as Schema | undefined;
+    const name = (dataset[family as keyof Dataset] as { name?: string }).name;
+    if (items && name) pruners[name] = createPruner(items);
+  }
+  return pruners;
 }
 
 export function basePathFor(environment: EnvironmentName, servedEnvironments: readonly EnvironmentName[]): string {
   return servedEnvironments.length > 1 && environment === 'staging' ? `/staging${BASE_PATH}` : BASE_PATH;
 }
 
-export function createApiContext(environment: EnvironmentName, basePath: string, dataset: Dataset): ApiContext {
+export function createApiContext(environment: EnvironmentName, basePath: string, dataset: Dataset, contract: Contract): ApiContext {
   return {
+    prune: prunersFor(contract, dataset),
     environment,
     basePath,
     dataset,

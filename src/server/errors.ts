@@ -39,10 +39,28 @@ export function apiError(status: number, error: string, extra: Record<string, un
   return new HTTPException(status as ContentfulStatusCode, { res: jsonResponse(status, body, headers), message: error });
 }
 
+/** Longest echo of a received value in an error body (a client's huge input is not sent back whole). */
+const MAX_ECHO_CHARS = 200;
+
+/** A received value made safe to echo: long strings cut, deep or large structures as a short JSON preview. */
+function echo(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > MAX_ECHO_CHARS ? `${value.slice(0, MAX_ECHO_CHARS)}...` : value;
+  if (value === null || typeof value !== 'object') return value;
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return '[too deeply nested to echo]';
+  }
+  return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}...` : value;
+}
+
 /** 400 naming every problem: the first in `error`, all of them in `details`. */
-export function badRequest(problems: InputProblem[]): HTTPException {
+export function badRequest(raw: InputProblem[]): HTTPException {
+  const problems = raw.map((p) => ('received' in p ? { ...p, received: echo(p.received) } : p));
   const first = problems[0];
-  const summary = `${first.message} (rule: ${first.rule}${'received' in first ? `; received: ${JSON.stringify(first.received)}` : ''})`;
+  const where = first.in === 'body' ? `body at "${first.name || '/'}"` : `${first.in} "${first.name}"`;
+  const summary = `${where}: ${first.message} (rule: ${first.rule}${'received' in first ? `; received: ${JSON.stringify(first.received)}` : ''})`;
   const more = problems.length > 1 ? ` and ${problems.length - 1} more problem(s), see details` : '';
   return apiError(400, `Invalid request: ${summary}${more}`, { details: problems });
 }

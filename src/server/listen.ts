@@ -36,7 +36,7 @@ export async function startMockServer(options: ListenOptions = {}): Promise<Runn
   const host = options.host ?? DEFAULT_HOST;
   let app: MockApp | undefined;
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: (request) => (app ? app.fetch(request) : new Response('starting', { status: 503 })), port: options.port ?? 0, hostname: host }, () => resolve(s));
+    const s = serve({ fetch: (request, env) => (app ? app.fetch(request, env) : new Response('starting', { status: 503 })), port: options.port ?? 0, hostname: host }, () => resolve(s));
     s.once('error', reject);
   });
   try {

@@ -22,7 +22,8 @@ export function sendJson(c: Context<AppEnv>, text: string, status: 200 = 200): R
 
 /** The JSON text of record i, serialized once per dataset. */
 export function recordJson(api: ApiContext, collection: Collection<unknown>, i: number): string {
-  return api.bodies.getOrCreate(`record:${collection.name}:${i}`, () => JSON.stringify(collection.record(i)));
+  const prune = api.prune[collection.name];
+  return api.bodies.getOrCreate(`record:${collection.name}:${i}`, () => JSON.stringify(prune ? prune(collection.record(i)) : collection.record(i)));
 }
 
 /** `{data, pagination}` around the given positions, from cached record JSON. */

@@ -51,6 +51,8 @@ async function reshapeBody(res: Response, action: FaultAction): Promise<Response
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (action.truncate && sent >= chunk) {
+        // Let the headers and the first half reach the client before the connection drops.
+        await sleep(SLOW_TICK_MS);
         controller.error(new Error('body truncated by a QA scenario'));
         return;
       }
