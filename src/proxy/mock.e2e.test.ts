@@ -57,9 +57,10 @@ beforeAll(async () => {
   const products = await call(proxy.url, { method: 'GET', path: '/products?limit=3' });
   session.push(products);
   const productId = json<{ data: { productId: string }[] }>(products).data[0].productId;
-  const parts = await call(proxy.url, { method: 'GET', path: `/product-parts?limit=5&productId=${encodeURIComponent(productId)}` });
+  const parts = await call(proxy.url, { method: 'GET', path: '/product-parts?limit=20' });
   session.push(parts);
-  const orderableId = json<{ data: { orderableId: string }[] }>(parts).data[0].orderableId;
+  // An identifier with `#`, sent as `%23`: the proxy must forward and the replay match it encoded.
+  const orderableId = json<{ data: { orderableId: string }[] }>(parts).data.find((p) => p.orderableId.includes('#'))!.orderableId;
   const steps: Step[] = [
     { method: 'GET', path: `/products/${encodeURIComponent(productId)}` },
     { method: 'GET', path: '/products?order=title&orderDirection=asc&limit=2&offset=1' },
@@ -82,6 +83,8 @@ afterAll(async () => {
 
 describe('proxy in front of the mock', () => {
   it('passes the session through with the statuses expected and no violations', () => {
+    expect(session[4].step.path).toMatch(/^\/product-parts\/[^/]+%23/);
+    expect(json<{ orderableId: string }>(session[4]).orderableId).toContain('#');
     expect(session.map((s) => s.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 404, 200, 200]);
     for (const seen of session) expect(seen.headers.get(VIOLATIONS_HEADER), `${seen.step.method} ${seen.step.path}`).toBe('0');
     expect(sink.events('violation')).toEqual([]);
