@@ -19,7 +19,7 @@ export const DEMO = {
   unlimited: 'demo-unlimited-key',
 } as const;
 
-const TEST_ORIGIN = 'http://mock.test';
+export const TEST_ORIGIN = 'http://mock.test';
 const datasets = new Map<string, Dataset>();
 
 export function sharedDataset(seed = 1, baseUrl = `${TEST_ORIGIN}/web-data/v1`): Dataset {
