@@ -54,6 +54,8 @@ function parseBody(bytes: Uint8Array): ResponseBody {
 
 const NO_BODY_STATUSES = new Set([204, 205, 304]);
 
+type Payload = Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null;
+
 export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   const options = resolveProxyOptions(input);
   const contract = await loadContract({ release: options.apiVersion });
@@ -77,6 +79,21 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     reporter.emit({ event: 'proxy-error', level: 'error', method: c.req.method, path: splitRequestUrl(c.req.url).rawPath, error: error.message });
     return c.json({ error: 'proxy error (see the proxy log)' }, 500);
   });
+
+  /** Buffers a JSON body within the cap (and the deadline), scrubbing the key; over the cap, a pass-through stream. */
+  async function takeJsonBody(upstream: Response, timedOut: () => boolean): Promise<{ body: ResponseBody; payload: Payload; scrubbed: boolean } | { error: string; status: 502 | 504 }> {
+    let read;
+    try {
+      read = await readBounded(upstream.body, options.maxJsonBytes);
+    } catch (error) {
+      return timedOut()
+        ? { status: 504, error: `upstream timed out after ${options.upstreamTimeoutMs} ms (while sending the body)` }
+        : { status: 502, error: `upstream connection broke while sending the body: ${describeFetchError(error)}` };
+    }
+    if (!read.complete) return { body: { kind: 'too-large' }, payload: read.stream, scrubbed: false };
+    const { bytes, scrubbed } = scrubKey(read.bytes, options.apiKey);
+    return { body: parseBody(bytes), payload: bytes, scrubbed };
+  }
 
   async function forward(c: Context): Promise<Response> {
     const started = performance.now();
@@ -104,29 +121,18 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     const buffer = hasBody && (isJsonMediaType(mediaType) || declared?.jsonSchema !== undefined);
 
     let body: ResponseBody = hasBody ? { kind: 'streamed' } : { kind: 'none' };
-    let payload: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null = hasBody ? upstream.body : null;
+    let payload: Payload = hasBody ? upstream.body : null;
     if (buffer) {
-      let read;
-      try {
-        read = await readBounded(upstream.body, options.maxJsonBytes);
-      } catch (error) {
-        const timedOut = result.timedOut();
-        exchange.status = timedOut ? 504 : 502;
-        const message = timedOut ? `upstream timed out after ${options.upstreamTimeoutMs} ms (while sending the body)` : `upstream connection broke while sending the body: ${describeFetchError(error)}`;
-        reporter.upstreamError(exchange, message);
+      const taken = await takeJsonBody(upstream, result.timedOut);
+      if ('error' in taken) {
+        exchange.status = taken.status;
+        reporter.upstreamError(exchange, taken.error);
         reporter.request(exchange, { ms: elapsed(started) });
-        return c.json({ error: message }, exchange.status as 502 | 504);
+        return c.json({ error: taken.error }, taken.status);
       }
-      if (read.complete) {
-        const scrubbed = scrubKey(read.bytes, options.apiKey);
-        if (scrubbed.scrubbed) reporter.emit({ event: 'key-echoed', level: 'error', ...exchange, message: 'the live response contained the API key; replaced with *** before passing it on' });
-        payload = scrubbed.bytes;
-        body = parseBody(scrubbed.bytes);
-      } else {
-        payload = read.stream;
-        body = { kind: 'too-large' };
-        reporter.unvalidated(exchange, `JSON body over ${options.maxJsonBytes} bytes; passed through unvalidated`);
-      }
+      ({ body, payload } = taken);
+      if (taken.scrubbed) reporter.emit({ event: 'key-echoed', level: 'error', ...exchange, message: 'the live response contained the API key; replaced with *** before passing it on' });
+      if (body.kind === 'too-large') reporter.unvalidated(exchange, `JSON body over ${options.maxJsonBytes} bytes; passed through unvalidated`);
     }
     // The deadline covered the headers and any buffered body; a streamed body takes as long as it needs.
     result.release();

@@ -58,6 +58,14 @@ function upstreamApp(): Hono {
   app.get(`${BASE_PATH}/packages/PKG1`, (c) => c.json({ error: 'Package "PKG1" not found', contactEmail: 'someone@example.com' }, 404));
   app.get(`${BASE_PATH}/packages`, (c) => c.json({ ...EMPTY_PAGE, extra: 'x'.repeat(2048) }, 200, RATE_HEADERS));
   app.get(`${BASE_PATH}/software-tools`, () => new Promise<Response>(() => {}));
+  app.get(`${BASE_PATH}/software-tools/stalled`, (c) => {
+    c.header('content-type', 'application/json');
+    // Headers and half a body, then nothing: the deadline covers a buffered body too.
+    return stream(c, async (s) => {
+      await s.write('{"softwareToolName":');
+      await new Promise<void>(() => {});
+    });
+  });
   app.post(`${BASE_PATH}/product-parts/cross-reference`, (c) => c.json({ data: [] }, 200, RATE_HEADERS));
   app.get(`${BASE_PATH}/documents/download/D1`, (c) => {
     c.header('content-type', 'application/pdf');
@@ -230,6 +238,12 @@ describe('the live service misbehaving', () => {
     const res = await fetch(`${proxy.url}/software-tools`);
     expect(res.status).toBe(504);
     expect(await res.json()).toEqual({ error: 'upstream timed out after 300 ms' });
+  });
+
+  it('answers 504 JSON when a JSON body stalls half-way', async () => {
+    const res = await fetch(`${proxy.url}/software-tools/stalled`);
+    expect(res.status).toBe(504);
+    expect(await res.json()).toEqual({ error: 'upstream timed out after 300 ms (while sending the body)' });
   });
 
   it('answers 502 JSON when the live service is unreachable', async () => {
