@@ -8,7 +8,7 @@ import type { Operation, Validators, Violation } from '../contract/index.js';
 import type { Finding } from './report.js';
 import { findUndeclared } from './undeclared.js';
 
-/** `streamed`: a file passed through (headers checked only); `too-large`: JSON over the buffering cap. */
+/** `streamed`: a file passed through (headers checked only); `too-large`: JSON over the buffering cap, or too deep to check. */
 export type ResponseBody =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown }

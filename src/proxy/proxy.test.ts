@@ -55,6 +55,7 @@ function upstreamApp(): Hono {
   app.get(`${BASE_PATH}/products/missing`, (c) => c.json({ error: 'Product "missing" not found' }, 404));
   app.get(`${BASE_PATH}/boards-kits`, (c) => c.json({ error: 'Rate limit exceeded', code: 429, retry_after: 7 }, 429, { 'retry-after': '7' }));
   app.get(`${BASE_PATH}/documents/types`, (c) => c.json({ ...EMPTY_PAGE, nextCursor: 'c2' }, 200, RATE_HEADERS));
+  app.get(`${BASE_PATH}/packages/DEEP`, (c) => c.body(`{"error":"x","deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 404, { 'content-type': 'application/json' }));
   app.get(`${BASE_PATH}/packages/PKG1`, (c) => c.json({ error: 'Package "PKG1" not found', contactEmail: 'someone@example.com' }, 404));
   app.get(`${BASE_PATH}/packages`, (c) => c.json({ ...EMPTY_PAGE, extra: 'x'.repeat(2048) }, 200, RATE_HEADERS));
   app.get(`${BASE_PATH}/software-tools`, () => new Promise<Response>(() => {}));
@@ -207,6 +208,17 @@ describe('validation', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get(VIOLATIONS_HEADER)).toBe('0');
     expect(sink.events('undeclared-field')).toContainEqual(expect.objectContaining({ operation: 'listDocumentTypes', pointer: '/nextCursor', actual: 'c2', level: 'warning', source: 'inferred' }));
+  });
+
+  it('passes a body nested beyond the stack through instead of failing', async () => {
+    const proxyCap = await startProxy({ upstream: upstream.url, apiKey: SECRET, log: sink.log, signalViolations: true });
+    try {
+      const res = await fetch(`${proxyCap.url}/packages/DEEP`);
+      expect(res.status).toBe(404);
+      expect((await res.text()).length).toBe(200_000 + '{"error":"x","deep":}'.length);
+    } finally {
+      await proxyCap.close();
+    }
   });
 
   it('passes JSON over the size cap through whole, unvalidated, with a warning', async () => {

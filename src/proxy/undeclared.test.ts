@@ -54,6 +54,11 @@ describe('findUndeclared', () => {
     expect(findUndeclared(schemas.BadRequestError, error)).toEqual([{ pointer: '/a~1b~0c', sample: 1 }]);
   });
 
+  it('shows a value nested beyond the stack without throwing', () => {
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
+    expect(findUndeclared(schemas.NotFoundError, { error: 'x', deep })).toEqual([{ pointer: '/deep', sample: '(too deeply nested to show)' }]);
+  });
+
   it('truncates long samples', () => {
     const [field] = findUndeclared(schemas.NotFoundError, { error: 'x', blob: 'y'.repeat(500) });
     expect(String(field.sample).length).toBeLessThan(200);

@@ -28,7 +28,14 @@ function jsonTypeOf(value: unknown): string {
 }
 
 function sampleOf(value: unknown): unknown {
-  const text = JSON.stringify(value) ?? 'undefined';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? 'undefined';
+  } catch (error) {
+    // A value nested deeper than the stack allows (JSON.parse accepts what stringify cannot).
+    if (error instanceof RangeError) return '(too deeply nested to show)';
+    throw error;
+  }
   return text.length <= SAMPLE_CHARS ? value : `${text.slice(0, SAMPLE_CHARS)}…`;
 }
 
