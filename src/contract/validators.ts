@@ -161,38 +161,43 @@ function coerce(raw: string, schema: Schema): unknown {
   return raw;
 }
 
-/** Builds the validators for one contract; compiles everything up front. */
+/** Builds the validators for one contract; each schema is compiled on first use. */
 export function createValidators(contract: Contract): Validators {
   const bodyAjv = createAjv({ useDefaults: false });
   const paramAjv = createAjv({ useDefaults: true });
 
+  // Compiled on first use and then kept: startup pays only for what is called, and each schema
+  // object (shared across operations after dereferencing) is compiled once.
   const paramCheckers = new Map<Operation, ValidateFunction>();
   const bodyCheckers = new Map<Operation, ValidateFunction>();
-  const responseCheckers = new Map<Schema, ValidateFunction>();
-  const headerCheckers = new Map<Schema, ValidateFunction>();
-
-  for (const op of contract.operations) {
-    const properties: Record<string, Schema> = {};
-    for (const p of op.parameters) if (p.in !== 'header') properties[`${p.in}:${p.name}`] = p.schema;
-    paramCheckers.set(
-      op,
-      paramAjv.compile({
-        type: 'object',
-        properties,
-        required: op.parameters.filter((p) => p.required).map((p) => `${p.in}:${p.name}`),
-      }),
-    );
-    // Request bodies get the schema's defaults (e.g. search `limit`) but, unlike parameters, no coercion.
-    if (op.requestBody) bodyCheckers.set(op, paramAjv.compile(op.requestBody.schema));
-    for (const response of op.responses.values()) {
-      if (response.jsonSchema && !responseCheckers.has(response.jsonSchema)) {
-        responseCheckers.set(response.jsonSchema, bodyAjv.compile(response.jsonSchema));
-      }
-      for (const header of response.headers) {
-        if (!headerCheckers.has(header.schema)) headerCheckers.set(header.schema, bodyAjv.compile(header.schema));
-      }
+  const schemaCheckers = new Map<Schema, ValidateFunction>();
+  const compiled = (schema: Schema): ValidateFunction => {
+    let check = schemaCheckers.get(schema);
+    if (!check) schemaCheckers.set(schema, (check = bodyAjv.compile(schema)));
+    return check;
+  };
+  const paramChecker = (op: Operation): ValidateFunction => {
+    let check = paramCheckers.get(op);
+    if (!check) {
+      const properties: Record<string, Schema> = {};
+      for (const p of op.parameters) if (p.in !== 'header') properties[`${p.in}:${p.name}`] = p.schema;
+      check = paramAjv.compile({ type: 'object', properties, required: op.parameters.filter((p) => p.required).map((p) => `${p.in}:${p.name}`) });
+      paramCheckers.set(op, check);
     }
-  }
+    return check;
+  };
+  // Request bodies get the schema's defaults (e.g. search `limit`) but, unlike parameters, no coercion.
+  const bodyChecker = (op: Operation): ValidateFunction | undefined => {
+    if (!op.requestBody) return undefined;
+    let check = bodyCheckers.get(op);
+    if (!check) bodyCheckers.set(op, (check = paramAjv.compile(op.requestBody.schema)));
+    return check;
+  };
+  // Operations not in this contract are a caller bug; fail loudly rather than validate nothing.
+  const known = new Set(contract.operations);
+  const assertKnown = (op: Operation) => {
+    if (!known.has(op)) throw new Error(`operation ${op.operationId} is not part of release ${contract.release}`);
+  };
 
   const toInputProblems = (where: 'body', errors: ErrorObject[], data: unknown): InputProblem[] =>
     closestBranchErrors(errors).map((e) => {
@@ -224,7 +229,8 @@ export function createValidators(contract: Contract): Validators {
         values[`query:${name}`] = param.commaJoined ? raw.split(',').map((item) => coerce(item, itemSchema)) : coerce(raw, param.schema);
       }
       for (const [name, raw] of Object.entries(path)) values[`path:${name}`] = raw;
-      const check = paramCheckers.get(op)!;
+      assertKnown(op);
+      const check = paramChecker(op);
       if (!check(values)) {
         for (const e of closestBranchErrors(check.errors ?? [])) {
           const key = e.keyword === 'required' ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.split('/')[1];
@@ -245,7 +251,8 @@ export function createValidators(contract: Contract): Validators {
     },
 
     checkRequestBody(op, body) {
-      const check = bodyCheckers.get(op);
+      assertKnown(op);
+      const check = bodyChecker(op);
       if (!check || check(body)) return [];
       return toInputProblems('body', check.errors ?? [], body);
     },
@@ -253,7 +260,7 @@ export function createValidators(contract: Contract): Validators {
     checkResponseBody(op, status, body) {
       const response = declaredResponse(op, status);
       if (!response?.jsonSchema) return [];
-      const check = responseCheckers.get(response.jsonSchema)!;
+      const check = compiled(response.jsonSchema);
       if (check(body)) return [];
       return closestBranchErrors(check.errors ?? []).map((e) => {
         const pointer = pointerOf(e);
@@ -278,7 +285,7 @@ export function createValidators(contract: Contract): Validators {
           continue;
         }
         const value = coerce(raw, header.schema);
-        const check = headerCheckers.get(header.schema)!;
+        const check = compiled(header.schema);
         if (!check(value)) {
           const e = check.errors![0];
           violations.push({ pointer: `header:${header.name}`, rule: ruleOf(e), message: `header ${header.name} ${e.message ?? 'is invalid'}`, source: response.source, actual: raw });
