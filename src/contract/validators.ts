@@ -121,7 +121,10 @@ export function closestBranchErrors(errors: ErrorObject[]): ErrorObject[] {
       byBranch.set(branch, [...(byBranch.get(branch) ?? []), e]);
     }
     if (byBranch.size === 0) continue;
-    const best = [...byBranch.values()].sort((a, b) => a.length - b.length)[0];
+    // Fewest errors wins; on a tie, the branch that got deepest into the value (a branch that
+    // fails only on the value's own type did not match it at all).
+    const depth = (errs: ErrorObject[]) => Math.max(...errs.map((e) => e.instancePath.split('/').length));
+    const best = [...byBranch.values()].sort((a, b) => a.length - b.length || depth(b) - depth(a))[0];
     result = result.filter((e) => e === combinator || !e.schemaPath.startsWith(prefix) || best.includes(e));
     if (best.length > 0) result = result.filter((e) => e !== combinator);
   }
