@@ -142,7 +142,7 @@ function printBanner(running: RunningServer, ms: number): void {
     state.options.adminToken ? `  controls   ${running.origin}/__mock/ (admin token required)` : '',
     '',
     'Demo keys (send as the x-api-key header):',
-    ...state.keys.records.filter((k) => k.demo).map((k) => `  ${state.keys.demoSecret(k.name)!.padEnd(24)} ${k.purpose}`),
+    ...state.keys.records.filter((k) => k.demo).map((k) => `  ${state.keys.demoSecret(k.name)!.padEnd(24)} ${`(${k.name})`.padEnd(20)} ${k.purpose}`),
     ...(state.keys.records.some((k) => !k.demo) ? [`  (+ ${state.keys.records.filter((k) => !k.demo).length} private key(s) from the keys file, not shown)`] : []),
     '',
     `Try: curl -H 'x-api-key: demo-production-key' '${running.url}/products?limit=2'`,
