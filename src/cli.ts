@@ -12,6 +12,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED } from './server/options.js';
 import type { Tier } from './server/tiers.js';
 import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
+import { ProxyUsageError, runProxyCli } from './proxy/index.js';
 
 export const HELP = `web-data-mock: offline double of the Web Data API
 
@@ -35,10 +36,15 @@ QA
   --latency <ms|min-max>  add latency to every API request (uniform in min-max, seeded)
   --faults <spec>         seeded random faults, e.g. error=0.05,delay=0.1:100-2000,reset=0.01
   --fault-seed <n>        seed of the fault and latency sequence (default ${DEFAULT_SEED})
+  --replay <dir>          serve responses the proxy recorded (--fixtures) where a request matches
   --admin-token <t>       enable /__mock/* control endpoints with this token (env MOCK_ADMIN_TOKEN)
   --validate-responses    check every response against the document before sending it
   --log                   one line per request on stdout (never the key)
   -h, --help              this text
+
+Proxy (browser apps and live validation; see npm start -- --proxy --help)
+  --proxy <live base URL> forward /web-data/v1 to the live API with the key from WEB_DATA_API_KEY
+                          or --api-key-file, validating every response against the document
 `;
 
 const TIER_FIELDS = new Set(['requestsPerMinute', 'requestsPerHour', 'concurrentConnections', 'bytesPerWindow', 'minuteWindowSeconds', 'hourWindowSeconds', 'transferWindowSeconds']);
@@ -99,6 +105,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       tiers: { type: 'string' },
       'rate-limit': { type: 'string' },
       'admin-token': { type: 'string' },
+      replay: { type: 'string' },
       latency: { type: 'string' },
       faults: { type: 'string' },
       'fault-seed': { type: 'string' },
@@ -126,6 +133,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     tierOverride: parseTierOverride(values['rate-limit']),
     adminToken: values['admin-token'] ?? env.MOCK_ADMIN_TOKEN,
     faults: faultOptions(values),
+    replayDir: values.replay,
     validateResponses: values['validate-responses'] || undefined,
     log: values.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
   });
@@ -153,7 +161,9 @@ function printBanner(running: RunningServer, ms: number): void {
 /** Runs `main` from the command line: usage errors exit 2 with a message, signals close cleanly. */
 export async function run(): Promise<void> {
   try {
-    const running = await main(process.argv.slice(2));
+    const argv = process.argv.slice(2);
+    // The proxy is its own program with its own flags; it shares only the entry point.
+    const running = argv.some((a) => a === '--proxy' || a.startsWith('--proxy=')) ? await runProxyCli(argv) : await main(argv);
     if (!running) return;
     let closing = false;
     const shutdown = (signal: string) => {
@@ -171,7 +181,7 @@ export async function run(): Promise<void> {
     process.on('SIGINT', () => shutdown('SIGINT'));
     process.on('SIGTERM', () => shutdown('SIGTERM'));
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (error instanceof UsageError || error instanceof ProxyUsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`web-data-mock: ${(error as Error).message}\n(see --help)`);
       process.exit(2);
     }

@@ -29,6 +29,7 @@ import { ADMIN_PREFIX, adminRoutes } from './qa/admin.js';
 import { FaultPlan } from './qa/fault-plan.js';
 import { scenarios } from './qa/scenarios.js';
 import { mountDocs } from './docs.js';
+import { createReplayMiddleware } from '../proxy/replay.js';
 
 /** What the app is made of, for the CLI banner, admin endpoints and tests. */
 export interface MockState {
@@ -77,6 +78,8 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     ...(options.validateResponses ? [responseCheck({ validators })] : []),
     auth({ keys, clock }),
     rateLimit({ limiter }),
+    // Recorded live responses (behind auth and limits, like everything the mock serves).
+    ...(options.replayDir ? [createReplayMiddleware(options.replayDir) as MiddlewareHandler<AppEnv>] : []),
   ];
   const validate = validateInput({ validators });
   const limitBody = bodyLimit({ maxSize: options.maxBodyBytes, onError: () => { throw apiError(413, messages.tooLarge(options.maxBodyBytes)); } });

@@ -36,6 +36,8 @@ export interface AppOptions {
   adminToken: string | undefined;
   /** One line per request to this function (off by default). */
   log: ((line: string) => void) | undefined;
+  /** Serve responses a proxy recorded (`--fixtures` of the proxy) where a request matches one. */
+  replayDir: string | undefined;
   /** Seeded random faults and global latency (QA); none by default. */
   faults: FaultPlanOptions;
   /** A dataset built elsewhere (tests share one between apps); otherwise built from seed and scale. */
@@ -57,6 +59,7 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     validateResponses: process.env.VITEST === 'true',
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     adminToken: undefined,
+    replayDir: undefined,
     log: undefined,
     datasets: {},
     faults: { seed: DEFAULT_SEED },
