@@ -9,12 +9,12 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { BASE_PATH, createValidators, loadContract, type Operation } from '../contract/index.js';
-import { checkResponse, isJsonMediaType, mediaTypeOf, type ResponseBody } from './check.js';
+import { checkResponse, isJsonMediaType, mediaTypeOf, type Finding, type ResponseBody } from './check.js';
 import { cors } from './cors.js';
 import { downstreamResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import { resolveProxyOptions, type ProxyInput, type ProxyOptions } from './options.js';
 import { createRecorder, type Recorder } from './recorder.js';
-import { REDACTED, Reporter, type Exchange, type Finding } from './report.js';
+import { REDACTED, Reporter, type Exchange } from './report.js';
 import { createRouter } from './router.js';
 import { callUpstream, describeFetchError, readBounded } from './upstream.js';
 
@@ -76,7 +76,7 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   app.all(`${BASE_PATH}/*`, (c) => forward(c));
   app.notFound((c) => c.json({ error: `the proxy forwards ${BASE_PATH}/* only; ${splitRequestUrl(c.req.url).rawPath} is not under it` }, 404));
   app.onError((error, c) => {
-    reporter.emit({ event: 'proxy-error', level: 'error', method: c.req.method, path: splitRequestUrl(c.req.url).rawPath, error: error.message });
+    reporter.emit({ event: 'proxy-error', severity: 'failure', method: c.req.method, path: splitRequestUrl(c.req.url).rawPath, error: error.message });
     return c.json({ error: 'proxy error (see the proxy log)' }, 500);
   });
 
@@ -131,7 +131,7 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
         return c.json({ error: taken.error }, taken.status);
       }
       ({ body, payload } = taken);
-      if (taken.scrubbed) reporter.emit({ event: 'key-echoed', level: 'error', ...exchange, message: 'the live response contained the API key; replaced with *** before passing it on' });
+      if (taken.scrubbed) reporter.emit({ event: 'key-echoed', severity: 'failure', ...exchange, message: 'the live response contained the API key; replaced with *** before passing it on' });
       if (body.kind === 'too-large') reporter.unvalidated(exchange, `JSON body over ${options.maxJsonBytes} bytes; passed through unvalidated`);
     }
     // The deadline covered the headers and any buffered body; a streamed body takes as long as it needs.

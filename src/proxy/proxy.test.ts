@@ -55,6 +55,8 @@ function upstreamApp(): Hono {
   app.get(`${BASE_PATH}/products/missing`, (c) => c.json({ error: 'Product "missing" not found' }, 404));
   app.get(`${BASE_PATH}/boards-kits`, (c) => c.json({ error: 'Rate limit exceeded', code: 429, retry_after: 7 }, 429, { 'retry-after': '7' }));
   app.get(`${BASE_PATH}/documents/types`, (c) => c.json({ ...EMPTY_PAGE, nextCursor: 'c2' }, 200, RATE_HEADERS));
+  app.get(`${BASE_PATH}/product-parts/attributes`, (c) => c.json(EMPTY_PAGE));
+  app.get(`${BASE_PATH}/documents`, (c) => c.html('<html>maintenance</html>', 200, RATE_HEADERS));
   app.get(`${BASE_PATH}/packages/DEEP`, (c) => c.body(`{"error":"x","deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 404, { 'content-type': 'application/json' }));
   app.get(`${BASE_PATH}/packages/PKG1`, (c) => c.json({ error: 'Package "PKG1" not found', contactEmail: 'someone@example.com' }, 404));
   app.get(`${BASE_PATH}/packages`, (c) => c.json({ ...EMPTY_PAGE, extra: 'x'.repeat(2048) }, 200, RATE_HEADERS));
@@ -186,8 +188,7 @@ describe('validation', () => {
     expect(await res.json()).toEqual(BROKEN_PRODUCT);
     expect(Number(res.headers.get(VIOLATIONS_HEADER))).toBeGreaterThanOrEqual(1);
     const violation = sink.events('violation').find((e) => e.operation === 'getProduct');
-    expect(violation).toMatchObject({ method: 'GET', url: `${upstream.url}/products/P1`, status: 200, pointer: '/title', rule: 'type: string', actual: 123, source: 'documented', level: 'error' });
-    expect(violation).toHaveProperty('expected');
+    expect(violation).toMatchObject({ method: 'GET', url: `${upstream.url}/products/P1`, status: 200, pointer: '/title', rule: 'schema', expected: 'type: string', actual: 123, source: 'documented', severity: 'failure' });
   });
 
   it('counts requests and violations at /__proxy/stats', async () => {
@@ -203,11 +204,26 @@ describe('validation', () => {
     expect(res.headers.get(VIOLATIONS_HEADER)).toBe('0');
   });
 
+  it('holds every success to the rate-limit headers and a JSON body, as the suite does', async () => {
+    const noHeaders = await fetch(`${proxy.url}/product-parts/attributes`);
+    expect(noHeaders.headers.get(VIOLATIONS_HEADER)).toBe('2');
+    const html = await fetch(`${proxy.url}/documents`);
+    expect(await html.text()).toBe('<html>maintenance</html>');
+    expect(html.headers.get(VIOLATIONS_HEADER)).toBe('2');
+    const rules = sink.events('violation').filter((e) => e.operation === 'listProductPartAttributes' || e.operation === 'listDocuments').map((e) => [e.operation, e.rule, e.pointer, e.source, e.severity]);
+    expect(rules).toEqual([
+      ['listProductPartAttributes', 'rate-limit-headers', 'header:x-ratelimit-limit', 'documented', 'failure'],
+      ['listProductPartAttributes', 'rate-limit-headers', 'header:x-ratelimit-remaining', 'documented', 'failure'],
+      ['listDocuments', 'content-type', 'header:content-type', 'documented', 'failure'],
+      ['listDocuments', 'json', '', 'documented', 'failure'],
+    ]);
+  });
+
   it('reports undeclared fields as warnings, not violations', async () => {
     const res = await fetch(`${proxy.url}/documents/types`);
     expect(res.status).toBe(200);
     expect(res.headers.get(VIOLATIONS_HEADER)).toBe('0');
-    expect(sink.events('undeclared-field')).toContainEqual(expect.objectContaining({ operation: 'listDocumentTypes', pointer: '/nextCursor', actual: 'c2', level: 'warning', source: 'inferred' }));
+    expect(sink.events('undeclared-field')).toContainEqual(expect.objectContaining({ operation: 'listDocumentTypes', pointer: '/nextCursor', actual: 'c2', severity: 'warning', source: 'inferred' }));
   });
 
   it('passes a body nested beyond the stack through instead of failing', async () => {
@@ -304,6 +320,6 @@ describe('recording', () => {
     const res = await fetch(`${proxy.url}/packages/PKG1`);
     expect(res.status).toBe(404);
     expect(readdirSync(fixtures)).not.toContain('getPackage');
-    expect(sink.events('not-recorded')).toContainEqual(expect.objectContaining({ operation: 'getPackage', level: 'warning', reason: expect.stringContaining('/contactEmail may hold personal data') }));
+    expect(sink.events('not-recorded')).toContainEqual(expect.objectContaining({ operation: 'getPackage', severity: 'warning', reason: expect.stringContaining('/contactEmail may hold personal data') }));
   });
 });

@@ -9,7 +9,8 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Operation } from '../contract/index.js';
 import { FIXTURE_FORMAT, RECORDED_HEADERS, canonicalRequest, fixtureFiles, fixtureKey, sha256, type FixtureMeta } from './fixture-format.js';
-import type { Exchange, Finding, Reporter } from './report.js';
+import type { Finding } from './check.js';
+import type { Exchange, Reporter } from './report.js';
 
 /** Statuses worth replaying: successes, and "no such record" (a fact about the data); not 400 (the client's mistake), 401/403/429 (the key, the moment) or 5xx. */
 const RECORDABLE = (status: number) => (status >= 200 && status < 300) || status === 404;
@@ -41,8 +42,8 @@ export function createRecorder(options: { dir: string; reporter: Reporter; now: 
       if (!RECORDABLE(input.status)) return reporter.notRecorded(exchange, `status ${input.status} is not recorded (only 2xx and 404 are)`, 'info');
       const broken = input.findings.filter((f) => f.kind === 'violation');
       if (broken.length > 0) return reporter.notRecorded(exchange, `response violates the document (${broken.length} violation(s)); fixture not written`, 'warning');
-      const personal = input.findings.find((f) => f.kind === 'undeclared' && PERSONAL.test(f.field.pointer.split('/').pop() ?? ''));
-      if (personal && personal.kind === 'undeclared') return reporter.notRecorded(exchange, `undeclared field ${personal.field.pointer} may hold personal data; fixture not written`, 'warning');
+      const personal = input.findings.find((f) => f.kind === 'undeclared' && PERSONAL.test(f.pointer.split('/').pop() ?? ''));
+      if (personal) return reporter.notRecorded(exchange, `undeclared field ${personal.pointer} may hold personal data; fixture not written`, 'warning');
 
       const request = canonicalRequest(input.method, input.rawPath, input.search, input.requestBody);
       const key = fixtureKey(request);

@@ -5,8 +5,7 @@
  * has the contract suite's fields: operation, method, url, status, pointer, rule, expected,
  * actual, source.
  */
-import type { Source, Violation } from '../contract/index.js';
-import type { UndeclaredField } from './undeclared.js';
+import type { Finding } from './check.js';
 
 /** Where lines go: stderr by default, an array in tests. */
 export type LogLine = (line: string) => void;
@@ -26,10 +25,6 @@ export interface Exchange {
   url: string;
   status: number;
 }
-
-export type Finding =
-  | { kind: 'violation'; violation: Violation }
-  | { kind: 'undeclared'; field: UndeclaredField; source: Source };
 
 export interface ProxyStats {
   startedAt: string;
@@ -83,37 +78,40 @@ export class Reporter {
     this.emit({ event: 'request', ...exchange, ...extra });
   }
 
-  /** Logs each finding as one line, counts them; returns the number of rule violations. */
+  /**
+   * Logs each finding as one line in the contract suite's shape, counts them, and returns the
+   * number of broken rules (documented and inferred; undeclared fields are not counted there).
+   * Severity as in the suite: documented rules fail, inferred ones and undeclared fields warn.
+   */
   findings(exchange: Exchange, findings: Finding[]): number {
     this.#stats.validated += 1;
+    const perOp = exchange.operation ? this.#perOperation(exchange.operation) : undefined;
     let broken = 0;
-    for (const finding of findings) {
-      const perOp = exchange.operation ? this.#perOperation(exchange.operation) : undefined;
-      if (finding.kind === 'undeclared') {
+    for (const f of findings) {
+      const line = { ...exchange, pointer: f.pointer, rule: f.rule, expected: f.expected, actual: f.actual, source: f.source, message: f.message };
+      if (f.kind === 'undeclared') {
         this.#stats.undeclaredFields += 1;
         if (perOp) perOp.undeclaredFields += 1;
-        this.emit({ event: 'undeclared-field', level: 'warning', ...exchange, pointer: finding.field.pointer, rule: 'declared properties', expected: 'only fields the document declares', actual: finding.field.sample, source: finding.source });
+        this.emit({ event: 'undeclared-field', severity: 'warning', ...line });
         continue;
       }
-      const v = finding.violation;
       broken += 1;
-      const documented = v.source === 'documented';
-      if (documented) this.#stats.violations += 1;
-      else this.#stats.inferredViolations += 1;
+      const documented = f.source === 'documented';
+      this.#stats[documented ? 'violations' : 'inferredViolations'] += 1;
       if (perOp) perOp[documented ? 'violations' : 'inferredViolations'] += 1;
-      this.emit({ event: 'violation', level: documented ? 'error' : 'warning', ...exchange, pointer: v.pointer, rule: v.rule, expected: v.message, actual: v.actual, source: v.source });
+      this.emit({ event: 'violation', severity: documented ? 'failure' : 'warning', ...line });
     }
     return broken;
   }
 
   unvalidated(exchange: Exchange, reason: string): void {
     this.#stats.unvalidated += 1;
-    this.emit({ event: 'unvalidated', level: 'warning', ...exchange, reason });
+    this.emit({ event: 'unvalidated', severity: 'warning', ...exchange, reason });
   }
 
   upstreamError(exchange: Exchange, error: string): void {
     this.#stats.upstreamErrors += 1;
-    this.emit({ event: 'upstream-error', level: 'error', ...exchange, error });
+    this.emit({ event: 'upstream-error', severity: 'failure', ...exchange, error });
   }
 
   recorded(exchange: Exchange, file: string): void {
@@ -121,8 +119,8 @@ export class Reporter {
     this.emit({ event: 'recorded', ...exchange, file });
   }
 
-  notRecorded(exchange: Exchange, reason: string, level: 'info' | 'warning'): void {
-    this.emit({ event: 'not-recorded', level, ...exchange, reason });
+  notRecorded(exchange: Exchange, reason: string, severity: 'info' | 'warning'): void {
+    this.emit({ event: 'not-recorded', severity, ...exchange, reason });
   }
 
   stats(): ProxyStats {

@@ -27,7 +27,8 @@ function jsonTypeOf(value: unknown): string {
   return typeof value;
 }
 
-function sampleOf(value: unknown): unknown {
+/** A value as a report shows it: itself when short, else its JSON cut to a readable length. */
+export function sampleOf(value: unknown): unknown {
   let text: string;
   try {
     text = JSON.stringify(value) ?? 'undefined';
