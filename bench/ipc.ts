@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const PEAK_SAMPLE_MS = 50;
 const BYTES_PER_KIB = 1024;
 
-/** Memory of one server process, in bytes. */
+/** Memory (bytes) and CPU of one server process. */
 export interface MemoryStats {
   rss: number;
   /** Highest RSS sampled since the last `reset-peak`. */
@@ -19,6 +19,8 @@ export interface MemoryStats {
   /** Highest RSS of the whole process life (getrusage). */
   lifetimeMaxRss: number;
   heapUsed: number;
+  /** CPU time (user + system) the process used since the last `reset-peak`, in microseconds. */
+  cpuMicrosSinceReset: number;
   /** True when the numbers were taken right after a full GC (`--expose-gc`). */
   afterGc: boolean;
 }
@@ -39,11 +41,12 @@ export type FromChild =
   | { type: 'failed'; message: string };
 
 /**
- * Child side: keeps a running RSS peak and answers `stats` / `reset-peak`. `onMessage` gets every
+ * Child side: keeps a running RSS peak (and a CPU mark) and answers `stats` / `reset-peak`. `onMessage` gets every
  * other message. Returns a `send` for the child's own messages.
  */
 export function serveParent(onMessage: (message: ToChild) => void = () => {}): (message: FromChild) => void {
   let peak = process.memoryUsage.rss();
+  let cpuAtReset = process.cpuUsage();
   setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
   }, PEAK_SAMPLE_MS).unref();
@@ -52,14 +55,17 @@ export function serveParent(onMessage: (message: ToChild) => void = () => {}): (
     const message = raw as ToChild;
     if (message.type === 'reset-peak') {
       peak = process.memoryUsage.rss();
+      cpuAtReset = process.cpuUsage();
       return;
     }
     if (message.type !== 'stats') return onMessage(message);
     const gc = (globalThis as { gc?: () => void }).gc;
     if (message.gc && gc) gc();
     const { rss, heapUsed } = process.memoryUsage();
+    const cpu = process.cpuUsage(cpuAtReset);
     peak = Math.max(peak, rss);
-    send({ type: 'stats', stats: { rss, peakRss: peak, lifetimeMaxRss: process.resourceUsage().maxRSS * BYTES_PER_KIB, heapUsed, afterGc: Boolean(message.gc && gc) } });
+    const stats: MemoryStats = { rss, peakRss: peak, lifetimeMaxRss: process.resourceUsage().maxRSS * BYTES_PER_KIB, heapUsed, cpuMicrosSinceReset: cpu.user + cpu.system, afterGc: Boolean(message.gc && gc) };
+    send({ type: 'stats', stats });
   });
   // The orchestrator going away must not leave a server behind.
   process.on('disconnect', () => process.exit(0));

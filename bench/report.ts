@@ -26,6 +26,8 @@ export const TARGETS = {
 
 export interface Side extends LoadResult {
   peakRssBytes: number;
+  /** Server CPU (user + system) per answered request over the measured run: robust to a busy machine. */
+  cpuMicrosPerRequest: number;
 }
 
 export interface Row {
@@ -105,11 +107,11 @@ export function toMarkdown(report: BenchReport): string {
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. autocannon in its own process, ${settings.connections} connections, ${settings.durationSeconds} s per run after a ${settings.warmupSeconds} s warm-up; mock and baseline each in their own process. Baseline: bare \`node:http\` serving the very bytes and headers the mock sent for the scenario.`,
     '',
-    '| scenario | scale | body bytes | mock req/s | baseline req/s | **mock/baseline** | mock p50 / p99 ms | baseline p50 / p99 ms | mock peak RSS MiB | baseline peak RSS MiB | non-2xx |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | scale | body bytes | mock req/s | baseline req/s | **mock/baseline** | mock p50 / p99 ms | baseline p50 / p99 ms | server CPU µs/req mock / baseline | mock peak RSS MiB | baseline peak RSS MiB | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...report.rows.map(
       (r) =>
-        `| ${r.title} | ${r.scale} | ${r.responseBytes} | ${Math.round(r.mock.requestsPerSecond)} | ${Math.round(r.baseline.requestsPerSecond)} | **${fixed(ratio(r))}** | ${r.mock.latencyP50} / ${r.mock.latencyP99} | ${r.baseline.latencyP50} / ${r.baseline.latencyP99} | ${mib(r.mock.peakRssBytes)} | ${mib(r.baseline.peakRssBytes)} | ${r.mock.non2xx + r.mock.errors} |`,
+        `| ${r.title} | ${r.scale} | ${r.responseBytes} | ${Math.round(r.mock.requestsPerSecond)} | ${Math.round(r.baseline.requestsPerSecond)} | **${fixed(ratio(r))}** | ${r.mock.latencyP50} / ${r.mock.latencyP99} | ${r.baseline.latencyP50} / ${r.baseline.latencyP99} | ${Math.round(r.mock.cpuMicrosPerRequest)} / ${Math.round(r.baseline.cpuMicrosPerRequest)} | ${mib(r.mock.peakRssBytes)} | ${mib(r.baseline.peakRssBytes)} | ${r.mock.non2xx + r.mock.errors} |`,
     ),
     '',
   ];

@@ -43,7 +43,7 @@ async function measure(server: Child, url: string, scenario: Scenario): Promise<
   const spec: LoadSpec = { url, method: scenario.method, headers: requestHeaders(scenario), body: scenario.body, ...settings };
   const result = await runLoad(spec, () => server.send({ type: 'reset-peak' }));
   const stats: MemoryStats = await server.stats();
-  return { ...result, peakRssBytes: stats.peakRss };
+  return { ...result, peakRssBytes: stats.peakRss, cpuMicrosPerRequest: stats.cpuMicrosSinceReset / Math.max(1, result.requests) };
 }
 
 function log(line: string): void {
