@@ -4,7 +4,8 @@
  * in the page) and shows its title; the same page on another origin is refused. Then the mock's
  * `/docs` page lists the operations while loading nothing from outside this machine, and a
  * screenshot goes to reports/screenshots/docs.png.
- * Without /usr/bin/chromium the tests are skipped with a warning, or fail when CI_REQUIRE_CHROMIUM=1.
+ * Without /usr/bin/chromium (or $CHROMIUM_PATH) the tests are skipped with a warning, or fail when
+ * CI_REQUIRE_CHROMIUM=1.
  */
 import { Hono } from 'hono';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -17,7 +18,8 @@ import { startMockServer, type RunningServer } from '../server/listen.js';
 import { startProxy, type RunningProxy } from './listen.js';
 import { logSink, serveApp, type Served } from './testdata/servers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** Overridable for machines that keep Chromium elsewhere (and to try the skip path). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const KEY = 'demo-unlimited-key';
 const here = dirname(fileURLToPath(import.meta.url));
