@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../server/listen.js';
 import { VIOLATIONS_HEADER } from './app.js';
 import { startProxy, type RunningProxy } from './listen.js';
-import { createReplayMiddleware } from './replay.js';
+import { createReplayMiddleware, REPLAYED_HEADER } from './replay.js';
 import { logSink, serveApp } from './testdata/servers.js';
 
 const KEY = 'demo-unlimited-key';
@@ -162,6 +162,22 @@ describe('recorded session', () => {
       expect((await call(replay.url, { method: 'GET', path: '/products?limit=4' })).status).toBe(NO_RECORDING_STATUS);
     } finally {
       await replay.close();
+    }
+  });
+
+  it('is served by the mock started with --replay, behind its auth', async () => {
+    const replaying = await startMockServer({ apiVersion: 'unreleased', replayDir: fixtures });
+    try {
+      for (const seen of session) {
+        const again = await call(replaying.url, seen.step, { 'x-api-key': KEY });
+        expect(again.headers.get(REPLAYED_HEADER), seen.step.path).not.toBeNull();
+        expect(again.bytes.equals(seen.bytes), seen.step.path).toBe(true);
+      }
+      const unauthenticated = await call(replaying.url, session[0].step);
+      expect(unauthenticated.status).toBe(401);
+      expect((await call(replaying.url, { method: 'GET', path: '/products?limit=4' }, { 'x-api-key': KEY })).headers.get(REPLAYED_HEADER)).toBeNull();
+    } finally {
+      await replaying.close();
     }
   });
 });

@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MiddlewareHandler } from 'hono';
+import type { Env, MiddlewareHandler } from 'hono';
 import { BASE_PATH } from '../contract/index.js';
 import { FIXTURE_FORMAT, canonicalRequest, fixtureKey, isMetaFile, sha256, type FixtureMeta } from './fixture-format.js';
 
@@ -44,15 +44,26 @@ function pathBelowBase(url: string): { rawPath: string; search: string } | undef
   return { rawPath: path.slice(base + BASE_PATH.length), search: queryStart === -1 ? '' : url.slice(queryStart + 1) };
 }
 
-export function createReplayMiddleware(dir: string): MiddlewareHandler {
+/** Recorded POST bodies are small (search filters, part numbers); a larger one is left to the app's own limit. */
+const MAX_MATCHED_BODY_BYTES = 1024 * 1024;
+
+/** Header naming the operation a replayed response was recorded for. */
+export const REPLAYED_HEADER = 'x-replayed-from';
+
+export function createReplayMiddleware<E extends Env = Env>(dir: string): MiddlewareHandler<E> {
   const recordings = loadRecordings(dir);
   return async function replayRecorded(c, next) {
     const where = pathBelowBase(c.req.url);
     if (!where || recordings.size === 0) return next();
-    const body = c.req.method === 'POST' ? new Uint8Array(await c.req.arrayBuffer()) : undefined;
+    let body: Uint8Array | undefined;
+    if (c.req.method === 'POST') {
+      const length = Number(c.req.header('content-length') ?? Number.NaN);
+      if (!(length <= MAX_MATCHED_BODY_BYTES)) return next();
+      body = new Uint8Array(await c.req.arrayBuffer());
+    }
     const recording = recordings.get(fixtureKey(canonicalRequest(c.req.method, where.rawPath, where.search, body)));
     if (!recording) return next();
     const { status, headers } = recording.meta.response;
-    return new Response(recording.body.slice(), { status, headers: { ...headers, 'content-length': String(recording.body.byteLength), 'x-replayed-from': recording.meta.operationId } });
+    return new Response(recording.body.slice(), { status, headers: { ...headers, 'content-length': String(recording.body.byteLength), [REPLAYED_HEADER]: recording.meta.operationId } });
   };
 }
