@@ -50,6 +50,8 @@ describe('parseProxyArgs', () => {
     expect(() => parseProxyArgs(['--proxy', LIVE, '--api-key-file', empty], {})).toThrow(/is empty/);
     expect(() => parseProxyArgs([], { WEB_DATA_API_KEY: 'k' })).toThrow(/--proxy <live base URL> is required/);
     expect(() => parseProxyArgs(['--proxy', LIVE, '--port', 'x'], { WEB_DATA_API_KEY: 'k' })).toThrow(/--port must be/);
+    expect(() => parseProxyArgs(['--proxy', 'https://api.example.com/v2'], { WEB_DATA_API_KEY: 'k' })).toThrow(ProxyUsageError);
+    expect(() => parseProxyArgs(['--proxy', LIVE, '--proxy-origin', 'localhost:5173/x'], { WEB_DATA_API_KEY: 'k' })).toThrow(ProxyUsageError);
   });
 
   it('returns undefined for --help, whose text names every flag', () => {

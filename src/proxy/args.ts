@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BASE_PATH } from '../contract/index.js';
 import type { StartProxyOptions } from './listen.js';
-import { API_KEY_ENV, DEFAULT_MAX_JSON_BYTES, DEFAULT_PROXY_HOST, DEFAULT_PROXY_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS } from './options.js';
+import { API_KEY_ENV, DEFAULT_MAX_JSON_BYTES, DEFAULT_PROXY_HOST, DEFAULT_PROXY_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS, resolveProxyOptions } from './options.js';
 
 export const proxyHelp = `web-data-mock --proxy: key-holding, validating proxy in front of the live Web Data API
 
@@ -84,7 +84,7 @@ export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   });
   if (values.help) return undefined;
   if (!values.proxy) throw new ProxyUsageError('--proxy <live base URL> is required');
-  return {
+  const options: StartProxyOptions = {
     upstream: values.proxy,
     apiKey: readApiKey(values['api-key-file'], env),
     allowedOrigins: values['proxy-origin'],
@@ -96,4 +96,11 @@ export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     maxJsonBytes: positiveInteger('max-json-bytes', values['max-json-bytes']),
     apiVersion: values['api-version'],
   };
+  try {
+    // Checked here too, so a bad URL or origin is a usage error (exit 2), not a crash at start.
+    resolveProxyOptions(options);
+  } catch (error) {
+    throw new ProxyUsageError((error as Error).message.replace(/^proxy: /, ''));
+  }
+  return options;
 }
