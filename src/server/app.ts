@@ -8,7 +8,8 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { BASE_PATH, createValidators, loadContract, readSpecText, type Contract, type Operation, type Validators } from '../contract/index.js';
+import { stringify as stringifyYaml } from 'yaml';
+import { BASE_PATH, createValidators, loadContract, readSpecText, UNRELEASED, type Contract, type Operation, type Validators } from '../contract/index.js';
 import { generateDataset } from '../fixtures/generate.js';
 import { AdjustableClock } from './clock.js';
 import { basePathFor, createApiContext, type ApiContext } from './context.js';
@@ -69,7 +70,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   app.use('*', requestLog({ journal, now: () => clock.now(), log: options.log }));
   const families = new Set(contract.operations.map((op) => op.family));
   const demoKey = keys.records.find((k) => k.demo && k.environment === apis[0].environment && k.expiresAt === undefined && [...families].every((f) => k.scopes.has(f)));
-  mountDocs(app, { specText: readSpecText(), apiBaseUrl: `${options.origin}${apis[0].basePath}`, demoKey: demoKey && keys.demoSecret(demoKey.name) });
+  mountDocs(app, { specText: contract.release === UNRELEASED ? readSpecText() : stringifyYaml(contract.sourceDocument), apiBaseUrl: `${options.origin}${apis[0].basePath}`, demoKey: demoKey && keys.demoSecret(demoKey.name) });
   if (options.adminToken) app.route(ADMIN_PREFIX, adminRoutes({ token: options.adminToken, state: app.state, plan: faults }));
 
   const pipeline: MiddlewareHandler<AppEnv>[] = [
@@ -121,6 +122,6 @@ function bindOperation(api: ApiContext, pick: (method: string) => Operation): Mi
   };
 }
 
-const dispatch: MiddlewareHandler<AppEnv> = async (c) => handlers[c.var.operation.operationId](c);
+const dispatch: MiddlewareHandler<AppEnv> = async (c) => handlers[c.get('operation').operationId](c);
 
 export { BASE_PATH };

@@ -29,6 +29,8 @@ export interface ApiContext {
   };
   /** Serialized response bodies by a request's canonical form; bounded by entries and bytes. */
   bodies: Lru<string, string>;
+  /** Response bodies as sent (UTF-8 bytes), by the same kind of key; bounded like `bodies`. */
+  encoded: Lru<string, Uint8Array<ArrayBuffer>>;
   /** For an older release: drops from a family's records the properties that release lacked. */
   prune: Partial<Record<string, Pruner>>;
 }
@@ -79,5 +81,6 @@ export function createApiContext(environment: EnvironmentName, basePath: string,
       softwareTools: new Listing(dataset.softwareTools),
     },
     bodies: new Lru<string, string>(BODY_CACHE_ENTRIES, BODY_CACHE_BYTES, (body) => body.length),
+    encoded: new Lru<string, Uint8Array<ArrayBuffer>>(BODY_CACHE_ENTRIES, BODY_CACHE_BYTES, (bytes) => bytes.byteLength),
   };
 }

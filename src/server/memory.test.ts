@@ -2,8 +2,8 @@
  * @module server/memory.test
  * The bounded version of `bench/soak.ts`, in process: whatever clients send, the mock's per-request
  * state stays bounded. A flood of never-seen keys leaves no rate-limiter state (only configured
- * keys get counters); the request journal keeps its capacity; the response-body cache stops
- * growing however many distinct queries arrive.
+ * keys get counters); the request journal keeps its capacity; the body caches (serialized
+ * records, encoded responses) stop growing however many distinct queries arrive.
  */
 import { describe, expect, it } from 'vitest';
 import { DEMO, testApp } from './testing.js';
@@ -17,7 +17,9 @@ describe('memory stays bounded', async () => {
   // Response self-checks off: this measures the server's own state, and runs faster.
   const app = await testApp({ validateResponses: false });
   const { limiter, journal, keys } = app.state;
-  const bodies = app.state.apis[0].bodies;
+  // Serialized records and encoded response bodies: both are per-request caches.
+  const { bodies, encoded } = app.state.apis[0];
+  const cached = () => bodies.size + encoded.size;
 
   it('a flood of distinct unknown keys leaves no rate-limiter state and a bounded journal', async () => {
     const configured = new Set(keys.records.map((k) => k.name));
@@ -35,7 +37,7 @@ describe('memory stays bounded', async () => {
     expect(journal.capacity).toBeLessThan(FLOOD);
   }, 30_000);
 
-  it('the response-body cache plateaus under endlessly distinct queries', async () => {
+  it('the body caches plateau under endlessly distinct queries', async () => {
     const sizeAfter = async (from: number) => {
       for (let n = from; n < from + DISTINCT_QUERIES; n++) {
         // limit 1..1000 x page 0..n: every query is new, every one a 200.
@@ -43,7 +45,7 @@ describe('memory stays bounded', async () => {
         expect(res.status).toBe(200);
         await res.arrayBuffer();
       }
-      return bodies.size;
+      return cached();
     };
     const first = await sizeAfter(0);
     const second = await sizeAfter(DISTINCT_QUERIES);

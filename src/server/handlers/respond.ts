@@ -13,11 +13,22 @@ import { toListQuery, type Listing } from '../listing.js';
 export type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const UTF8 = new TextEncoder();
 
-export function sendJson(c: Context<AppEnv>, text: string, status: 200 = 200): Response {
+/** Sends JSON text, or JSON already encoded (cached bytes skip a UTF-8 encoding per request). */
+export function sendJson(c: Context<AppEnv>, body: string | Uint8Array<ArrayBuffer>, status: 200 = 200): Response {
   c.header('content-type', JSON_TYPE);
-  c.header('content-length', String(Buffer.byteLength(text)));
-  return c.body(text, status);
+  if (typeof body === 'string') {
+    c.header('content-length', String(Buffer.byteLength(body)));
+    return c.body(body, status);
+  }
+  c.header('content-length', String(body.byteLength));
+  return c.body(body, status);
+}
+
+/** The UTF-8 bytes of a response, encoded once and cached under `key`. */
+export function encodedJson(api: ApiContext, key: string, text: () => string): Uint8Array<ArrayBuffer> {
+  return api.encoded.getOrCreate(key, () => UTF8.encode(text()));
 }
 
 /** The JSON text of record i, serialized once per dataset. */
@@ -41,9 +52,11 @@ export function envelope(api: ApiContext, collection: Collection<unknown>, page:
  */
 export function listHandler(pick: (api: ApiContext) => Listing<unknown>, within?: (c: Context<AppEnv>) => { omit: string; positions: readonly number[] | null } | undefined): Handler {
   return (c) => {
-    const { api, operation, input } = c.var;
+    const api = c.get('api');
+    const operation = c.get('operation');
+    const input = c.get('input');
     const cacheKey = `list:${operation.operationId}:${JSON.stringify(input.query)}`;
-    const cached = api.bodies.get(cacheKey);
+    const cached = api.encoded.get(cacheKey);
     if (cached !== undefined) return sendJson(c, cached);
     const { query, problems } = toListQuery(operation, input.query);
     if (problems.length > 0) throw badRequest(problems);
@@ -51,9 +64,7 @@ export function listHandler(pick: (api: ApiContext) => Listing<unknown>, within?
     if (narrowing) query.filters = query.filters.filter((f) => f.field !== narrowing.omit);
     const listing = pick(api);
     const page = narrowing?.positions === null ? listing.page(query, []) : listing.page(query, narrowing?.positions);
-    const text = envelope(api, listing.collection, page);
-    api.bodies.set(cacheKey, text);
-    return sendJson(c, text);
+    return sendJson(c, encodedJson(api, cacheKey, () => envelope(api, listing.collection, page)));
   };
 }
 
@@ -66,10 +77,11 @@ export function findOr404(position: number | undefined, what: string, id: string
 /** A by-ID endpoint whose body is the stored record. */
 export function byIdHandler(pick: (api: ApiContext) => Collection<unknown>, param: string, what: string, locate?: (api: ApiContext, id: string) => number | undefined): Handler {
   return (c) => {
-    const { api, input } = c.var;
+    const api = c.get('api');
+    const input = c.get('input');
     const id = input.path[param];
     const collection = pick(api);
     const i = findOr404(locate ? locate(api, id) : collection.indexOf(id), what, id);
-    return sendJson(c, recordJson(api, collection, i));
+    return sendJson(c, encodedJson(api, `record:${collection.name}:${i}`, () => recordJson(api, collection, i)));
   };
 }

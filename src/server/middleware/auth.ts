@@ -21,7 +21,8 @@ export function auth(options: { keys: KeyStore; clock: Clock }) {
     const key = keys.lookup(secret);
     if (!key) throw apiError(401, messages.invalidKey);
     if (key.expiresAt !== undefined && key.expiresAt <= clock.now()) throw apiError(401, messages.expiredKey);
-    const { api, operation } = c.var;
+    const api = c.get('api');
+    const operation = c.get('operation');
     if (key.environment !== api.environment) throw apiError(401, messages.wrongEnvironment(api.environment));
     if (!key.scopes.has(operation.family)) throw apiError(403, messages.forbidden(operation.family));
     c.set('key', key);

@@ -13,7 +13,7 @@ export function rateLimit(options: { limiter: RateLimiter }) {
   if (!options.limiter) throw new Error('rateLimit: limiter is required');
   const { limiter } = options;
   return createMiddleware<AppEnv>(async function limitRate(c, next) {
-    const key = c.var.key;
+    const key = c.get('key');
     const admission = limiter.admit(key.name, key.tier);
     if (!admission.ok) {
       throw tooManyRequests(admission.kind, admission.retryAfterSeconds, { 'x-ratelimit-limit': String(admission.limit), 'x-ratelimit-remaining': '0' });

@@ -57,8 +57,8 @@ export function requestLog(options: { journal: Journal; now: () => number; log?:
         method: c.req.method,
         path: pathStart === -1 ? '/' : url.slice(pathStart),
         status: c.res.status,
-        key: c.var.key?.name ?? null,
-        operation: c.var.operation?.operationId ?? null,
+        key: c.get('key')?.name ?? null,
+        operation: c.get('operation')?.operationId ?? null,
         ms: Math.round((performance.now() - started) * 100) / 100,
       };
       journal.add(entry);

@@ -27,7 +27,8 @@ export function validateInput(options: { validators: Validators }) {
   const { validators } = options;
   if (!validators) throw new Error('validateInput: validators are required');
   return createMiddleware<AppEnv>(async function validate(c, next) {
-    const { operation, api } = c.var;
+    const operation = c.get('operation');
+    const api = c.get('api');
     const { rawPath, search } = splitUrl(c.req.url);
     const query = parseQueryString(search);
     const path = pathParameters(operation.path, rawPath.slice(api.basePath.length));
