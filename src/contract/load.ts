@@ -65,6 +65,8 @@ export interface Contract {
   /** Every release named by the changelog, newest first. */
   releases: Release[];
   document: OpenAPIV3_1.Document;
+  /** The document as written (`$ref`s kept), trimmed to this release: what the docs page shows. */
+  sourceDocument: OpenAPIV3_1.Document;
   operations: Operation[];
   operation(operationId: string): Operation;
 }
@@ -108,8 +110,12 @@ async function buildContract(specPath: string, requested?: Release): Promise<Con
   if (!releases.includes(release)) {
     throw new Error(`Unknown release "${release}"; the changelog names: ${releases.join(', ')}`);
   }
+  const sourceDocument = structuredClone(raw);
   const document = (await $RefParser.dereference(raw)) as OpenAPIV3_1.Document;
-  if (release !== UNRELEASED) trimToRelease(document, release);
+  if (release !== UNRELEASED) {
+    trimToRelease(document, release);
+    trimToRelease(sourceDocument, release);
+  }
   const operations = collectOperations(document);
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   return {
@@ -117,6 +123,7 @@ async function buildContract(specPath: string, requested?: Release): Promise<Con
     latestRelease,
     releases,
     document,
+    sourceDocument,
     operations,
     operation(operationId) {
       const op = byId.get(operationId);
@@ -126,8 +133,15 @@ async function buildContract(specPath: string, requested?: Release): Promise<Con
   };
 }
 
-function sinceOf(node: unknown): Release | undefined {
-  return node && typeof node === 'object' ? ((node as Record<string, unknown>)['x-since'] as Release | undefined) : undefined;
+function sinceOf(node: unknown, root?: unknown): Release | undefined {
+  if (!node || typeof node !== 'object') return undefined;
+  const obj = node as Record<string, unknown>;
+  // In the document as written, a `$ref` entry carries the `x-since` of what it points to.
+  if (root && typeof obj.$ref === 'string' && obj.$ref.startsWith('#/')) {
+    const target = obj.$ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], root);
+    return (obj['x-since'] as Release | undefined) ?? sinceOf(target);
+  }
+  return obj['x-since'] as Release | undefined;
 }
 
 /**
@@ -143,6 +157,8 @@ function trimToRelease(document: OpenAPIV3_1.Document, release: Release): void {
     }
     if (!METHODS.some((m) => pathItem[m])) delete (document.paths as Record<string, unknown>)[path];
   }
+  const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
+  for (const [name, schema] of Object.entries(schemas)) if (!existsIn(sinceOf(schema), release)) delete schemas[name];
   const seen = new Set<object>();
   const walk = (node: unknown): void => {
     if (!node || typeof node !== 'object' || seen.has(node)) return;
@@ -153,17 +169,17 @@ function trimToRelease(document: OpenAPIV3_1.Document, release: Release): void {
     }
     const obj = node as Record<string, unknown>;
     if (Array.isArray(obj.parameters)) {
-      obj.parameters = obj.parameters.filter((p) => existsIn(sinceOf(p), release));
+      obj.parameters = obj.parameters.filter((p) => existsIn(sinceOf(p, document), release));
     }
     for (const combinator of ['oneOf', 'anyOf']) {
       if (Array.isArray(obj[combinator])) {
-        obj[combinator] = (obj[combinator] as unknown[]).filter((s) => existsIn(sinceOf(s), release));
+        obj[combinator] = (obj[combinator] as unknown[]).filter((s) => existsIn(sinceOf(s, document), release));
       }
     }
     const props = obj.properties as Record<string, unknown> | undefined;
     if (props && typeof props === 'object' && !Array.isArray(props)) {
       for (const [name, schema] of Object.entries(props)) {
-        if (!existsIn(sinceOf(schema), release)) {
+        if (!existsIn(sinceOf(schema, document), release)) {
           delete props[name];
           if (Array.isArray(obj.required)) obj.required = obj.required.filter((r) => r !== name);
         }
