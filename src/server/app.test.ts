@@ -42,6 +42,15 @@ describe('routing', async () => {
   });
 });
 
+describe('the served document', () => {
+  it('is the served release: trimmed by x-since, so the docs page lists what the mock serves', async () => {
+    const paths = async (apiVersion?: string) => Object.keys((await (await (await testApp({ apiVersion })).request('http://mock.test/openapi.json')).json()).paths);
+    expect(await paths('1.0.0')).toEqual(['/product-parts', '/product-parts/{orderable_id}']);
+    expect(await paths()).not.toContain('/documents/download/{dcp_id}');
+    expect(await paths('unreleased')).toContain('/documents/download/{dcp_id}');
+  });
+});
+
 describe('input validation', async () => {
   const app = await testApp();
   const problem = async (path: string, init: Parameters<typeof call>[2] = {}) => {
