@@ -109,7 +109,9 @@ export const searchProductParts: Handler = (c) => {
 };
 
 export const crossReferenceProductParts: Handler = (c) => {
-  const { partNumbers } = c.var.body as { partNumbers: string[] };
-  const data = partNumbers.map((pn) => c.var.api.dataset.crossReference(pn));
+  const { partNumbers } = c.get('body') as { partNumbers: string[] };
+  // c.var copies every context variable on each read: read the dataset once, not once per number.
+  const { dataset } = c.get('api');
+  const data = partNumbers.map((pn) => dataset.crossReference(pn));
   return sendJson(c, JSON.stringify({ data }));
 };
