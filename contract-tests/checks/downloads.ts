@@ -3,17 +3,17 @@
  * File downloads (a GET whose success is not JSON, with a HEAD on the same path): HEAD and GET
  * agree on status, `content-length` and `content-type`, and the GET body is as long as announced.
  */
+import { isJsonMediaType } from '../../src/contract/index.js';
 import type { Check } from '../support/context.js';
 import { successRequest } from '../support/inputs.js';
 import { Probe } from '../support/probe.js';
 import { inScope } from '../support/records.js';
-import { isJsonType } from '../support/client.js';
 
 const HEADERS = ['content-length', 'content-type'];
 
 export const checkDownloads: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
-  const downloads = ctx.contract.operations.filter((op) => op.method === 'get' && inScope(op, scope) && (op.responses.get('200')?.contentTypes ?? []).some((t) => !isJsonType(t)));
+  const downloads = ctx.contract.operations.filter((op) => op.method === 'get' && inScope(op, scope) && (op.responses.get('200')?.contentTypes ?? []).some((t) => !isJsonMediaType(t)));
   for (const get of downloads) {
     const head = ctx.contract.operations.find((op) => op.method === 'head' && op.path === get.path);
     const spec = await successRequest(probe, get);

@@ -1,26 +1,13 @@
 /**
  * @module support/allowlist
- * Accepted undeclared fields: a JSON or YAML list of pointer patterns (`/data/*\/newField`), where
- * `*` matches one segment and `**` any number of segments.
+ * Accepted undeclared fields: the `CONTRACT_ALLOWLIST` file, a JSON or YAML list of pointer
+ * patterns (`/data/*\/newField`; `*` one segment, `**` any number), matched by the shared `allowlistOf`.
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { allowlistOf, type Allowlist } from '../../src/contract/index.js';
 
-export type Allowlist = (pointer: string) => boolean;
-
-function compile(pattern: string): RegExp {
-  const body = pattern
-    .split('/')
-    .map((segment) => (segment === '**' ? '.*' : segment === '*' ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${body}$`);
-}
-
-/** An allowlist from patterns. */
-export function allowlistOf(patterns: readonly string[]): Allowlist {
-  const compiled = patterns.map(compile);
-  return (pointer) => compiled.some((re) => re.test(pointer));
-}
+export type { Allowlist };
 
 /** Reads `CONTRACT_ALLOWLIST`: a list of strings, or `{ allow: [...] }`. No path: nothing allowed. */
 export function loadAllowlist(path: string | undefined): Allowlist {

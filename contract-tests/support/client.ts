@@ -4,6 +4,7 @@
  * budget, polite handling of 429 (waits `Retry-After`, then backs off) and of a draining
  * `x-ratelimit-remaining`, and a curl line for every request with the key left as a variable.
  */
+import { isJsonMediaType, mediaTypeOf } from '../../src/contract/index.js';
 
 /** Which key a request carries. `invalid` is a fixed non-secret string; `none` sends no header. */
 export type Auth = 'main' | 'restricted' | 'rate-limit' | 'invalid' | 'none';
@@ -70,10 +71,6 @@ const FIRST_BACKOFF_MS = 1_000;
 const MS_PER_SECOND = 1_000;
 
 export class TargetError extends Error {}
-
-export function isJsonType(mediaType: string): boolean {
-  return mediaType === 'application/json' || mediaType.endsWith('+json');
-}
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -179,12 +176,12 @@ export function createClient(options: ClientOptions): Client {
           retries++;
           continue;
         }
-        const mediaType = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+        const mediaType = mediaTypeOf(response.headers.get('content-type'));
         // Binary downloads keep only their length; text is decoded for JSON and text types.
-        const text = isJsonType(mediaType) || mediaType.startsWith('text/') ? new TextDecoder().decode(raw) : '';
+        const text = isJsonMediaType(mediaType) || mediaType.startsWith('text/') ? new TextDecoder().decode(raw) : '';
         let json: unknown;
         let jsonError: string | undefined;
-        if (text !== '' && isJsonType(mediaType)) {
+        if (text !== '' && isJsonMediaType(mediaType)) {
           try {
             json = JSON.parse(text);
           } catch (error) {

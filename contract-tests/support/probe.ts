@@ -4,12 +4,11 @@
  * generic rules (`inspect`), lets the check add its own findings, and notes which operation and
  * status each request exercised (for the coverage table).
  */
-import type { Operation, Source } from '../../src/contract/index.js';
+import { pointerPattern, type Operation, type Source } from '../../src/contract/index.js';
 import type { Auth, Exchange, RequestSpec } from './client.js';
 import type { CheckContext } from './context.js';
 import { redact, show, type Finding, type Severity } from './findings.js';
 import { about, inspectExchange, severityFor } from './inspect.js';
-import { pointerPattern } from './undeclared.js';
 
 /** One request as the coverage table sees it. */
 export interface ExerciseNote {

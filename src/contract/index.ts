@@ -8,3 +8,6 @@ export * from './releases.js';
 export * from './validators.js';
 export type { components, paths } from './types.gen.js';
 export * from './prune.js';
+export * from './undeclared.js';
+export * from './check-response.js';
+export * from './router.js';

@@ -8,14 +8,13 @@
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { BASE_PATH, createValidators, loadContract, type Operation } from '../contract/index.js';
-import { checkResponse, isJsonMediaType, mediaTypeOf, type Finding, type ResponseBody } from './check.js';
+import { BASE_PATH, createOperationRouter, createValidators, isJsonMediaType, loadContract, mediaTypeOf, NO_BODY_STATUSES, type Operation, type ResponseBody } from '../contract/index.js';
+import { checkLiveResponse, type Finding } from './check.js';
 import { cors } from './cors.js';
 import { downstreamResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import { resolveProxyOptions, type ProxyInput, type ProxyOptions } from './options.js';
 import { createRecorder, type Recorder } from './recorder.js';
 import { REDACTED, Reporter, type Exchange } from './report.js';
-import { createRouter } from './router.js';
 import { callUpstream, describeFetchError, readBounded } from './upstream.js';
 
 export const VIOLATIONS_HEADER = 'x-contract-violations';
@@ -52,15 +51,14 @@ function parseBody(bytes: Uint8Array): ResponseBody {
   }
 }
 
-const NO_BODY_STATUSES = new Set([204, 205, 304]);
-
 type Payload = Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null;
 
 export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   const options = resolveProxyOptions(input);
   const contract = await loadContract({ release: options.apiVersion });
   const validators = createValidators(contract);
-  const route = createRouter(contract.operations);
+  // The live service's handling of `/products/` is unknown: rather check it as `listProducts` than not at all.
+  const router = createOperationRouter(contract.operations, { emptySegments: 'skip' });
   const reporter = new Reporter({ log: options.log, secret: options.apiKey, now: options.now });
   const recorder: Recorder | undefined = options.fixturesDir ? createRecorder({ dir: options.fixturesDir, reporter, now: options.now }) : undefined;
 
@@ -100,8 +98,9 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     const method = c.req.method;
     const { rawPath, search } = splitRequestUrl(c.req.url);
     const below = rawPath.slice(BASE_PATH.length);
-    const match = route(method, below);
-    const operation: Operation | undefined = match?.operation;
+    const match = router.match(method, below);
+    // A method the path does not allow is forwarded all the same, unchecked: the live answer is what the client sees.
+    const operation: Operation | undefined = match && 'operation' in match ? match.operation : undefined;
     const url = `${options.upstream}${below}${search ? `?${search}` : ''}`;
     const exchange: Exchange = { operation: operation?.operationId ?? null, method, url, status: 0 };
     const requestBody = method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await c.req.arrayBuffer());
@@ -141,7 +140,7 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     let broken = 0;
     if (operation) {
       try {
-        findings = checkResponse(validators, operation, upstream.status, upstream.headers, body);
+        findings = checkLiveResponse(validators, operation, { method, status: upstream.status, headers: upstream.headers, body });
         broken = reporter.findings(exchange, findings);
       } catch (error) {
         // A body that defeats the checker (e.g. nested beyond the stack) is still the live answer: pass it on, say so.

@@ -2,10 +2,9 @@
  * @module routes
  * Path templates from the document, turned into what the app needs: Hono paths in an order where
  * concrete segments beat templated ones, strict extraction of path parameters from the raw URL,
- * and the methods a path allows (for 405).
+ * and the methods a path allows (for 405); the last two from the shared router in src/contract.
  */
-import type { HttpMethod, InputProblem, Operation } from '../contract/index.js';
-import { decodePathSegment } from './query-string.js';
+import { createOperationRouter, decodePathParameters, type HttpMethod, type Operation } from '../contract/index.js';
 
 const PARAM = /^\{(.+)\}$/;
 
@@ -29,30 +28,13 @@ export function byPathSpecificity(operations: readonly Operation[]): { path: str
 }
 
 /** Path parameters decoded strictly from the raw (still percent-encoded) path below the base path. */
-export function pathParameters(template: string, rawPath: string): { params: Record<string, string>; problems: InputProblem[] } {
-  const params: Record<string, string> = {};
-  const problems: InputProblem[] = [];
-  const names = template.split('/');
-  const raw = rawPath.split('/');
-  names.forEach((segment, k) => {
-    const match = PARAM.exec(segment);
-    if (!match) return;
-    const decoded = decodePathSegment(raw[k] ?? '');
-    if (decoded === undefined) {
-      problems.push({ in: 'path', name: match[1], rule: 'valid percent-encoding (RFC 3986)', message: `path parameter "${match[1]}" has a malformed percent-escape`, received: raw[k] });
-    } else params[match[1]] = decoded;
-  });
-  return { params, problems };
-}
+export const pathParameters = decodePathParameters;
 
-/** Compiles templates to matchers over raw paths, for the 404-or-405 decision. */
+/**
+ * The methods a raw path allows, for the 404-or-405 decision: the shared router's answer (the
+ * most specific template matching the path; GET implies HEAD), so the mock and the proxy agree.
+ */
 export function methodsByPath(operations: readonly Operation[]): (rawPath: string) => string[] {
-  const matchers = byPathSpecificity(operations).map(({ path, operations: ops }) => {
-    const pattern = new RegExp(`^${path.split('/').map((s) => (PARAM.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
-    const methods = Object.keys(ops).map((m) => m.toUpperCase());
-    // GET routes also answer HEAD (the body dropped), as HTTP allows.
-    if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
-    return { pattern, methods };
-  });
-  return (rawPath) => matchers.find((m) => m.pattern.test(rawPath))?.methods ?? [];
+  const router = createOperationRouter(operations);
+  return (rawPath) => router.allowed(rawPath);
 }

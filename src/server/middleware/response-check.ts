@@ -1,41 +1,43 @@
 /**
  * @module middleware/response-check
- * The mock's self-check (on in tests): every response it is about to send is validated against
- * the document (status declared, body schema, declared headers). A violation replaces the
- * response with a 500 that says exactly what drifted, so a test can never pass on a bad body.
+ * The mock's self-check (on in tests): every response it is about to send is held to the
+ * document by the shared `checkResponse` (status, headers, rate-limit headers, content type, body
+ * schema). Any finding, documented or inferred, replaces the response with a 500 that says exactly
+ * what drifted, so a test can never pass on a bad body.
  */
 import { createMiddleware } from 'hono/factory';
-import type { Validators, Violation } from '../../contract/index.js';
+import { checkResponse, isJsonMediaType, mediaTypeOf, NO_BODY_STATUSES, type ResponseBody, type Validators } from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
 import { jsonResponse } from '../errors.js';
+
+/** The body as the self-check reads it: JSON parsed when it is (or should be) JSON; files left unread. */
+async function bodyOf(res: Response, method: string, jsonExpected: boolean): Promise<ResponseBody> {
+  if (method === 'HEAD' || NO_BODY_STATUSES.has(res.status)) return { kind: 'none' };
+  if (!jsonExpected && !isJsonMediaType(mediaTypeOf(res.headers.get('content-type')))) return { kind: 'streamed' };
+  const text = await res.clone().text();
+  try {
+    return { kind: 'json', value: JSON.parse(text) as unknown };
+  } catch (error) {
+    // Only a parse failure is the response's fault; anything else is a bug of ours and propagates.
+    if (!(error instanceof SyntaxError)) throw error;
+    return { kind: 'invalid-json', text, error: error.message };
+  }
+}
 
 export function responseCheck(options: { validators: Validators; report?: (message: string) => void }) {
   const { validators } = options;
   const report = options.report ?? ((message: string) => console.error(message));
-  return createMiddleware<AppEnv>(async function checkResponse(c, next) {
+  return createMiddleware<AppEnv>(async function checkResponseAgainstDocument(c, next) {
     await next();
     const { operation } = c.var;
     if (!operation) return;
     const res = c.res;
+    const method = c.req.method;
     const declared = validators.responseFor(operation, res.status);
-    const violations: Violation[] = [];
-    if (!declared) {
-      violations.push({ pointer: 'status', rule: `declared statuses: ${[...operation.responses.keys()].join(', ')}`, message: `status ${res.status} is not declared`, source: 'documented', actual: res.status });
-    } else {
-      violations.push(...validators.checkResponseHeaders(operation, res.status, (name) => res.headers.get(name)));
-      if (declared.jsonSchema && c.req.method !== 'HEAD') {
-        const text = await res.clone().text();
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-          violations.push(...validators.checkResponseBody(operation, res.status, body));
-        } catch {
-          violations.push({ pointer: '', rule: 'application/json', message: 'body is not JSON', source: 'documented', actual: text.slice(0, 200) });
-        }
-      }
-    }
-    if (violations.length === 0) return;
-    const summary = violations.map((v) => `${v.pointer || '(body)'}: ${v.message} [${v.rule}]`).join('; ');
+    const body = declared ? await bodyOf(res, method, declared.jsonSchema !== undefined) : ({ kind: 'none' } as const);
+    const findings = checkResponse(validators, operation, { status: res.status, method, header: (name) => res.headers.get(name), body });
+    if (findings.length === 0) return;
+    const summary = findings.map((f) => `${f.pointer || '(body)'}: ${f.message} [${f.rule}: ${f.expected}]`).join('; ');
     const message = `mock response violates the document: ${operation.operationId} ${res.status}: ${summary}`;
     report(message);
     c.res = jsonResponse(500, { error: message });

@@ -1,0 +1,119 @@
+/**
+ * @module contract/check-response
+ * The rules every response is held to, whoever received it (the mock's self-check, the proxy, the
+ * contract suite): the status is declared, the declared headers are there and typed, the rate-limit
+ * headers agree, the media type is the declared one, a JSON body parses and fits its schema, and
+ * (when asked) fields the schema does not declare are noted. Findings carry the suite's rule
+ * names; what to do with them (a 500, a log line, a failed test) is the caller's business.
+ */
+import type { Operation, Source } from './load.js';
+import { findUndeclared } from './undeclared.js';
+import type { Validators } from './validators.js';
+
+/**
+ * The body as far as the caller read it. `none`: no body by HTTP (HEAD, 204, 205, 304);
+ * `streamed`: not read as JSON (a file, a non-JSON type), so only its headers are checked;
+ * `too-large`: JSON the caller would not buffer or could not check.
+ */
+export type ResponseBody =
+  | { kind: 'none' }
+  | { kind: 'json'; value: unknown }
+  | { kind: 'invalid-json'; text: string; error?: string }
+  | { kind: 'streamed' }
+  | { kind: 'too-large' };
+
+/** The rule names findings carry. */
+export type ResponseRule = 'undeclared-status' | 'headers' | 'rate-limit-headers' | 'rate-limit-remaining' | 'content-type' | 'json' | 'schema' | 'inferred-shape' | 'undeclared-field';
+
+export interface ResponseFinding {
+  /** `violation`: a rule of the document broken; `undeclared`: a field the document does not name (drift it allows). */
+  kind: 'violation' | 'undeclared';
+  rule: ResponseRule;
+  /** JSON pointer into the body, `header:<name>`, or `status`. */
+  pointer: string;
+  /** What the document asks for, e.g. `type: string`. */
+  expected: string;
+  /** The value found, unformatted (callers cut it to their report's length). */
+  actual: unknown;
+  message: string;
+  /** Whose rule it is: the source's (`documented`) or our reading of it (`inferred`). */
+  source: Source;
+}
+
+export interface ResponseUnderCheck {
+  status: number;
+  /** The request method; a HEAD answer has no body to check. */
+  method: string;
+  /** Reads a response header by lower-case name. */
+  header: (name: string) => string | null | undefined;
+  body: ResponseBody;
+}
+
+export interface CheckResponseOptions {
+  /** Also walk a JSON body for fields the schema does not declare (`kind: 'undeclared'` findings). */
+  undeclaredFields?: boolean;
+}
+
+/** Statuses that carry no body by HTTP, whatever their headers say. */
+export const NO_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
+
+const RATE_LIMIT_HEADER = /^header:x-ratelimit-/;
+const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json$/;
+
+/** `Application/JSON; charset=utf-8` -> `application/json`; '' when absent. */
+export function mediaTypeOf(contentType: string | null | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** `application/json` and structured-syntax suffixes such as `application/problem+json`. */
+export function isJsonMediaType(mediaType: string): boolean {
+  return JSON_MEDIA_TYPE.test(mediaType);
+}
+
+/** Every rule of the document this response breaks; empty when it conforms. */
+export function checkResponse(validators: Validators, op: Operation, response: ResponseUnderCheck, options: CheckResponseOptions = {}): ResponseFinding[] {
+  const { status, header } = response;
+  const declared = validators.responseFor(op, status);
+  if (!declared) {
+    const statuses = [...op.responses.keys()].join(', ');
+    return [violation('undeclared-status', 'status', `one of the declared statuses: ${statuses}`, status, `status ${status} is not declared for ${op.operationId}`, 'documented')];
+  }
+  const findings: ResponseFinding[] = [];
+  for (const v of validators.checkResponseHeaders(op, status, header)) {
+    // The source states the rate-limit headers for every success, whatever the shape's own source.
+    const rateLimit = RATE_LIMIT_HEADER.test(v.pointer);
+    findings.push(violation(rateLimit ? 'rate-limit-headers' : 'headers', v.pointer, v.rule, v.actual, v.message, rateLimit ? 'documented' : v.source));
+  }
+  const limit = header('x-ratelimit-limit');
+  const remaining = header('x-ratelimit-remaining');
+  if (limit != null && remaining != null && Number(remaining) > Number(limit)) {
+    findings.push(violation('rate-limit-remaining', 'header:x-ratelimit-remaining', `at most x-ratelimit-limit (${limit})`, remaining, 'x-ratelimit-remaining exceeds x-ratelimit-limit', 'documented'));
+  }
+
+  const body = response.method.toUpperCase() === 'HEAD' ? ({ kind: 'none' } as const) : response.body;
+  if (body.kind === 'none') return findings;
+  const contentType = header('content-type') ?? null;
+  const mediaType = mediaTypeOf(contentType);
+  if (declared.contentTypes.length > 0 && !declared.contentTypes.includes(mediaType)) {
+    // A JSON answer is stated by the source for every operation; other types are only as sure as the operation.
+    const jsonDeclared = declared.contentTypes.some(isJsonMediaType);
+    findings.push(violation('content-type', 'header:content-type', declared.contentTypes.join(' or '), contentType, `content type ${mediaType || '(none)'} is not the declared one`, jsonDeclared ? 'documented' : declared.source));
+  }
+  if (body.kind === 'invalid-json') {
+    findings.push(violation('json', '', 'a JSON body', body.text, `body is not valid JSON${body.error ? `: ${body.error}` : ''}`, 'documented'));
+  } else if (body.kind === 'json' && declared.jsonSchema) {
+    for (const v of validators.checkResponseBody(op, status, body.value)) {
+      findings.push(violation(v.source === 'inferred' ? 'inferred-shape' : 'schema', v.pointer, v.rule, v.actual, v.message, v.source));
+    }
+    if (options.undeclaredFields) {
+      for (const field of findUndeclared(declared.jsonSchema, body.value)) {
+        findings.push({ kind: 'undeclared', rule: 'undeclared-field', pointer: field.pointer, expected: 'only fields the document declares', actual: field.sample, message: `${field.pointer} is not declared by the document`, source: declared.source });
+      }
+    }
+  }
+  return findings;
+}
+
+function violation(rule: ResponseRule, pointer: string, expected: string, actual: unknown, message: string, source: Source): ResponseFinding {
+  return { kind: 'violation', rule, pointer, expected, actual, message, source };
+}

@@ -1,0 +1,163 @@
+/**
+ * @module contract/undeclared.test
+ * The undeclared-field walker on small schemas that exercise each keyword it follows, and on the
+ * document's own schemas (nested objects, arrays, allOf, the fitting oneOf branch of the two
+ * product shapes, anyOf items, free-form values); the pointer patterns and the allowlist.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadContract, type Schema } from './index.js';
+import { allowlistOf, findUndeclared, pointerPattern } from './undeclared.js';
+
+let schemas: Record<string, Schema>;
+
+beforeAll(async () => {
+  const { document } = await loadContract();
+  schemas = document.components!.schemas as Record<string, Schema>;
+});
+
+const pointers = (body: unknown, schema: Schema) => findUndeclared(schema, body).map((f) => f.pointer);
+
+describe('findUndeclared on small schemas', () => {
+  it('reports fields outside properties, with pointer and sample, through arrays', () => {
+    const schema: Schema = { type: 'object', properties: { data: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } } } } } };
+    expect(findUndeclared(schema, { data: [{ id: 'a' }, { id: 'b', extra: 1 }], top: true })).toEqual([
+      { pointer: '/data/1/extra', sample: 1 },
+      { pointer: '/top', sample: true },
+    ]);
+  });
+
+  it('counts properties of every allOf member as declared', () => {
+    const schema: Schema = { allOf: [{ type: 'object', properties: { a: {} } }, { type: 'object', properties: { b: {} } }] };
+    expect(pointers({ a: 1, b: 2, c: 3 }, schema)).toEqual(['/c']);
+  });
+
+  it('follows the oneOf branch that fits the value, not the union of branches', () => {
+    const schema: Schema = {
+      oneOf: [
+        { type: 'object', required: ['kind', 'x'], properties: { kind: { const: 'x' }, x: {} } },
+        { type: 'object', required: ['kind', 'y'], properties: { kind: { const: 'y' }, y: {} } },
+      ],
+    };
+    expect(pointers({ kind: 'x', x: 1, y: 2 }, schema)).toEqual(['/y']);
+    expect(pointers({ kind: 'y', y: 2 }, schema)).toEqual([]);
+  });
+
+  it('uses every branch when none fits, so a misfit does not invent drift', () => {
+    const schema: Schema = {
+      oneOf: [
+        { type: 'object', required: ['x'], properties: { x: { type: 'string' } } },
+        { type: 'object', required: ['y'], properties: { y: { type: 'string' } } },
+      ],
+    };
+    // x and y have the wrong type, so neither branch fits: both are declared somewhere, z nowhere.
+    expect(pointers({ x: 1, y: 2, z: 0 }, schema)).toEqual(['/z']);
+    // One branch fits: only its fields count.
+    expect(pointers({ x: 1, y: 'b', z: 0 }, schema)).toEqual(['/x', '/z']);
+  });
+
+  it('walks a property declared by two fitting branches against both declarations', () => {
+    const schema: Schema = {
+      anyOf: [
+        { type: 'object', properties: { m: { type: 'object', properties: { a: {} } } } },
+        { type: 'object', properties: { m: { type: 'object', properties: { b: {} } } } },
+      ],
+    };
+    expect(pointers({ m: { a: 1, b: 2, c: 3 } }, schema)).toEqual(['/m/c']);
+  });
+
+  it('treats anyOf items (entry or nested array of entries) alike', () => {
+    const entry: Schema = { type: 'object', properties: { level: {}, title: {} } };
+    const schema: Schema = { type: 'array', items: { anyOf: [entry, { type: 'array', items: entry }] } };
+    expect(pointers([{ level: 1, title: 't' }, [{ level: 2, title: 'u', colour: 'red' }]], schema)).toEqual(['/1/0/colour']);
+  });
+
+  it('walks into additionalProperties schemas and accepts free-form objects', () => {
+    expect(pointers({ m: { k: { v: 1, w: 2 } } }, { type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'object', properties: { v: {} } } } } })).toEqual(['/m/k/w']);
+    expect(pointers({ received: { anything: 1 } }, { type: 'object', properties: { received: {} } })).toEqual([]);
+    expect(pointers({ a: 1, b: 2 }, { type: 'object', properties: { a: {} }, additionalProperties: true })).toEqual([]);
+  });
+
+  it('treats an explicitly empty property list as declaring no fields', () => {
+    expect(pointers({ a: 1 }, { type: 'object', properties: {} })).toEqual(['/a']);
+  });
+
+  it('prefixes pointers with `at`', () => {
+    expect(findUndeclared({ type: 'object', properties: {} }, { a: 1 }, '/root').map((f) => f.pointer)).toEqual(['/root/a']);
+  });
+});
+
+describe('findUndeclared on the document', () => {
+  it('finds nothing in a body made of declared fields', () => {
+    const body = { data: [{ productId: 'P1', title: 'T', category: [{ level: 1, title: 'Amps' }] }], pagination: { offset: 0, limit: 10, total: 1, has_more: false } };
+    expect(findUndeclared(schemas.ProductList, body)).toEqual([]);
+  });
+
+  it('reports undeclared fields with pointer and sample, at any depth', () => {
+    const body = {
+      data: [{ productId: 'P1', newField: 'x', orderableProducts: [{ orderableId: 'O#1', href: '/h', stock: 5 }] }],
+      pagination: { offset: 0, limit: 10, total: 1, has_more: false, cursor: 'abc' },
+      meta: { took: 3 },
+    };
+    expect(findUndeclared(schemas.ProductList, body)).toEqual([
+      { pointer: '/data/0/newField', sample: 'x' },
+      { pointer: '/data/0/orderableProducts/0/stock', sample: 5 },
+      { pointer: '/pagination/cursor', sample: 'abc' },
+      { pointer: '/meta', sample: { took: 3 } },
+    ]);
+  });
+
+  it('follows the oneOf branch the body fits (the two by-ID product shapes)', () => {
+    const v100 = { productId: 'P1', additionalDetails: null, relatedProducts: [{ productId: 'P2', title: 't', href: '/p', rank: 1 }] };
+    expect(findUndeclared(schemas.ProductById, v100)).toEqual([{ pointer: '/relatedProducts/0/rank', sample: 1 }]);
+    const v120 = { productId: 'P1', applicationBlockDiagrams: [{ title: 't', description: 'd', imageUrl: 'i', url: 'u', size: 'L' }] };
+    expect(findUndeclared(schemas.ProductById, v120)).toEqual([{ pointer: '/applicationBlockDiagrams/0/size', sample: 'L' }]);
+  });
+
+  it('picks the right by-ID product shape for complete records', async () => {
+    const contract = await loadContract({ release: 'unreleased' });
+    const schema = contract.operation('getProduct').responses.get('200')!.jsonSchema!;
+    const common = { productId: 'p', wwwUpdateDate: 'd', uuid: 'u', title: 't', url: 'u', category: [], description: '', features: '', applications: '', images: [], orderableProducts: [], relatedBoardsKits: [], softwareTools: [], featuredDocuments: [], relatedDocuments: [], relatedDocumentsSecondary: [] };
+    expect(pointers({ ...common, applicationBlockDiagrams: [], surprise: 1 }, schema)).toEqual(['/surprise']);
+    expect(pointers({ ...common, additionalDetails: null, relatedProducts: [] }, schema)).toEqual([]);
+  });
+
+  it('walks anyOf items in both category forms', () => {
+    const body = { category: [{ level: 1, title: 'A', slug: 'a' }, [{ level: 2, title: 'B', id: 7 }]] };
+    expect(findUndeclared(schemas.Product, body)).toEqual([
+      { pointer: '/category/0/slug', sample: 'a' },
+      { pointer: '/category/1/0/id', sample: 7 },
+    ]);
+  });
+
+  it('does not report inside free-form values, and escapes pointer characters', () => {
+    const error = { error: 'bad', code: 400, details: [{ in: 'query', name: 'limit', rule: 'type: integer', message: 'm', received: { any: 'thing' } }], 'a/b~c': 1 };
+    expect(findUndeclared(schemas.BadRequestError, error)).toEqual([{ pointer: '/a~1b~0c', sample: 1 }]);
+  });
+
+  it('shows a value nested beyond the stack without throwing', () => {
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
+    expect(findUndeclared(schemas.NotFoundError, { error: 'x', deep })).toEqual([{ pointer: '/deep', sample: '(too deeply nested to show)' }]);
+  });
+
+  it('truncates long samples', () => {
+    const [field] = findUndeclared(schemas.NotFoundError, { error: 'x', blob: 'y'.repeat(500) });
+    expect(String(field.sample).length).toBeLessThan(200);
+  });
+});
+
+describe('pointer patterns', () => {
+  it('groups pointers into patterns', () => {
+    expect(pointerPattern('/data/12/items/3/x')).toBe('/data/*/items/*/x');
+    expect(pointerPattern('/data/12x/3')).toBe('/data/12x/*');
+  });
+
+  it('allowlist: * matches one segment and ** any number', () => {
+    const allow = allowlistOf(['/data/*/newField', '/**/legacy', '/a.b']);
+    expect(allow('/data/3/newField')).toBe(true);
+    expect(allow('/data/3/x/newField')).toBe(false);
+    expect(allow('/data/3/deep/legacy')).toBe(true);
+    expect(allow('/other')).toBe(false);
+    // Pattern characters other than * are literal.
+    expect(allow('/axb')).toBe(false);
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * @module contract/undeclared
+ * Fields a response carries that the document does not declare: the drift a schema without
+ * `additionalProperties: false` lets through. Walks the body beside its dereferenced schema through
+ * `properties`, `allOf` (every member), `oneOf`/`anyOf` (the branches that fit the value; all of
+ * them when none fits, so a misfit never invents drift), `items` and `additionalProperties`.
+ * Shared by the proxy and the contract suite; also the pointer patterns (`/data/*\/x`, `**`) both
+ * use to group and accept drift.
+ */
+import type { Schema } from './load.js';
+
+export interface UndeclaredField {
+  /** JSON pointer of the undeclared field, e.g. `/data/3/newField`. */
+  pointer: string;
+  /** The value found there (cut to a readable length when long), for the report. */
+  sample: unknown;
+}
+
+/** Longest JSON text a sample keeps before it is cut. */
+const SAMPLE_CHARS = 120;
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function asSchemas(node: unknown): Schema[] {
+  return Array.isArray(node) ? node.filter(isObject) : [];
+}
+
+/** A value as a report shows it: itself when short, else its JSON cut to a readable length. */
+export function sampleOf(value: unknown): unknown {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? 'undefined';
+  } catch (error) {
+    // A value nested deeper than the stack allows (JSON.parse accepts what stringify cannot).
+    if (error instanceof RangeError) return '(too deeply nested to show)';
+    throw error;
+  }
+  return text.length <= SAMPLE_CHARS ? value : `${text.slice(0, SAMPLE_CHARS)}…`;
+}
+
+function typeFits(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'null':
+      return value === null;
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isObject(value);
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    default:
+      return typeof value === type;
+  }
+}
+
+/**
+ * Whether a value fits a schema in structure: types, const/enum, required, the combinators and
+ * nested properties and items. Formats and bounds are the validators' job, not needed to pick a
+ * branch; no ajv here because this is a report of drift, the validators have judged conformance.
+ */
+export function fits(schema: Schema, value: unknown): boolean {
+  const type = schema.type;
+  if (typeof type === 'string' && !typeFits(type, value)) return false;
+  if (Array.isArray(type) && !type.some((t) => typeFits(String(t), value))) return false;
+  if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(value)) return false;
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) return false;
+  if (asSchemas(schema.allOf).some((s) => !fits(s, value))) return false;
+  const oneOf = asSchemas(schema.oneOf);
+  if (oneOf.length > 0 && oneOf.filter((s) => fits(s, value)).length !== 1) return false;
+  const anyOf = asSchemas(schema.anyOf);
+  if (anyOf.length > 0 && !anyOf.some((s) => fits(s, value))) return false;
+  if (isObject(schema.not) && fits(schema.not, value)) return false;
+  if (isObject(value)) {
+    if (Array.isArray(schema.required) && schema.required.some((name) => !(String(name) in value))) return false;
+    const properties = isObject(schema.properties) ? schema.properties : {};
+    for (const [name, sub] of Object.entries(properties)) {
+      if (name in value && isObject(sub) && !fits(sub, value[name])) return false;
+    }
+    if (schema.additionalProperties === false && Object.keys(value).some((k) => !(k in properties))) return false;
+  }
+  if (Array.isArray(value) && isObject(schema.items)) {
+    const items = schema.items;
+    if (value.some((item) => !fits(items, item))) return false;
+  }
+  return true;
+}
+
+/**
+ * What a schema says regardless of the value: its `allOf` closure, and the `oneOf`/`anyOf` groups
+ * inside it whose branch depends on the value. Computed once per schema object (the dereferenced
+ * document shares them), so a 50-item page does not flatten the same schema 50 times.
+ */
+interface Shape {
+  /** The schema and its `allOf` members, recursively. */
+  parts: Schema[];
+  /** `oneOf`/`anyOf` branch lists found in `parts`. */
+  choices: Schema[][];
+}
+
+const shapes = new WeakMap<Schema, Shape>();
+
+function shapeOf(schema: Schema): Shape {
+  let shape = shapes.get(schema);
+  if (!shape) {
+    const parts: Schema[] = [];
+    const collect = (s: Schema): void => {
+      parts.push(s);
+      asSchemas(s.allOf).forEach(collect);
+    };
+    collect(schema);
+    const choices = parts.flatMap((p) => [asSchemas(p.oneOf), asSchemas(p.anyOf)]).filter((group) => group.length > 0);
+    shape = { parts, choices };
+    shapes.set(schema, shape);
+  }
+  return shape;
+}
+
+/** What applies to one value: the static parts plus, recursively, the branches that fit it. */
+function applicable(schemas: readonly Schema[], value: unknown): Schema[] {
+  // The common case (one schema, no combinator) allocates nothing.
+  if (schemas.length === 1) {
+    const shape = shapeOf(schemas[0]);
+    if (shape.choices.length === 0) return shape.parts;
+  }
+  const out: Schema[] = [];
+  const visit = (schema: Schema): void => {
+    const shape = shapeOf(schema);
+    out.push(...shape.parts);
+    for (const branches of shape.choices) {
+      const fitting = branches.filter((b) => fits(b, value));
+      (fitting.length > 0 ? fitting : branches).forEach(visit);
+    }
+  };
+  schemas.forEach(visit);
+  return out;
+}
+
+/** What a set of applicable schemas declares for an object or array. */
+interface Fields {
+  /** Sub-schemas per declared property name (every declaration, from every part). */
+  properties: Map<string, Schema[]>;
+  /** `additionalProperties` schemas: undeclared names are walked against them. */
+  open: Schema[];
+  /** `additionalProperties: true`: any name is declared. */
+  freeForm: boolean;
+  /** False for a schema that says nothing about fields (e.g. a free-form `received: {}`). */
+  describesFields: boolean;
+  items: Schema[];
+}
+
+/** Keyed by the parts array: a shape's own parts are stable, so the common case is computed once. */
+const fieldsCache = new WeakMap<Schema[], Fields>();
+
+function fieldsOf(parts: Schema[]): Fields {
+  let fields = fieldsCache.get(parts);
+  if (!fields) {
+    const properties = new Map<string, Schema[]>();
+    for (const part of parts) {
+      if (!isObject(part.properties)) continue;
+      for (const [name, sub] of Object.entries(part.properties)) if (isObject(sub)) properties.set(name, [...(properties.get(name) ?? []), sub]);
+    }
+    fields = {
+      properties,
+      open: parts.map((p) => p.additionalProperties).filter(isObject),
+      freeForm: parts.some((p) => p.additionalProperties === true),
+      describesFields: parts.some((p) => isObject(p.properties) || 'additionalProperties' in p),
+      items: parts.map((p) => p.items).filter(isObject),
+    };
+    fieldsCache.set(parts, fields);
+  }
+  return fields;
+}
+
+/** Every undeclared field in `value` under `schema`, in body order, each pointer prefixed by `at`. */
+export function findUndeclared(schema: Schema | undefined, value: unknown, at = ''): UndeclaredField[] {
+  const found: UndeclaredField[] = [];
+  // The path is a stack of segments; a pointer string is built only for what is reported.
+  const path: string[] = [];
+  const pointer = (key: string) => `${at}${path.map((s) => `/${escapePointer(s)}`).join('')}/${escapePointer(key)}`;
+  const walk = (schemas: readonly Schema[], current: unknown): void => {
+    if (schemas.length === 0 || current === null || typeof current !== 'object') return;
+    const fields = fieldsOf(applicable(schemas, current));
+    if (Array.isArray(current)) {
+      if (fields.items.length === 0) return;
+      current.forEach((item, i) => {
+        path.push(String(i));
+        walk(fields.items, item);
+        path.pop();
+      });
+      return;
+    }
+    if (!fields.describesFields) return;
+    for (const key in current) {
+      const child = (current as Record<string, unknown>)[key];
+      const subs = fields.properties.get(key) ?? fields.open;
+      if (subs.length > 0) {
+        path.push(key);
+        walk(subs, child);
+        path.pop();
+      } else if (!fields.freeForm) found.push({ pointer: pointer(key), sample: sampleOf(child) });
+    }
+  };
+  if (schema) walk([schema], value);
+  return found;
+}
+
+/** A pointer with array indices replaced by `*`, so one drift in 50 records is one finding. */
+export function pointerPattern(pointer: string): string {
+  return pointer.replace(/\/\d+(?=\/|$)/g, '/*');
+}
+
+/** Which undeclared-field pointers are accepted. */
+export type Allowlist = (pointer: string) => boolean;
+
+function compilePattern(pattern: string): RegExp {
+  const body = pattern
+    .split('/')
+    .map((segment) => (segment === '**' ? '.*' : segment === '*' ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${body}$`);
+}
+
+/** An allowlist from pointer patterns: `*` matches one segment, `**` any number of segments. */
+export function allowlistOf(patterns: readonly string[]): Allowlist {
+  const compiled = patterns.map(compilePattern);
+  return (pointer) => compiled.some((re) => re.test(pointer));
+}
