@@ -19,7 +19,7 @@ import { DEMO, sharedDataset, testApp, validatorsFor } from './testing.js';
 import type { MockApp } from './app.js';
 
 const SEED = Number(process.env.ROBUSTNESS_SEED ?? 20_260_805);
-const RUNS_IN_PROCESS = Number(process.env.ROBUSTNESS_RUNS ?? 700);
+const RUNS_IN_PROCESS = Number(process.env.ROBUSTNESS_RUNS ?? 1_500);
 const RUNS_HTTP = Math.max(1, Math.round(RUNS_IN_PROCESS / 8));
 /** A request that takes longer than this is a hang. */
 const REQUEST_TIMEOUT_MS = 5_000;
