@@ -8,7 +8,7 @@
  * body that matches the document whenever the status is one the operation declares.
  * Replay a failure with ROBUSTNESS_SEED=<printed seed>; widen with ROBUSTNESS_RUNS.
  */
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Contract, Operation, Parameter, Schema, Validators } from '../contract/index.js';
@@ -254,10 +254,11 @@ async function inProcess(app: MockApp, req: RawRequest): Promise<Answer> {
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-function overHttp(origin: string, req: RawRequest): Promise<Answer> {
+/** One request over a socket: a fresh connection by default (see the keep-alive known-bug test for reuse). */
+function overHttp(origin: string, req: RawRequest, agent: Agent | false = false): Promise<Answer> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ hostname, port, method: req.method, path: req.target, headers: { ...req.headers, ...(req.body !== undefined ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}) } }, (res) => {
+    const outgoing = httpRequest({ agent, hostname, port, method: req.method, path: req.target, headers: { ...req.headers, ...(req.body !== undefined ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: { get: (name) => (res.headers[name] === undefined ? null : String(res.headers[name])) }, text: Buffer.concat(chunks).toString('utf8') }));
@@ -333,6 +334,29 @@ describe('robustness: generated requests', async () => {
         { seed: SEED, numRuns: RUNS_HTTP, endOnFailure: true },
       );
     }, 60_000);
+
+    // KNOWN BUG, reported to the lead: when the mock answers without reading the request body (413 from
+    // the body limit; 400 for a non-JSON content-type) it says `Connection: keep-alive`, then Node drops
+    // the socket because the body was left unread; a client reusing the connection gets "socket hang up"
+    // on its next request. Fix: read (drain) the body before answering, or send `Connection: close`.
+    // `it.fails` keeps the suite green while the bug stands and turns red once fixed: then make it `it`.
+    it.fails('after a refused body, the next request on the same keep-alive connection is answered (known bug)', async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const op = contract.operation('crossReferenceProductParts');
+        const refused: RawRequest[] = [
+          { method: 'POST', target: `${BASE}${op.path}`, headers: { 'x-api-key': DEMO.unlimited, 'content-type': 'application/json' }, body: 'x'.repeat(2 * DEFAULT_MAX_BODY_BYTES), opId: op.operationId, why: 'over the limit' },
+          { method: 'POST', target: `${BASE}${op.path}`, headers: { 'x-api-key': DEMO.unlimited, 'content-type': 'text/plain' }, body: 'x'.repeat(DEFAULT_MAX_BODY_BYTES / 2), opId: op.operationId, why: 'not JSON' },
+        ];
+        const next: RawRequest = { method: 'GET', target: `${BASE}/products?limit=1`, headers: { 'x-api-key': DEMO.unlimited }, why: 'next on the same connection' };
+        for (const req of refused) {
+          expect((await withTimeout(describeRequest(req), overHttp(server.origin, req, agent))).status).toBeGreaterThanOrEqual(400);
+          expect((await withTimeout(describeRequest(next), overHttp(server.origin, next, agent))).status).toBe(200);
+        }
+      } finally {
+        agent.destroy();
+      }
+    });
 
     it('refuses a body over the limit sent without content-length (chunked) with 413 JSON', async () => {
       const op = contract.operation('crossReferenceProductParts');
