@@ -53,11 +53,9 @@ describe('CLI shutdown', () => {
     expect(output).not.toMatch(/Error|at .*\.ts:\d+/);
   }, 30_000);
 
-  // KNOWN BUG, reported to the lead: src/server/listen.ts closeServer() calls closeIdleConnections()
-  // once, when closing starts. A keep-alive connection whose request is still in flight turns idle
-  // only afterwards and is left open until server.keepAliveTimeout (5 s), so the exit takes ~6.5 s.
-  // `it.fails` keeps the suite green while the bug stands and turns red once fixed: then make it `it`.
-  it.fails('SIGTERM with the in-flight request on a keep-alive connection still exits within 2 s (known bug)', async () => {
+  // A keep-alive connection whose request was in flight turns idle only after closing starts;
+  // closeServer() keeps sweeping idle connections so the process exits promptly.
+  it('SIGTERM with the in-flight request on a keep-alive connection still exits within 2 s', async () => {
     const { stopped, inFlightStatus } = await shutdownWhileBusy('SIGTERM', true);
     expect(inFlightStatus).toBe(200);
     expect(stopped.code).toBe(0);

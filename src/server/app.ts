@@ -83,7 +83,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     ...(options.replayDir ? [createReplayMiddleware(options.replayDir) as MiddlewareHandler<AppEnv>] : []),
   ];
   const validate = validateInput({ validators });
-  const limitBody = bodyLimit({ maxSize: options.maxBodyBytes, onError: () => { throw apiError(413, messages.tooLarge(options.maxBodyBytes)); } });
+  const limitBody = bodyLimit({ maxSize: options.maxBodyBytes, onError: () => { throw apiError(413, messages.tooLarge(options.maxBodyBytes), {}, { connection: 'close' }); } });
 
   for (const api of apis) {
     for (const { path, operations } of byPathSpecificity(contract.operations)) {

@@ -52,11 +52,28 @@ export async function startMockServer(options: ListenOptions = {}): Promise<Runn
   }
 }
 
-/** Stops accepting connections, ends idle keep-alive ones, and resolves once in-flight requests are done. */
+/** How often idle keep-alive connections are closed while shutting down. */
+const IDLE_SWEEP_MS = 50;
+/** In-flight requests get this long to finish (a `Prefer: delay` can hold one for minutes). */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Stops accepting connections and resolves once in-flight requests are done. A keep-alive
+ * connection becomes idle only when its request ends, so idle connections are swept until the
+ * server is closed; whatever is still open after the grace period is closed by force.
+ */
 export function closeServer(server: ServerType): Promise<void> {
+  const http = server as ServerType & { closeIdleConnections?: () => void; closeAllConnections?: () => void };
   return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
-    const http = server as ServerType & { closeIdleConnections?: () => void };
+    const sweep = setInterval(() => http.closeIdleConnections?.(), IDLE_SWEEP_MS);
+    const deadline = setTimeout(() => http.closeAllConnections?.(), SHUTDOWN_GRACE_MS);
+    deadline.unref();
+    server.close((error) => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      if (error) reject(error);
+      else resolve();
+    });
     http.closeIdleConnections?.();
   });
 }

@@ -49,10 +49,12 @@ export function validateInput(options: { validators: Validators }) {
 }
 
 async function readJsonBody(contentType: string | undefined, text: () => Promise<string>): Promise<{ value: unknown } | { problem: InputProblem }> {
+  // Read the body (bounded by the body limit) even when it will be refused: an unread body would
+  // leave the keep-alive connection unusable for the client's next request.
+  const raw = await text();
   if (!contentType || !/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
     return { problem: { in: 'header', name: 'content-type', rule: 'application/json', message: 'the request body must be JSON (content-type: application/json)', received: contentType ?? null } };
   }
-  const raw = await text();
   if (raw.trim() === '') return { problem: { in: 'body', name: '', rule: 'required', message: 'the request body is empty' } };
   try {
     return { value: JSON.parse(raw) as unknown };
