@@ -196,6 +196,12 @@ export function createValidators(contract: Contract): Validators {
     if (!check) bodyCheckers.set(op, (check = paramAjv.compile(op.requestBody.schema)));
     return check;
   };
+  const queryParameters = new Map<Operation, Map<string, Operation['parameters'][number]>>();
+  const queryParametersOf = (op: Operation) => {
+    let byName = queryParameters.get(op);
+    if (!byName) queryParameters.set(op, (byName = new Map(op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]))));
+    return byName;
+  };
   // Operations not in this contract are a caller bug; fail loudly rather than validate nothing.
   const known = new Set(contract.operations);
   const assertKnown = (op: Operation) => {
@@ -214,7 +220,7 @@ export function createValidators(contract: Contract): Validators {
 
     parseParameters(op, query, path) {
       const problems: InputProblem[] = [];
-      const declared = new Map(op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
+      const declared = queryParametersOf(op);
       const values: Record<string, unknown> = {};
       const seen = new Set<string>();
       for (const [name, raw] of query) {

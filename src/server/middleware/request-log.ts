@@ -8,7 +8,8 @@ import type { AppEnv } from '../env.js';
 
 export interface JournalEntry {
   id: string;
-  at: string;
+  /** Epoch ms; formatted only when the journal is read (a Date per request costs throughput). */
+  atMs: number;
   method: string;
   /** Path and query as received (keys travel in a header, so none appear here). */
   path: string;
@@ -28,10 +29,13 @@ export class Journal {
     else this.#entries[this.#next % this.capacity] = entry;
     this.#next += 1;
   }
-  /** Newest first. */
-  last(n = this.capacity): JournalEntry[] {
+  /** Newest first, with `at` as an ISO date. */
+  last(n = this.capacity): (Omit<JournalEntry, 'atMs'> & { at: string })[] {
     const ordered = this.#entries.length < this.capacity ? [...this.#entries] : [...this.#entries.slice(this.#next % this.capacity), ...this.#entries.slice(0, this.#next % this.capacity)];
-    return ordered.reverse().slice(0, n);
+    return ordered
+      .reverse()
+      .slice(0, n)
+      .map(({ atMs, ...entry }) => ({ at: new Date(atMs).toISOString(), ...entry }));
   }
   clear(): void {
     this.#entries.length = 0;
@@ -53,7 +57,7 @@ export function requestLog(options: { journal: Journal; now: () => number; log?:
       const pathStart = url.indexOf('/', url.indexOf('://') + 3);
       const entry: JournalEntry = {
         id,
-        at: new Date(now()).toISOString(),
+        atMs: now(),
         method: c.req.method,
         path: pathStart === -1 ? '/' : url.slice(pathStart),
         status: c.res.status,
