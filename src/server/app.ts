@@ -70,7 +70,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   app.use('*', requestLog({ journal, now: () => clock.now(), log: options.log }));
   const families = new Set(contract.operations.map((op) => op.family));
   const demoKey = keys.records.find((k) => k.demo && k.environment === apis[0].environment && k.expiresAt === undefined && [...families].every((f) => k.scopes.has(f)));
-  mountDocs(app, { specText: contract.release === UNRELEASED ? readSpecText() : stringifyYaml(contract.sourceDocument), apiBaseUrl: `${options.origin}${apis[0].basePath}`, demoKey: demoKey && keys.demoSecret(demoKey.name) });
+  mountDocs(app, { specText: () => (contract.release === UNRELEASED ? readSpecText() : stringifyYaml(contract.sourceDocument)), apiBaseUrl: `${options.origin}${apis[0].basePath}`, demoKey: demoKey && keys.demoSecret(demoKey.name) });
   if (options.adminToken) app.route(ADMIN_PREFIX, adminRoutes({ token: options.adminToken, state: app.state, plan: faults }));
 
   const pipeline: MiddlewareHandler<AppEnv>[] = [

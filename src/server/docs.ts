@@ -13,8 +13,8 @@ import { Scalar } from '@scalar/hono-api-reference';
 import { parse as parseYaml } from 'yaml';
 
 export interface DocsOptions {
-  /** The document's text exactly as in `spec/openapi.yaml` (see `readSpecText` in src/contract). */
-  specText: string;
+  /** The document's text (see `readSpecText` in src/contract), or a function that makes it on first request. */
+  specText: string | (() => string);
   /** Base URL the reference's "try it" sends requests to, absolute or relative, ending in `/web-data/v1`. */
   apiBaseUrl: string;
   /** Pre-filled into the `apiKey` security scheme so "try it" works at once. */
@@ -50,15 +50,24 @@ function scalarBundle(): Bundle {
 
 /** Registers `GET /openapi.yaml`, `GET /openapi.json`, `GET /docs` and the bundle on `app`. */
 export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): void {
-  if (!options.specText.trim()) throw new Error('mountDocs: specText is empty');
   if (!options.apiBaseUrl) throw new Error('mountDocs: apiBaseUrl is required');
-  const yamlText = options.specText;
-  // Converted once; the YAML anchors the document uses are expanded by the parser.
-  const jsonText = JSON.stringify(parseYaml(yamlText));
+  // Built on first request, once: the document's text and its JSON form cost startup time that
+  // a mock which is never asked for its docs should not pay.
+  let texts: { yaml: string; json: string } | undefined;
+  const documentTexts = () => {
+    if (!texts) {
+      const yaml = typeof options.specText === 'function' ? options.specText() : options.specText;
+      if (!yaml.trim()) throw new Error('mountDocs: specText is empty');
+      // The YAML anchors the document uses are expanded by the parser.
+      texts = { yaml, json: JSON.stringify(parseYaml(yaml)) };
+    }
+    return texts;
+  };
+  if (typeof options.specText === 'string') documentTexts();
   const { path: bundlePath, body: bundleBody } = scalarBundle();
 
-  app.get(SPEC_YAML_PATH, (c) => c.body(yamlText, 200, { 'content-type': 'application/yaml; charset=utf-8' }));
-  app.get(SPEC_JSON_PATH, (c) => c.body(jsonText, 200, { 'content-type': 'application/json; charset=utf-8' }));
+  app.get(SPEC_YAML_PATH, (c) => c.body(documentTexts().yaml, 200, { 'content-type': 'application/yaml; charset=utf-8' }));
+  app.get(SPEC_JSON_PATH, (c) => c.body(documentTexts().json, 200, { 'content-type': 'application/json; charset=utf-8' }));
   app.get(bundlePath, (c) =>
     c.body(new Uint8Array(bundleBody), 200, {
       'content-type': 'text/javascript; charset=utf-8',
