@@ -21,7 +21,8 @@ import { auth } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { Journal, requestLog } from './middleware/request-log.js';
 import { responseCheck } from './middleware/response-check.js';
-import { splitUrl, validateInput } from './middleware/validate.js';
+import { validateInput } from './middleware/validate.js';
+import { splitUrl } from './query-string.js';
 import { resolveOptions, type AppOptions } from './options.js';
 import { RateLimiter } from './rate-limiter.js';
 import { byPathSpecificity, methodsByPath, toHonoPath } from './routes.js';
@@ -123,5 +124,3 @@ function bindOperation(api: ApiContext, pick: (method: string) => Operation): Mi
 }
 
 const dispatch: MiddlewareHandler<AppEnv> = async (c) => handlers[c.get('operation').operationId](c);
-
-export { BASE_PATH };

@@ -27,8 +27,8 @@ export interface ApiContext {
     packages: Listing<unknown>;
     softwareTools: Listing<unknown>;
   };
-  /** Serialized response bodies by a request's canonical form; bounded by entries and bytes. */
-  bodies: Lru<string, string>;
+  /** Each record's JSON text, the pieces list pages are assembled from; bounded by entries and bytes. */
+  recordTexts: Lru<string, string>;
   /** Response bodies as sent (UTF-8 bytes), by the same kind of key; bounded like `bodies`. */
   encoded: Lru<string, Uint8Array<ArrayBuffer>>;
   /** For an older release: drops from a family's records the properties that release lacked. */
@@ -80,7 +80,7 @@ export function createApiContext(environment: EnvironmentName, basePath: string,
       packages: new Listing(dataset.packages),
       softwareTools: new Listing(dataset.softwareTools),
     },
-    bodies: new Lru<string, string>(BODY_CACHE_ENTRIES, BODY_CACHE_BYTES, (body) => body.length),
+    recordTexts: new Lru<string, string>(BODY_CACHE_ENTRIES, BODY_CACHE_BYTES, (body) => body.length),
     encoded: new Lru<string, Uint8Array<ArrayBuffer>>(BODY_CACHE_ENTRIES, BODY_CACHE_BYTES, (bytes) => bytes.byteLength),
   };
 }

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BASE_PATH } from '../contract/index.js';
 import { startMockServer, type RunningServer } from './listen.js';
+import { hrefsIn } from '../fixtures/test-support.js';
 import { call, DEMO, TEST_ORIGIN, testApp, validatorsFor } from './testing.js';
 
 const running: RunningServer[] = [];
@@ -17,16 +18,6 @@ const get = (url: string, key: string = DEMO.unlimited, init: RequestInit = {}) 
 /** Every list endpoint of the latest release, in one page each. */
 const LISTS = ['/products', '/product-parts', '/product-parts/attributes', '/documents', '/documents/types', '/boards-kits', '/packages', '/software-tools'];
 
-function hrefsIn(value: unknown, out: Set<string>): Set<string> {
-  if (Array.isArray(value)) value.forEach((v) => hrefsIn(v, out));
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if ((k === 'href' || k.endsWith('Href')) && typeof v === 'string') out.add(v);
-      else hrefsIn(v, out);
-    }
-  }
-  return out;
-}
 
 describe('the mock over real HTTP', () => {
   it('resolves every href of every record to a 200 (relative and absolute), in process and over HTTP', async () => {
@@ -35,7 +26,7 @@ describe('the mock over real HTTP', () => {
     for (const list of LISTS) {
       const res = await call(app, `${list}?limit=1000`);
       expect(res.status).toBe(200);
-      hrefsIn(res.body, hrefs);
+      for (const found of hrefsIn(res.body)) hrefs.add(found.href);
     }
     expect(hrefs.size).toBeGreaterThan(500);
     const broken: string[] = [];
@@ -48,7 +39,7 @@ describe('the mock over real HTTP', () => {
     // A sample through a real socket, absolute hrefs pointing at the listening port.
     const server = await start({ apiVersion: 'unreleased' });
     const boards = await (await get(`${server.url}/boards-kits?limit=5`)).json();
-    const sample = [...hrefsIn(boards, new Set<string>())].slice(0, 40);
+    const sample = [...new Set(hrefsIn(boards).map((found) => found.href))].slice(0, 40);
     expect(sample.some((h) => h.startsWith(server.url))).toBe(true);
     for (const href of sample) expect((await get(href.startsWith('http') ? href : `${server.url}${href}`)).status, href).toBe(200);
   });

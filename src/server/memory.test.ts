@@ -18,8 +18,8 @@ describe('memory stays bounded', async () => {
   const app = await testApp({ validateResponses: false });
   const { limiter, journal, keys } = app.state;
   // Serialized records and encoded response bodies: both are per-request caches.
-  const { bodies, encoded } = app.state.apis[0];
-  const cached = () => bodies.size + encoded.size;
+  const { recordTexts, encoded } = app.state.apis[0];
+  const cached = () => recordTexts.size + encoded.size;
 
   it('a flood of distinct unknown keys leaves no rate-limiter state and a bounded journal', async () => {
     const configured = new Set(keys.records.map((k) => k.name));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../contract/index.js';
-import { byPathSpecificity, methodsByPath, pathParameters } from './routes.js';
+import { decodePathParameters, loadContract } from '../contract/index.js';
+import { byPathSpecificity, methodsByPath } from './routes.js';
 
 describe('routes', async () => {
   const contract = await loadContract({ release: 'unreleased' });
@@ -16,9 +16,9 @@ describe('routes', async () => {
   });
 
   it('decodes path parameters strictly from the raw path', () => {
-    expect(pathParameters('/product-parts/{orderable_id}', '/product-parts/LT1%23PBF').params).toEqual({ orderable_id: 'LT1#PBF' });
-    expect(pathParameters('/software-tools/{software_tool_id}', '/software-tools/Power%20Studio%20%26%20More').params).toEqual({ software_tool_id: 'Power Studio & More' });
-    expect(pathParameters('/products/{product_id}', '/products/%E0%A4').problems[0]).toMatchObject({ in: 'path', name: 'product_id' });
+    expect(decodePathParameters('/product-parts/{orderable_id}', '/product-parts/LT1%23PBF').params).toEqual({ orderable_id: 'LT1#PBF' });
+    expect(decodePathParameters('/software-tools/{software_tool_id}', '/software-tools/Power%20Studio%20%26%20More').params).toEqual({ software_tool_id: 'Power Studio & More' });
+    expect(decodePathParameters('/products/{product_id}', '/products/%E0%A4').problems[0]).toMatchObject({ in: 'path', name: 'product_id' });
   });
 
   it('knows the methods of a path, for 405', () => {

@@ -4,7 +4,7 @@
  * concrete segments beat templated ones, strict extraction of path parameters from the raw URL,
  * and the methods a path allows (for 405); the last two from the shared router in src/contract.
  */
-import { createOperationRouter, decodePathParameters, type HttpMethod, type Operation } from '../contract/index.js';
+import { createOperationRouter, type HttpMethod, type Operation } from '../contract/index.js';
 
 const PARAM = /^\{(.+)\}$/;
 
@@ -26,9 +26,6 @@ export function byPathSpecificity(operations: readonly Operation[]): { path: str
     .sort(([a], [b]) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : a < b ? -1 : a > b ? 1 : 0))
     .map(([path, ops]) => ({ path, operations: ops }));
 }
-
-/** Path parameters decoded strictly from the raw (still percent-encoded) path below the base path. */
-export const pathParameters = decodePathParameters;
 
 /**
  * The methods a raw path allows, for the 404-or-405 decision: the shared router's answer (the

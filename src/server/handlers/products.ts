@@ -6,7 +6,7 @@
 import type { Operation, Schema } from '../../contract/index.js';
 import type { Product } from '../../fixtures/dataset.js';
 import type { ApiContext } from '../context.js';
-import { findOr404, listHandler, recordJson, sendJson, type Handler } from './respond.js';
+import { encodedJson, findOr404, listHandler, recordJson, sendJson, type Handler } from './respond.js';
 
 type DocumentReference = Product['featuredDocuments'][number];
 
@@ -37,6 +37,6 @@ export const getProduct: Handler = (c) => {
   const id = input.path.product_id;
   const i = findOr404(api.dataset.products.indexOf(id), 'Product', id);
   const newest = productShapes(operation).at(-1);
-  if (newest !== '1.2.0') return sendJson(c, recordJson(api, api.dataset.products, i));
-  return sendJson(c, api.bodies.getOrCreate(`product-1.2.0:${i}`, () => JSON.stringify(shape120(api, i))));
+  if (newest !== '1.2.0') return sendJson(c, encodedJson(api, `record:${api.dataset.products.name}:${i}`, () => recordJson(api, api.dataset.products, i)));
+  return sendJson(c, encodedJson(api, `product-1.2.0:${i}`, () => JSON.stringify(shape120(api, i))));
 };

@@ -34,7 +34,7 @@ export function encodedJson(api: ApiContext, key: string, text: () => string): U
 /** The JSON text of record i, serialized once per dataset. */
 export function recordJson(api: ApiContext, collection: Collection<unknown>, i: number): string {
   const prune = api.prune[collection.name];
-  return api.bodies.getOrCreate(`record:${collection.name}:${i}`, () => JSON.stringify(prune ? prune(collection.record(i)) : collection.record(i)));
+  return api.recordTexts.getOrCreate(`record:${collection.name}:${i}`, () => JSON.stringify(prune ? prune(collection.record(i)) : collection.record(i)));
 }
 
 /** `{data, pagination}` around the given positions, from cached record JSON. */

@@ -5,6 +5,7 @@
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.js';
+import { splitUrl } from '../query-string.js';
 
 export interface JournalEntry {
   id: string;
@@ -53,13 +54,12 @@ export function requestLog(options: { journal: Journal; now: () => number; log?:
     try {
       await next();
     } finally {
-      const url = c.req.url;
-      const pathStart = url.indexOf('/', url.indexOf('://') + 3);
+      const { rawPath, search } = splitUrl(c.req.url);
       const entry: JournalEntry = {
         id,
         atMs: now(),
         method: c.req.method,
-        path: pathStart === -1 ? '/' : url.slice(pathStart),
+        path: search ? `${rawPath}?${search}` : rawPath,
         status: c.res.status,
         key: c.get('key')?.name ?? null,
         operation: c.get('operation')?.operationId ?? null,

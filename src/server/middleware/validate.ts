@@ -5,23 +5,10 @@
  * JSON bodies. Every problem found goes into one 400, none is dropped after the first.
  */
 import { createMiddleware } from 'hono/factory';
-import type { InputProblem, Validators } from '../../contract/index.js';
+import { decodePathParameters, type InputProblem, type Validators } from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
-import { parseQueryString } from '../query-string.js';
-import { pathParameters } from '../routes.js';
-
-/** The path and query of a request URL, both still percent-encoded. */
-export function splitUrl(url: string): { rawPath: string; search: string } {
-  const pathStart = url.indexOf('/', url.indexOf('://') + 3);
-  const queryStart = url.indexOf('?', pathStart);
-  const end = queryStart === -1 ? url.length : queryStart;
-  const hashStart = url.indexOf('#', pathStart);
-  return {
-    rawPath: pathStart === -1 ? '/' : url.slice(pathStart, hashStart !== -1 && hashStart < end ? hashStart : end),
-    search: queryStart === -1 ? '' : url.slice(queryStart + 1),
-  };
-}
+import { parseQueryString, splitUrl } from '../query-string.js';
 
 export function validateInput(options: { validators: Validators }) {
   const { validators } = options;
@@ -31,7 +18,7 @@ export function validateInput(options: { validators: Validators }) {
     const api = c.get('api');
     const { rawPath, search } = splitUrl(c.req.url);
     const query = parseQueryString(search);
-    const path = pathParameters(operation.path, rawPath.slice(api.basePath.length));
+    const path = decodePathParameters(operation.path, rawPath.slice(api.basePath.length));
     const { input, problems } = validators.parseParameters(operation, query.pairs, path.params);
     const all: InputProblem[] = [...query.problems, ...path.problems, ...problems];
     if (operation.requestBody) {
