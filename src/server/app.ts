@@ -31,6 +31,7 @@ import { ADMIN_PREFIX, adminRoutes } from './qa/admin.js';
 import { FaultPlan } from './qa/fault-plan.js';
 import { scenarios } from './qa/scenarios.js';
 import { mountDocs } from './docs.js';
+import { buildExamples, EXAMPLES_PATH } from './examples.js';
 import { createReplayMiddleware } from '../proxy/replay.js';
 
 /** What the app is made of, for the CLI banner, admin endpoints and tests. */
@@ -69,9 +70,11 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   const app = new Hono<AppEnv>() as MockApp;
   app.state = { options, contract, validators, keys, limiter, clock, journal, faults, apis };
   app.use('*', requestLog({ journal, now: () => clock.now(), log: options.log }));
-  const families = new Set(contract.operations.map((op) => op.family));
-  const demoKey = keys.records.find((k) => k.demo && k.environment === apis[0].environment && k.expiresAt === undefined && [...families].every((f) => k.scopes.has(f)));
-  mountDocs(app, { specText: () => (contract.release === UNRELEASED ? readSpecText() : stringifyYaml(contract.sourceDocument)), apiBaseUrl: `${options.origin}${apis[0].basePath}`, demoKey: demoKey && keys.demoSecret(demoKey.name) });
+  // Inputs that work on this very dataset and keys (no key needed, like the document itself).
+  const examples = buildExamples({ contract, api: apis[0], keys, tiers, seed: options.seed, scale: options.scale, now: clock.now() });
+  const examplesText = JSON.stringify(examples, null, 2);
+  app.get(EXAMPLES_PATH, (c) => c.body(examplesText, 200, { 'content-type': 'application/json; charset=utf-8' }));
+  mountDocs(app, { specText: () => (contract.release === UNRELEASED ? readSpecText() : stringifyYaml(contract.sourceDocument)), apiBaseUrl: `${options.origin}${apis[0].basePath}`, demoKey: examples.keys.byPurpose.fullAccess?.key, examples: examples.operations });
   if (options.adminToken) app.route(ADMIN_PREFIX, adminRoutes({ token: options.adminToken, state: app.state, plan: faults }));
 
   const pipeline: MiddlewareHandler<AppEnv>[] = [

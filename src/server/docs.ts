@@ -3,7 +3,9 @@
  * The offline API reference: the raw document (`/openapi.yaml`, `/openapi.json`), and `/docs`, the
  * Scalar reference page preconfigured with this server as the target and the demo key filled in.
  * The Scalar bundle is served from `node_modules`, so the page loads nothing from a CDN (and, with
- * fonts and telemetry off, nothing from the internet at all).
+ * fonts and telemetry off, nothing from the internet at all). The page reads a copy of the
+ * document with this mock's working examples (`/examples.json`) filled into every operation's path
+ * parameters and request body, so "try it" answers 200 on every operation as it stands.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,6 +21,14 @@ export interface DocsOptions {
   apiBaseUrl: string;
   /** Pre-filled into the `apiKey` security scheme so "try it" works at once. */
   demoKey?: string;
+  /** Working inputs per operationId (see examples.ts), filled into the page's copy of the document. */
+  examples?: Record<string, OperationInputs>;
+}
+
+/** What "try it" needs to send a request that works: path parameter values and a JSON body. */
+export interface OperationInputs {
+  pathParameters: Record<string, string>;
+  body?: unknown;
 }
 
 /** The document's security scheme name (components.securitySchemes). */
@@ -29,6 +39,8 @@ const HASH_CHARS = 12;
 export const DOCS_PATH = '/docs';
 export const SPEC_YAML_PATH = '/openapi.yaml';
 export const SPEC_JSON_PATH = '/openapi.json';
+/** The document with examples filled in, for the reference page only (the raw one stays as written). */
+export const DOCS_SPEC_PATH = `${DOCS_PATH}/openapi.json`;
 
 interface Bundle {
   path: string;
@@ -48,18 +60,45 @@ function scalarBundle(): Bundle {
   return bundle;
 }
 
+interface ParameterObject {
+  name?: string;
+  in?: string;
+  example?: unknown;
+}
+type OperationObject = { operationId?: string; parameters?: ParameterObject[]; requestBody?: { content?: Record<string, { example?: unknown }> } };
+
+/** A copy of the document (as JSON text) with `example` set on path parameters and JSON request bodies. */
+export function withExamples(documentJson: string, examples: Record<string, OperationInputs>): string {
+  const document = JSON.parse(documentJson) as { paths?: Record<string, Record<string, unknown>> };
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    const shared = (pathItem.parameters ?? []) as ParameterObject[];
+    for (const value of Object.values(pathItem)) {
+      const op = value as OperationObject;
+      const inputs = op && typeof op === 'object' && op.operationId ? examples[op.operationId] : undefined;
+      if (!inputs) continue;
+      for (const parameter of [...shared, ...(op.parameters ?? [])]) {
+        if (parameter.in === 'path' && parameter.name && parameter.name in inputs.pathParameters) parameter.example = inputs.pathParameters[parameter.name];
+      }
+      const json = op.requestBody?.content?.['application/json'];
+      if (json && inputs.body !== undefined) json.example = inputs.body;
+    }
+  }
+  return JSON.stringify(document);
+}
+
 /** Registers `GET /openapi.yaml`, `GET /openapi.json`, `GET /docs` and the bundle on `app`. */
 export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): void {
   if (!options.apiBaseUrl) throw new Error('mountDocs: apiBaseUrl is required');
   // Built on first request, once: the document's text and its JSON form cost startup time that
   // a mock which is never asked for its docs should not pay.
-  let texts: { yaml: string; json: string } | undefined;
+  let texts: { yaml: string; json: string; docs: string } | undefined;
   const documentTexts = () => {
     if (!texts) {
       const yaml = typeof options.specText === 'function' ? options.specText() : options.specText;
       if (!yaml.trim()) throw new Error('mountDocs: specText is empty');
       // The YAML anchors the document uses are expanded by the parser.
-      texts = { yaml, json: JSON.stringify(parseYaml(yaml)) };
+      const json = JSON.stringify(parseYaml(yaml));
+      texts = { yaml, json, docs: options.examples ? withExamples(json, options.examples) : json };
     }
     return texts;
   };
@@ -68,6 +107,7 @@ export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): vo
 
   app.get(SPEC_YAML_PATH, (c) => c.body(documentTexts().yaml, 200, { 'content-type': 'application/yaml; charset=utf-8' }));
   app.get(SPEC_JSON_PATH, (c) => c.body(documentTexts().json, 200, { 'content-type': 'application/json; charset=utf-8' }));
+  if (options.examples) app.get(DOCS_SPEC_PATH, (c) => c.body(documentTexts().docs, 200, { 'content-type': 'application/json; charset=utf-8' }));
   app.get(bundlePath, (c) =>
     c.body(new Uint8Array(bundleBody), 200, {
       'content-type': 'text/javascript; charset=utf-8',
@@ -78,7 +118,7 @@ export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): vo
     DOCS_PATH,
     Scalar({
       pageTitle: 'Web Data API (mock) reference',
-      url: SPEC_JSON_PATH,
+      url: options.examples ? DOCS_SPEC_PATH : SPEC_JSON_PATH,
       cdn: bundlePath,
       servers: [{ url: options.apiBaseUrl, description: 'This server' }],
       authentication: options.demoKey

@@ -1,0 +1,296 @@
+/**
+ * @module examples
+ * `GET /examples.json`: inputs that work against *this* running mock (its seed, scale, release and
+ * keys), so nobody has to guess an identifier, a competitor number or a search that matches. Every
+ * value is read from the dataset and the keys file once at startup; nothing here is hand-kept.
+ * The shape is stable and documented in the README ("Examples for the running mock"); the contract
+ * suite and the docs page read it.
+ */
+import type { Contract, Operation } from '../contract/index.js';
+import type { Collection, Dataset } from '../fixtures/dataset.js';
+import { MATCH_TYPES } from '../fixtures/catalog.js';
+import type { ApiContext } from './context.js';
+import type { KeyRecord, KeyStore } from './keys.js';
+import type { Tier } from './tiers.js';
+
+export const EXAMPLES_PATH = '/examples.json';
+
+/** How many identifiers each family lists. */
+const IDS_PER_FAMILY = 3;
+/** Bounds the scan for features (a `#`, a space, a match type) so a huge dataset costs no more. */
+const SCAN_LIMIT = 5000;
+
+/** A parametric search in plain terms, whatever the request body looks like. */
+export interface SearchExample {
+  productId: string;
+  productPartAttributeId: string;
+  attributeName: string;
+  operator: string;
+  values: (number | string | boolean)[];
+  /** The request body of `searchProductParts` for this search, ready to send. */
+  body: unknown;
+}
+
+export interface KeyExample {
+  name: string;
+  /** The secret to send in `x-api-key` (demo keys only: their secrets are public). */
+  key: string;
+  environment: string;
+  tier: string;
+  /** Endpoint families this key may not call. */
+  lacks: string[];
+  expired: boolean;
+  purpose: string;
+}
+
+export interface OperationExample {
+  method: string;
+  /** Path below the base path, parameters filled in and percent-encoded (`#` as `%23`). */
+  path: string;
+  pathParameters: Record<string, string>;
+  /** JSON request body, for operations that take one. */
+  body?: unknown;
+}
+
+export interface Examples {
+  release: string;
+  seed: number;
+  scale: number;
+  environment: string;
+  basePath: string;
+  /** Identifiers per family, as used in by-ID paths (decoded; `#` and spaces included). */
+  ids: {
+    products: string[];
+    productParts: string[];
+    productPartAttributes: string[];
+    /** DCP document ids (`/documents/{dcp_id}`). */
+    documents: string[];
+    /** Agile ids of the same documents (`/documents/agile-id/{agile_id}`). */
+    documentsByAgileId: string[];
+    documentTypes: string[];
+    boardsKits: string[];
+    packages: string[];
+    softwareTools: string[];
+  };
+  crossReference: {
+    /** For each match type, a competitor number whose matches include that type. */
+    byMatchType: Record<string, { partNumber: string; manufacturer: string | null; matchTypes: string[] }>;
+    /** A number the dataset does not know (answered with no matches). */
+    unknown: string;
+    /** The numbers above plus the unknown one: a ready `partNumbers` list. */
+    partNumbers: string[];
+  };
+  search: { matching: SearchExample; empty: SearchExample };
+  download: { dcpDocumentId: string; agileId: string; filename: string; contentType: string; bytes: number };
+  keys: {
+    /** Each purpose's demo key, or null when the keys file has none for it. */
+    byPurpose: Record<KeyPurpose, KeyExample | null>;
+    all: KeyExample[];
+  };
+  /** One working request per operation of the served release, by operationId. */
+  operations: Record<string, OperationExample>;
+}
+
+export type KeyPurpose = 'fullAccess' | 'loadTest' | 'rateLimited' | 'restricted' | 'expired' | 'otherEnvironment';
+
+function firstIds(collection: Collection<unknown>, prefer: (id: string) => boolean = () => true): string[] {
+  const preferred: string[] = [];
+  const rest: string[] = [];
+  const end = Math.min(collection.size, SCAN_LIMIT);
+  for (let i = 0; i < end && preferred.length < IDS_PER_FAMILY; i++) {
+    const id = collection.id(i);
+    if (prefer(id)) preferred.push(id);
+    else if (rest.length < IDS_PER_FAMILY) rest.push(id);
+  }
+  return [...preferred, ...rest].slice(0, IDS_PER_FAMILY);
+}
+
+function crossReferenceExamples(dataset: Dataset): Examples['crossReference'] {
+  const byMatchType: Examples['crossReference']['byMatchType'] = {};
+  const numbers = dataset.competitorPartNumbers;
+  for (let i = 0; i < numbers.length && i < SCAN_LIMIT && Object.keys(byMatchType).length < MATCH_TYPES.length; i++) {
+    const result = dataset.crossReference(numbers[i]);
+    const matchTypes = [...new Set(result.matches.map((m) => m.matchType as string))];
+    for (const type of matchTypes) byMatchType[type] ??= { partNumber: numbers[i], manufacturer: result.competitorManufacturer, matchTypes };
+  }
+  let n = 1;
+  while (dataset.crossReference(`NO-SUCH-PART-${n}`).matches.length > 0) n += 1;
+  const unknown = `NO-SUCH-PART-${n}`;
+  // In the document's order of match types, whatever order the scan found them in.
+  const ordered = Object.fromEntries(MATCH_TYPES.filter((type) => byMatchType[type]).map((type) => [type, byMatchType[type]]));
+  return { byMatchType: ordered, unknown, partNumbers: [...new Set(Object.values(ordered).map((e) => e.partNumber)), unknown] };
+}
+
+type Scalar = number | string | boolean;
+
+/** The request body of `searchProductParts` for a search described in plain terms. */
+export function searchBody(search: Omit<SearchExample, 'body'>): unknown {
+  const value = search.operator === 'range' ? search.values.slice(0, 2) : search.values[0];
+  return { productId: search.productId, filters: [{ attribute: search.productPartAttributeId, operator: search.operator, value }] };
+}
+
+/**
+ * A search that matches (a number at least one part of the product has, with `gte`; or a text
+ * value with `eq`) and one that cannot (`gt` the largest value any part of that product has).
+ */
+function searchExamples(dataset: Dataset): Examples['search'] {
+  const { products, productParts, attributes } = dataset;
+  let fallback: { matching: SearchExample; empty: SearchExample } | undefined;
+  for (let p = 0; p < Math.min(products.size, SCAN_LIMIT); p++) {
+    const parts = dataset.partsOfProduct(p);
+    if (parts.length === 0) continue;
+    const productId = products.id(p);
+    const values = new Map<string, Scalar[]>();
+    for (const k of parts) {
+      for (const parametric of productParts.record(k).parametrics) {
+        const list = values.get(parametric.productPartAttributeId) ?? [];
+        list.push(parametric.value as Scalar);
+        values.set(parametric.productPartAttributeId, list);
+      }
+    }
+    for (const [attributeId, seen] of values) {
+      const at = attributes.indexOf(attributeId);
+      if (at === undefined) continue;
+      const attribute = attributes.record(at);
+      const base = { productId, productPartAttributeId: attributeId, attributeName: attribute.name };
+      const make = (operator: string, vals: Scalar[]): SearchExample => {
+        const plain = { ...base, operator, values: vals };
+        return { ...plain, body: searchBody(plain) };
+      };
+      const numbers = seen.filter((v): v is number => typeof v === 'number');
+      if (attribute.dataType === 'number' && numbers.length === seen.length && attribute.operators.includes('gte') && attribute.operators.includes('gt')) {
+        const largest = Math.max(...numbers);
+        return { matching: make('gte', [numbers[0]]), empty: make('gt', [largest]) };
+      }
+      if (!fallback && typeof seen[0] === 'string') {
+        fallback = { matching: make('eq', [seen[0]]), empty: make('eq', [`no such ${attribute.name}`]) };
+      }
+    }
+  }
+  if (fallback) return fallback;
+  throw new Error('examples: the dataset has no part with a searchable parametric value');
+}
+
+function downloadExample(dataset: Dataset): Examples['download'] {
+  const { documents } = dataset;
+  for (let i = 0; i < Math.min(documents.size, SCAN_LIMIT); i++) {
+    const file = dataset.documentFile(i);
+    if (file.bytes.byteLength === 0) continue;
+    const record = documents.record(i) as { dcpDocumentId: string; agileId: string };
+    return { dcpDocumentId: record.dcpDocumentId, agileId: record.agileId, filename: file.filename, contentType: file.contentType, bytes: file.bytes.byteLength };
+  }
+  throw new Error('examples: the dataset has no document with a file');
+}
+
+/** Sorts the demo keys into what each is for, judged from its environment, scopes, expiry and tier. */
+function keyExamples(keys: KeyStore, tiers: ReadonlyMap<string, Tier>, families: ReadonlySet<string>, environment: string, now: number): Examples['keys'] {
+  const describe = (record: KeyRecord): KeyExample => ({
+    name: record.name,
+    key: keys.demoSecret(record.name)!,
+    environment: record.environment,
+    tier: record.tier,
+    lacks: [...families].filter((f) => !record.scopes.has(f)),
+    expired: record.expiresAt !== undefined && record.expiresAt <= now,
+    purpose: record.purpose,
+  });
+  const all = keys.records.filter((r) => r.demo && keys.demoSecret(r.name) !== undefined).map(describe);
+  const here = all.filter((k) => k.environment === environment && !k.expired);
+  const full = here.filter((k) => k.lacks.length === 0);
+  const perMinute = (k: KeyExample) => tiers.get(k.tier)?.requestsPerMinute ?? 0;
+  const byRate = [...full].sort((a, b) => perMinute(a) - perMinute(b));
+  return {
+    byPurpose: {
+      fullAccess: full.find((k) => k !== byRate[0] && k !== byRate.at(-1)) ?? full[0] ?? null,
+      loadTest: byRate.at(-1) ?? null,
+      rateLimited: byRate[0] ?? null,
+      restricted: here.find((k) => k.lacks.length > 0) ?? null,
+      expired: all.find((k) => k.environment === environment && k.expired) ?? null,
+      otherEnvironment: all.find((k) => k.environment !== environment && !k.expired) ?? null,
+    },
+    all,
+  };
+}
+
+/** Fills a path template, percent-encoding each value as the API's own hrefs do. */
+function fillPath(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name]));
+}
+
+function operationExamples(operations: readonly Operation[], byParameter: Record<string, string>, bodies: Record<string, unknown>): Record<string, OperationExample> {
+  const out: Record<string, OperationExample> = {};
+  for (const op of operations) {
+    const pathParameters: Record<string, string> = {};
+    for (const p of op.parameters.filter((q) => q.in === 'path')) {
+      const value = byParameter[p.name];
+      // A new path parameter in the document must get an example here, or startup says so.
+      if (value === undefined) throw new Error(`examples: no example value for path parameter "${p.name}" of ${op.operationId}`);
+      pathParameters[p.name] = value;
+    }
+    const example: OperationExample = { method: op.method.toUpperCase(), path: fillPath(op.path, pathParameters), pathParameters };
+    if (op.requestBody) {
+      if (!(op.operationId in bodies)) throw new Error(`examples: no example body for ${op.operationId}`);
+      example.body = bodies[op.operationId];
+    }
+    out[op.operationId] = example;
+  }
+  return out;
+}
+
+export interface ExamplesInput {
+  contract: Contract;
+  api: ApiContext;
+  keys: KeyStore;
+  tiers: ReadonlyMap<string, Tier>;
+  seed: number;
+  scale: number;
+  now: number;
+}
+
+/** Everything `GET /examples.json` serves; built once at startup. */
+export function buildExamples(input: ExamplesInput): Examples {
+  const { contract, api, keys, tiers } = input;
+  const { dataset } = api;
+  const download = downloadExample(dataset);
+  const documents = Array.from({ length: Math.min(IDS_PER_FAMILY, dataset.documents.size) }, (_, i) => dataset.documents.record(i) as { dcpDocumentId: string; agileId: string });
+  const ids: Examples['ids'] = {
+    products: firstIds(dataset.products),
+    productParts: firstIds(dataset.productParts, (id) => id.includes('#')),
+    productPartAttributes: firstIds(dataset.attributes),
+    documents: documents.map((d) => d.dcpDocumentId),
+    documentsByAgileId: documents.map((d) => d.agileId),
+    documentTypes: firstIds(dataset.documentTypes),
+    boardsKits: firstIds(dataset.boardsKits),
+    packages: firstIds(dataset.packages),
+    softwareTools: firstIds(dataset.softwareTools, (id) => id.includes(' ')),
+  };
+  const crossReference = crossReferenceExamples(dataset);
+  const search = searchExamples(dataset);
+  const families = new Set(contract.operations.map((op) => op.family));
+  const byParameter: Record<string, string> = {
+    product_id: ids.products[0],
+    orderable_id: ids.productParts[0],
+    productPartAttributeId: search.matching.productPartAttributeId,
+    agile_id: ids.documentsByAgileId[0],
+    dcp_id: download.dcpDocumentId,
+    board_kit_id: ids.boardsKits[0],
+    package_code: ids.packages[0],
+    software_tool_id: ids.softwareTools[0],
+  };
+  const bodies: Record<string, unknown> = {
+    searchProductParts: search.matching.body,
+    crossReferenceProductParts: { partNumbers: crossReference.partNumbers },
+  };
+  return {
+    release: contract.release,
+    seed: input.seed,
+    scale: input.scale,
+    environment: api.environment,
+    basePath: api.basePath,
+    ids,
+    crossReference,
+    search,
+    download,
+    keys: keyExamples(keys, tiers, families, api.environment, input.now),
+    operations: operationExamples(contract.operations, byParameter, bodies),
+  };
+}
