@@ -12,6 +12,7 @@ import { show } from '../support/findings.js';
 import { firstPage } from '../support/inputs.js';
 import { Probe } from '../support/probe.js';
 import {
+  MATCH_VERBS,
   PAGING,
   collectProperties,
   fieldValues,
@@ -100,7 +101,7 @@ export const checkFilters: Check = async (ctx, scope) => {
       const data = dataOf(ex.json);
       const bad = data.findIndex((r) => !recordMatches(r, target, value));
       if (bad >= 0) {
-        probe.add(op, ex, { rule: 'filter', source: param.source, pointer: `/data/${bad}`, expected: `only records whose ${target.field} ${target.kind === 'eq' ? 'is' : target.kind === 'from' ? 'is on or after' : 'is on or before'} ${show(value)}`, actual: show(isRecord(data[bad]) ? (data[bad] as Record<string, Json>)[target.field] ?? leaves(data[bad]).slice(0, 5) : data[bad]), message: `filter ${param.name}=${show(value)} returned a record that does not match` });
+        probe.add(op, ex, { rule: 'filter', source: param.source, pointer: `/data/${bad}`, expected: `only records whose ${target.field} ${MATCH_VERBS[target.kind]} ${show(value)}`, actual: show(isRecord(data[bad]) ? (data[bad] as Record<string, Json>)[target.field] ?? leaves(data[bad]).slice(0, 5) : data[bad]), message: `filter ${param.name}=${show(value)} returned a record that does not match` });
       }
       const total = isRecord(ex.json) && isRecord(ex.json.pagination) ? Number(ex.json.pagination.total) : data.length;
       if (data.length === 0 || total === 0) {

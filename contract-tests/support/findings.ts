@@ -3,6 +3,7 @@
  * What a check reports: one finding per broken (or doubtful) rule, carrying everything needed to
  * reproduce it, and the one formatter that turns it into a failure message.
  */
+import type { Source } from '../../src/contract/index.js';
 
 export type Severity = 'failure' | 'warning';
 
@@ -22,8 +23,8 @@ export interface Finding {
   message: string;
   /** Reproduces the request, with the key as `$API_KEY`. */
   curl?: string;
-  /** `documented` (stated by the source) or `inferred` (our reading of "not shown"). */
-  source?: 'documented' | 'inferred';
+  /** `documented` (stated by the source), `reference` (the vendor's reference) or `inferred` (our reading of "not shown"). */
+  source?: Source;
 }
 
 const MAX_ACTUAL_CHARS = 300;

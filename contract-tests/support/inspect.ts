@@ -4,14 +4,14 @@
  * (status declared, headers, rate-limit headers, media type, JSON, body schema, undeclared fields).
  * The suite's own part: severity by source and policy, and the exchange (URL, curl) on each finding.
  */
-import { checkResponse, isJsonMediaType, type Operation, type ResponseBody, type Source } from '../../src/contract/index.js';
+import { checkResponse, isBinding, isJsonMediaType, type Operation, type ResponseBody, type Source } from '../../src/contract/index.js';
 import type { Exchange } from './client.js';
 import type { CheckContext } from './context.js';
 import { show, type Finding, type Severity } from './findings.js';
 
-/** Documented rules fail; inferred ones warn unless the run is strict. */
+/** Documented and reference rules fail; inferred ones warn unless the run is strict. */
 export function severityFor(source: Source, strict: boolean): Severity {
-  return source === 'documented' || strict ? 'failure' : 'warning';
+  return isBinding(source) || strict ? 'failure' : 'warning';
 }
 
 /** The fields of a finding that come from the exchange itself. */

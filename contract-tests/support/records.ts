@@ -4,14 +4,12 @@
  * own list: which operations are lists or by-ID lookups, which field identifies a record, which
  * list feeds a by-ID lookup, and how a filter parameter maps onto the fields of a record.
  */
-import type { Contract, Operation, Parameter, Schema } from '../../src/contract/index.js';
+import type { Contract, FilterMatch, Operation, Parameter, Schema } from '../../src/contract/index.js';
 import type { Scope } from './context.js';
 
 /** The query parameters the source names for paging and sorting; everything else on a list filters. */
 export const PAGING = { limit: 'limit', page: 'offset', order: 'order', direction: 'orderDirection' } as const;
 const PAGING_NAMES = new Set<string>(Object.values(PAGING));
-/** `<field>From` / `<field>To` bound a range (e.g. `revisionDateFrom`). */
-const RANGE_SUFFIX = /^(.+)(From|To)$/;
 
 export type Json = unknown;
 export type JsonRecord = Record<string, Json>;
@@ -122,16 +120,25 @@ export function filterParameters(op: Operation): Parameter[] {
 }
 
 export interface FilterTarget {
-  /** Record field the filter reads (`revisionDate` for `revisionDateFrom`). */
+  /** Record field the filter reads (`revisionDate` for `documentRevisionDateStart`), from its `x-filter`. */
   field: string;
-  kind: 'eq' | 'from' | 'to';
+  kind: FilterMatch;
 }
 
+/** What a filter reads and how it matches, as its `x-filter` says; a relation (none) is an exact match on its own name. */
 export function filterTarget(param: Parameter): FilterTarget {
-  const range = RANGE_SUFFIX.exec(param.name);
-  if (range && param.schema.format === 'date') return { field: range[1], kind: range[2] === 'From' ? 'from' : 'to' };
-  return { field: param.name, kind: 'eq' };
+  return param.filter ? { field: param.filter.field, kind: param.filter.match } : { field: param.name, kind: 'exact' };
 }
+
+/** How a finding names a match kind: "only records whose <field> <verb> <value>". */
+export const MATCH_VERBS: Record<FilterMatch, string> = {
+  exact: 'is',
+  prefix: 'starts with',
+  contains: 'contains',
+  from: 'is on or after',
+  to: 'is on or before',
+  include: 'is false unless included, for',
+};
 
 function normalizeName(name: string): string {
   return name.toLowerCase().replace(/[_-]/g, '');
@@ -179,16 +186,39 @@ export function filterValueFrom(record: Json, param: Parameter): string | undefi
   const allowed = param.schema.enum as unknown[] | undefined;
   const pick = values.find((v) => (type === 'boolean' ? typeof v === 'boolean' : type === 'integer' || type === 'number' ? typeof v === 'number' : typeof v === 'string' && v !== '') && (!allowed || allowed.includes(v)));
   if (pick === undefined) return undefined;
-  // Range filters on dates take the `YYYY-MM-DD` part of a date or date-time.
-  return target.kind === 'eq' ? String(pick) : String(pick).slice(0, 'YYYY-MM-DD'.length);
+  const text = String(pick);
+  switch (target.kind) {
+    // Range filters on dates take the `YYYY-MM-DD` part of a date or date-time.
+    case 'from':
+    case 'to':
+      return text.slice(0, 'YYYY-MM-DD'.length);
+    // A shorter piece of the value, so the filter is seen to match more than equality.
+    case 'prefix':
+      return text.slice(0, Math.max(1, Math.ceil(text.length / 2)));
+    case 'contains':
+      return text.length > 2 ? text.slice(1, -1) : text;
+    default:
+      return text;
+  }
 }
 
-/** Whether a record passes a filter: equality ignores case; ranges compare the date part, inclusive. */
+/** Whether a record passes a filter: text matches ignore case; ranges compare the date part, inclusive. */
 export function recordMatches(record: Json, target: FilterTarget, value: string): boolean {
   const values = fieldValues(record, target.field) ?? [];
-  if (target.kind === 'eq') return values.some((v) => String(v).toLowerCase() === value.toLowerCase());
-  return values.some((v) => {
-    const day = String(v).slice(0, value.length);
-    return target.kind === 'from' ? day >= value : day <= value;
-  });
+  const wanted = value.toLowerCase();
+  switch (target.kind) {
+    case 'exact':
+      return values.some((v) => String(v).toLowerCase() === wanted);
+    case 'prefix':
+      return values.some((v) => String(v).toLowerCase().startsWith(wanted));
+    case 'contains':
+      return values.some((v) => String(v).toLowerCase().includes(wanted));
+    case 'include':
+      return wanted === 'true' || values.every((v) => v !== true);
+    default:
+      return values.some((v) => {
+        const day = String(v).slice(0, value.length);
+        return target.kind === 'from' ? day >= value : day <= value;
+      });
+  }
 }

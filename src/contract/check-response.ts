@@ -36,7 +36,7 @@ export interface ResponseFinding {
   /** The value found, unformatted (callers cut it to their report's length). */
   actual: unknown;
   message: string;
-  /** Whose rule it is: the source's (`documented`) or our reading of it (`inferred`). */
+  /** Whose rule it is: the source's (`documented`), the vendor reference's (`reference`) or our guess (`inferred`). */
   source: Source;
 }
 

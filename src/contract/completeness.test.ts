@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type Contract, type Operation, type Schema, type Source } from './index.js';
+import { isSource, loadContract, type Contract, type Operation, type Schema, type Source } from './index.js';
 
 const DECISIONS_PATH = new URL('../../spec/DECISIONS.md', import.meta.url);
 
@@ -409,7 +409,7 @@ describe('every operation the source lists is in the document', () => {
 describe('x-source and x-since annotations', () => {
   it('every component schema carries x-source', () => {
     const missing = Object.entries(componentSchemas(full))
-      .filter(([, s]) => s['x-source'] !== 'documented' && s['x-source'] !== 'inferred')
+      .filter(([, s]) => !isSource(s['x-source']))
       .map(([name]) => name);
     expect(missing).toEqual([]);
   });
@@ -417,7 +417,7 @@ describe('x-source and x-since annotations', () => {
   it('every component response carries x-source', () => {
     const responses = (full.document.components?.responses ?? {}) as Record<string, Schema>;
     expect(Object.keys(responses).length).toBeGreaterThan(0);
-    const missing = Object.entries(responses).filter(([, r]) => r['x-source'] !== 'documented' && r['x-source'] !== 'inferred').map(([name]) => name);
+    const missing = Object.entries(responses).filter(([, r]) => !isSource(r['x-source'])).map(([name]) => name);
     expect(missing).toEqual([]);
   });
 
@@ -501,10 +501,10 @@ describe('field tables from the source match the dereferenced schemas', () => {
       expect(notRequired).toEqual([]);
     });
 
-    it(`${table.at}: any field beyond the source's table is marked x-source: inferred`, () => {
+    it(`${table.at}: any field beyond the source's table is marked x-source: reference or inferred`, () => {
       const { properties } = shapeOf(schemaAt(componentSchemas(full), table.at));
       const unmarked = Object.entries(properties)
-        .filter(([name, s]) => !(name in table.fields) && s['x-source'] !== 'inferred')
+        .filter(([name, s]) => !(name in table.fields) && s['x-source'] !== 'inferred' && s['x-source'] !== 'reference')
         .map(([name]) => name);
       expect(unmarked).toEqual([]);
       for (const name of table.absent ?? []) expect(properties, `${table.at} must not define ${name}`).not.toHaveProperty(name);
@@ -562,6 +562,31 @@ describe('field tables from the source match the dereferenced schemas', () => {
     expect(result).toHaveProperty('competitorManufacturer');
     for (const name of ['matchType', 'lifecycleStatus', 'description', 'comments']) expect(match, name).toHaveProperty(name);
     expect(schemaAt(schemas, 'CrossReferenceRequest.partNumbers').maxItems).toBe(200);
+  });
+});
+
+describe('list filters and sort keys say what they read', () => {
+  /** Filters a handler serves as a relation of the dataset, not as a field of the record. */
+  const RELATIONS = new Set(['listProductPartAttributes?productId']);
+
+  it('every list filter parameter carries x-filter {field, match}, except the relations', () => {
+    const missing: string[] = [];
+    for (const op of full.operations.filter((o) => o.method === 'get' && o.responses.get('200')?.jsonSchema?.properties)) {
+      for (const p of op.parameters.filter((q) => q.in === 'query' && !['limit', 'offset', 'order', 'orderDirection'].includes(q.name))) {
+        const name = `${op.operationId}?${p.name}`;
+        if (!p.filter && !RELATIONS.has(name)) missing.push(name);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('x-sort maps only keys the order parameter allows', () => {
+    for (const op of full.operations) {
+      const order = op.parameters.find((p) => p.in === 'query' && p.name === 'order');
+      if (!order?.sortFields) continue;
+      const allowed = ((order.schema.items as Schema | undefined)?.enum ?? []) as string[];
+      expect(Object.keys(order.sortFields).filter((k) => !allowed.includes(k)), op.operationId).toEqual([]);
+    }
   });
 });
 

@@ -10,10 +10,44 @@ import { parse as parseYaml } from 'yaml';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { existsIn, UNRELEASED, type Release } from './releases.js';
 
-export type Source = 'documented' | 'inferred';
+/**
+ * Where a fact comes from: `documented` by the source spec (first authority), `reference` from the
+ * vendor's published reference where the source is silent, `inferred` by us where neither says.
+ */
+export type Source = 'documented' | 'reference' | 'inferred';
+/** Every kind of fact, strongest first. */
+export const SOURCES: readonly Source[] = ['documented', 'reference', 'inferred'];
+
+/** Whether a value is one of the `x-source` kinds. */
+export function isSource(value: unknown): value is Source {
+  return (SOURCES as readonly unknown[]).includes(value);
+}
+
+/** Whether breaking a rule of this kind is a failure (documented, reference) rather than a warning (inferred). */
+export function isBinding(source: Source): boolean {
+  return source !== 'inferred';
+}
 export type HttpMethod = 'get' | 'post' | 'head';
 /** A JSON Schema object from the document (dereferenced). */
 export type Schema = Record<string, unknown>;
+
+/**
+ * How a list filter matches a record field (`x-filter.match`): `exact` (case-insensitive equality,
+ * any element of a multi-valued field), `prefix`, `contains` (case-insensitive), `from`/`to`
+ * (inclusive bounds on the date part `YYYY-MM-DD` of a date or date-time), `include` (a boolean
+ * that, when false, leaves out records whose boolean field is true).
+ */
+export type FilterMatch = 'exact' | 'prefix' | 'contains' | 'from' | 'to' | 'include';
+export const FILTER_MATCHES: readonly FilterMatch[] = ['exact', 'prefix', 'contains', 'from', 'to', 'include'];
+
+/** What a list filter parameter reads (`x-filter` on the parameter). */
+export interface FilterSpec {
+  /** The record field (or derived field of the family) the filter reads. */
+  field: string;
+  match: FilterMatch;
+  /** A value that means "no filter" (e.g. `softwareType=all`). */
+  any?: string;
+}
 
 export interface Parameter {
   name: string;
@@ -24,6 +58,10 @@ export interface Parameter {
   commaJoined: boolean;
   source: Source;
   since: Release;
+  /** On a list filter parameter: the record field it reads and how it matches (`x-filter`). */
+  filter?: FilterSpec;
+  /** On `order`: sort key -> record field (`x-sort`); a key it does not name sorts by the field of its own name. */
+  sortFields?: Readonly<Record<string, string>>;
 }
 
 export interface HeaderSpec {
@@ -192,7 +230,29 @@ function trimToRelease(document: OpenAPIV3_1.Document, release: Release): void {
 
 function sourceOf(node: unknown, fallback: Source): Source {
   const value = node && typeof node === 'object' ? (node as Record<string, unknown>)['x-source'] : undefined;
-  return value === 'documented' || value === 'inferred' ? value : fallback;
+  return isSource(value) ? value : fallback;
+}
+
+/** `x-filter` and `x-sort` of a parameter, checked: a document that misstates them does not load. */
+function listingExtensions(p: OpenAPIV3_1.ParameterObject, where: string): Pick<Parameter, 'filter' | 'sortFields'> {
+  const raw = p as unknown as Record<string, unknown>;
+  const result: Pick<Parameter, 'filter' | 'sortFields'> = {};
+  const filter = raw['x-filter'] as Record<string, unknown> | undefined;
+  if (filter !== undefined) {
+    const match = filter.match as FilterMatch;
+    if (typeof filter.field !== 'string' || !filter.field || !FILTER_MATCHES.includes(match)) {
+      throw new Error(`${where} ?${p.name}: x-filter needs {field, match: ${FILTER_MATCHES.join('|')}}, got ${JSON.stringify(filter)}`);
+    }
+    result.filter = { field: filter.field, match, ...(typeof filter.any === 'string' ? { any: filter.any } : {}) };
+  }
+  const sort = raw['x-sort'] as Record<string, unknown> | undefined;
+  if (sort !== undefined) {
+    if (typeof sort !== 'object' || sort === null || Object.values(sort).some((f) => typeof f !== 'string' || !f)) {
+      throw new Error(`${where} ?${p.name}: x-sort must map each sort key to a record field name, got ${JSON.stringify(sort)}`);
+    }
+    result.sortFields = Object.freeze({ ...(sort as Record<string, string>) });
+  }
+  return result;
 }
 
 function collectOperations(document: OpenAPIV3_1.Document): Operation[] {
@@ -221,6 +281,7 @@ function collectOperations(document: OpenAPIV3_1.Document): Operation[] {
           commaJoined: (p.schema as Schema | undefined)?.type === 'array' && p.explode === false,
           source: sourceOf(p, source),
           since: sinceOf(p) ?? since,
+          ...listingExtensions(p, `${method.toUpperCase()} ${path}`),
         })),
         requestBody: op.requestBody
           ? {

@@ -6,7 +6,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Contract, Operation, ResponseSpec, Schema, Source } from './load.js';
-import { declaredResponse } from './load.js';
+import { declaredResponse, isSource } from './load.js';
 
 /** One broken rule in a request, as the mock reports it in a 400 body. */
 export interface InputProblem {
@@ -25,7 +25,7 @@ export interface Violation {
   /** e.g. `type: string`, `required: productId`, `enum: Active, Inactive`. */
   rule: string;
   message: string;
-  /** Whether the broken schema is stated by the source or inferred by us. */
+  /** Whether the broken schema is stated by the source, shown by the vendor's reference, or inferred by us. */
   source: Source;
   actual?: unknown;
 }
@@ -100,7 +100,7 @@ function sourceAlong(root: Schema, schemaPath: string, fallback: Source): Source
     if (!raw || node === null || typeof node !== 'object') break;
     node = (node as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
     const here = node && typeof node === 'object' ? (node as Record<string, unknown>)['x-source'] : undefined;
-    if (here === 'documented' || here === 'inferred') source = here;
+    if (isSource(here)) source = here;
   }
   return source;
 }

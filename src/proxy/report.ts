@@ -5,6 +5,7 @@
  * has the contract suite's fields: operation, method, url, status, pointer, rule, expected,
  * actual, source.
  */
+import { isBinding } from '../contract/index.js';
 import type { Finding } from './check.js';
 
 /** Where lines go: stderr by default, an array in tests. */
@@ -31,7 +32,7 @@ export interface ProxyStats {
   requests: number;
   /** Responses checked against the document (body or headers). */
   validated: number;
-  /** Broken documented rules. */
+  /** Broken documented and reference rules. */
   violations: number;
   /** Broken inferred rules (the document guessed; the live service may be right). */
   inferredViolations: number;
@@ -96,10 +97,10 @@ export class Reporter {
         continue;
       }
       broken += 1;
-      const documented = f.source === 'documented';
-      this.#stats[documented ? 'violations' : 'inferredViolations'] += 1;
-      if (perOp) perOp[documented ? 'violations' : 'inferredViolations'] += 1;
-      this.emit({ event: 'violation', severity: documented ? 'failure' : 'warning', ...line });
+      const binding = isBinding(f.source);
+      this.#stats[binding ? 'violations' : 'inferredViolations'] += 1;
+      if (perOp) perOp[binding ? 'violations' : 'inferredViolations'] += 1;
+      this.emit({ event: 'violation', severity: binding ? 'failure' : 'warning', ...line });
     }
     return broken;
   }

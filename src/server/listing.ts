@@ -1,22 +1,33 @@
 /**
  * @module listing
  * Filter -> sort -> page for every list endpoint, over real indexes built once per collection:
- * a sorted position index per order signature, an inverted index per equality filter, and a
- * bounded cache of filtered results. A page costs O(limit) once its index exists, whatever the
- * offset, so the last page is as cheap as the first.
+ * a sorted position index per order signature, an inverted index per exact filter, a sorted value
+ * index per prefix or date-range filter, a trigram index per substring filter, and a bounded cache
+ * of filtered results. Which record field a parameter reads and how it matches comes from the
+ * document (`x-filter` on the parameter, `x-sort` on `order`), never from the parameter's name.
+ * A page costs O(limit) once its index exists, whatever the offset, so the last page is as cheap
+ * as the first.
  */
-import type { InputProblem, Operation } from '../contract/index.js';
+import type { FilterMatch, InputProblem, Operation, Parameter } from '../contract/index.js';
 import type { Collection, FieldValue } from '../fixtures/dataset.js';
 import { Lru } from './lru.js';
 
 export type Direction = 'asc' | 'desc';
 
 export interface SortKey {
+  /** The record field sorted by (the `order` key mapped through `x-sort`). */
   field: string;
   direction: Direction;
 }
 
-export type Filter = { field: string; kind: 'eq'; value: string | number | boolean } | { field: string; kind: 'from' | 'to'; value: string };
+export interface Filter {
+  /** The query parameter that asked for it. */
+  param: string;
+  /** The record field it reads. */
+  field: string;
+  match: FilterMatch;
+  value: string | number | boolean;
+}
 
 export interface ListQuery {
   limit: number;
@@ -36,17 +47,33 @@ export interface Page {
 
 /** Parameters that shape the page rather than filter it. */
 const PAGING_PARAMETERS = new Set(['limit', 'offset', 'order', 'orderDirection']);
-/** Filter parameters named `<field>From`/`<field>To` bound a range (e.g. `revisionDateFrom`). */
-const RANGE_SUFFIX = /^(.+)(From|To)$/;
 const FILTER_CACHE_ENTRIES = 256;
 const FILTER_CACHE_BYTES = 64 * 1024 * 1024;
 const SORT_CACHE_ENTRIES = 32;
+/** Substring search reads trigram postings; shorter needles scan the distinct values once per query (cached). */
+const GRAM = 3;
+
+/** The list filter parameters of an operation (everything in the query but paging and sorting). */
+export function filterParameters(op: Operation): Parameter[] {
+  return op.parameters.filter((p) => p.in === 'query' && !PAGING_PARAMETERS.has(p.name));
+}
+
+/** The filter a parameter value asks for, or undefined when the value means "no filter". */
+function filterOf(param: Parameter, value: string | number | boolean): Filter | undefined {
+  if (!param.filter) throw new Error(`${param.name}: a list filter parameter needs x-filter in the document, or a handler that serves it as a relation`);
+  const { field, match, any } = param.filter;
+  if (any !== undefined && value === any) return undefined;
+  // `include`: true widens the list to every record; false (the default) leaves out the flagged ones.
+  if (match === 'include' && value === true) return undefined;
+  return { param: param.name, field, match, value };
+}
 
 /**
  * Turns an operation's validated query into a `ListQuery`, checking the rules the schema cannot:
- * one direction for all keys or one per key, and no key twice.
+ * one direction for all keys or one per key, and no key twice. `relation` names a parameter the
+ * handler serves itself (a relation of the dataset rather than a field of the record).
  */
-export function toListQuery(op: Operation, query: Record<string, unknown>): { query: ListQuery; problems: InputProblem[] } {
+export function toListQuery(op: Operation, query: Record<string, unknown>, relation?: string): { query: ListQuery; problems: InputProblem[] } {
   const problems: InputProblem[] = [];
   const order = (query.order as string[] | undefined) ?? [];
   const directions = (query.orderDirection as Direction[] | undefined) ?? ['desc'];
@@ -63,18 +90,18 @@ export function toListQuery(op: Operation, query: Record<string, unknown>): { qu
     });
   }
   const filters: Filter[] = [];
-  for (const param of op.parameters) {
-    if (param.in !== 'query' || PAGING_PARAMETERS.has(param.name) || query[param.name] === undefined) continue;
-    const value = query[param.name] as string | number | boolean;
-    const range = RANGE_SUFFIX.exec(param.name);
-    if (range && typeof value === 'string') filters.push({ field: range[1], kind: range[2] === 'From' ? 'from' : 'to', value });
-    else filters.push({ field: param.name, kind: 'eq', value });
+  for (const param of filterParameters(op)) {
+    const value = query[param.name] as string | number | boolean | undefined;
+    if (value === undefined || param.name === relation) continue;
+    const filter = filterOf(param, value);
+    if (filter) filters.push(filter);
   }
+  const sortFields = op.parameters.find((p) => p.in === 'query' && p.name === 'order')?.sortFields ?? {};
   return {
     query: {
       limit: query.limit as number,
       page: query.offset as number,
-      sort: order.map((field, i) => ({ field, direction: directions.length === 1 ? directions[0] : directions[i] })),
+      sort: order.map((key, i) => ({ field: sortFields[key] ?? key, direction: directions.length === 1 ? directions[0] : directions[i] })),
       filters,
     },
     problems,
@@ -101,10 +128,21 @@ export function compareValues(a: FieldValue, b: FieldValue): number {
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
+/** One value of a record's field, as the sorted value index and the trigram index keep it. */
+interface ValueIndex {
+  /** Normalized values, ascending; a multi-valued record appears once per value. */
+  keys: string[];
+  /** `positions[k]` is the record holding `keys[k]`. */
+  positions: Int32Array;
+}
+
 /** The indexes of one collection; built lazily, cached within bounds, never changed in place. */
 export class Listing<T> {
   readonly #sorted = new Lru<string, { order: Int32Array; rank: Int32Array }>(SORT_CACHE_ENTRIES);
   readonly #inverted = new Map<string, Map<string, Int32Array>>();
+  readonly #values = new Map<string, ValueIndex>();
+  readonly #grams = new Map<string, Map<string, Int32Array>>();
+  readonly #complements = new Map<string, Int32Array>();
   readonly #filtered = new Lru<string, Int32Array>(FILTER_CACHE_ENTRIES, FILTER_CACHE_BYTES, (a) => a.byteLength);
 
   constructor(readonly collection: Collection<T>) {}
@@ -122,23 +160,43 @@ export class Listing<T> {
   matching(sort: SortKey[], filters: Filter[], within?: readonly number[]): Int32Array {
     const sorted = this.#sortIndex(sort);
     if (filters.length === 0 && !within) return sorted.order;
-    const cacheKey = `${signature(sort)}|${JSON.stringify(filters)}|${within ? within.join(',') : ''}`;
+    const cacheKey = `${signature(sort)}|${JSON.stringify(filters.map((f) => [f.field, f.match, f.value]))}|${within ? within.join(',') : ''}`;
     return this.#filtered.getOrCreate(cacheKey, () => {
-      let candidates: Int32Array | undefined = within ? Int32Array.from(within) : undefined;
-      for (const filter of filters) {
-        if (filter.kind !== 'eq') continue;
-        const hits = this.#postings(filter.field).get(normalize(filter.value)) ?? new Int32Array(0);
-        candidates = candidates ? intersect(candidates, hits) : hits;
-      }
-      let result = Array.from(candidates ?? sorted.order);
-      for (const filter of filters) {
-        if (filter.kind === 'eq') continue;
-        result = result.filter((i) => inRange(this.collection.field(i, filter.field), filter));
+      // Smallest candidate list first, so each intersection only shrinks it.
+      const lists = filters.map((f) => this.#hits(f));
+      if (within) lists.push(Int32Array.from(within));
+      lists.sort((a, b) => a.length - b.length);
+      let result = new Set(lists[0]);
+      for (const list of lists.slice(1)) {
+        if (result.size === 0) break;
+        const next = new Set<number>();
+        for (const i of list) if (result.has(i)) next.add(i);
+        result = next;
       }
       const rank = sorted.rank;
-      result.sort((a, b) => rank[a] - rank[b]);
-      return Int32Array.from(result);
+      return Int32Array.from(result).sort((a, b) => rank[a] - rank[b]);
     });
+  }
+
+  /** Positions one filter lets through (unordered; a multi-valued record may repeat). */
+  #hits(filter: Filter): Int32Array {
+    const needle = normalize(filter.value);
+    switch (filter.match) {
+      case 'exact':
+        return this.#postings(filter.field).get(needle) ?? new Int32Array(0);
+      case 'include':
+        // value false: every record whose flag is not true.
+        return this.#without(filter.field, 'true');
+      case 'prefix':
+        return this.#range(filter.field, needle, `${needle}\uffff`);
+      case 'from':
+        return this.#range(filter.field, needle, undefined);
+      case 'to':
+        // The date part is inclusive: `2024-03-05T10:00:00Z` is on or before `2024-03-05`.
+        return this.#range(filter.field, undefined, `${needle}\uffff`);
+      case 'contains':
+        return this.#containing(filter.field, needle);
+    }
   }
 
   /** Builds the default order's index now, so the first request does not pay for it. */
@@ -173,40 +231,128 @@ export class Listing<T> {
     });
   }
 
+  /** Every normalized value of record i's field (none for null). */
+  #valuesOf(i: number, field: string): string[] {
+    const value = this.collection.field(i, field);
+    const values = Array.isArray(value) ? value : [value];
+    return [...new Set(values.filter((x): x is string | number | boolean => x !== null && x !== undefined).map(normalize))];
+  }
+
   /** Inverted index of one field: normalized value -> positions ascending. Multi-valued fields list a record under each value. */
   #postings(field: string): Map<string, Int32Array> {
     let index = this.#inverted.get(field);
     if (!index) {
-      const lists = new Map<string, number[]>();
-      for (let i = 0; i < this.collection.size; i++) {
-        const value = this.collection.field(i, field);
-        const values = Array.isArray(value) ? value : [value];
-        for (const v of new Set(values.filter((x): x is string | number | boolean => x !== null && x !== undefined).map(normalize))) {
-          let list = lists.get(v);
-          if (!list) lists.set(v, (list = []));
-          list.push(i);
-        }
-      }
-      index = new Map([...lists].map(([k, v]) => [k, Int32Array.from(v)]));
+      index = postingLists(this.collection.size, (i) => this.#valuesOf(i, field));
       this.#inverted.set(field, index);
     }
     return index;
   }
+
+  /** Positions whose field is not `value` (null included): the complement of a posting list, kept. */
+  #without(field: string, value: string): Int32Array {
+    const key = `${field}\0${value}`;
+    let kept = this.#complements.get(key);
+    if (!kept) {
+      const excluded = this.#postings(field).get(value) ?? new Int32Array(0);
+      kept = new Int32Array(this.collection.size - excluded.length);
+      // Both ascending: one merge pass.
+      for (let i = 0, e = 0, k = 0; i < this.collection.size; i++) {
+        if (e < excluded.length && excluded[e] === i) e++;
+        else kept[k++] = i;
+      }
+      this.#complements.set(key, kept);
+    }
+    return kept;
+  }
+
+  /** Sorted value index of one field, for prefix and range look-ups by binary search. */
+  #valueIndex(field: string): ValueIndex {
+    let index = this.#values.get(field);
+    if (!index) {
+      const pairs: [string, number][] = [];
+      for (let i = 0; i < this.collection.size; i++) for (const v of this.#valuesOf(i, field)) pairs.push([v, i]);
+      pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+      index = { keys: pairs.map((p) => p[0]), positions: Int32Array.from(pairs.map((p) => p[1])) };
+      this.#values.set(field, index);
+    }
+    return index;
+  }
+
+  /** Positions whose value v satisfies `low <= v < high` (either bound may be open). */
+  #range(field: string, low: string | undefined, high: string | undefined): Int32Array {
+    const { keys, positions } = this.#valueIndex(field);
+    const from = low === undefined ? 0 : lowerBound(keys, low);
+    const to = high === undefined ? keys.length : lowerBound(keys, high);
+    return positions.slice(from, Math.max(from, to));
+  }
+
+  /** Positions whose value contains the needle: trigram postings narrow, the values confirm. */
+  #containing(field: string, needle: string): Int32Array {
+    const { keys, positions } = this.#valueIndex(field);
+    if (needle.length < GRAM) {
+      const hits: number[] = [];
+      for (let k = 0; k < keys.length; k++) if (keys[k].includes(needle)) hits.push(positions[k]);
+      return Int32Array.from(hits);
+    }
+    const grams = this.#gramIndex(field);
+    const lists = gramsOf(needle).map((g) => grams.get(g) ?? new Int32Array(0));
+    lists.sort((a, b) => a.length - b.length);
+    const hits: number[] = [];
+    // Entries of the value index (not records) are what the gram postings list; confirm each.
+    for (const k of lists[0]) if (lists.every((l) => l === lists[0] || includesSorted(l, k)) && keys[k].includes(needle)) hits.push(positions[k]);
+    return Int32Array.from(hits);
+  }
+
+  /** Trigram -> entries of the field's value index carrying it, ascending. */
+  #gramIndex(field: string): Map<string, Int32Array> {
+    let index = this.#grams.get(field);
+    if (!index) {
+      const { keys } = this.#valueIndex(field);
+      index = postingLists(keys.length, (k) => new Set(gramsOf(keys[k])));
+      this.#grams.set(field, index);
+    }
+    return index;
+  }
+}
+
+/** Term -> the entries 0..count-1 carrying it, ascending (`termsOf` yields each term of an entry once). */
+function postingLists(count: number, termsOf: (entry: number) => Iterable<string>): Map<string, Int32Array> {
+  const lists = new Map<string, number[]>();
+  for (let entry = 0; entry < count; entry++) {
+    for (const term of termsOf(entry)) {
+      let list = lists.get(term);
+      if (!list) lists.set(term, (list = []));
+      list.push(entry);
+    }
+  }
+  return new Map([...lists].map(([term, list]) => [term, Int32Array.from(list)]));
 }
 
 function signature(sort: SortKey[]): string {
   return sort.map((k) => `${k.field}:${k.direction}`).join(',');
 }
 
-/** Intersection of two position lists; `b` is ascending (a posting list). */
-function intersect(a: Int32Array, b: Int32Array): Int32Array {
-  const inB = new Set(b);
-  return a.filter((x) => inB.has(x));
+/** First index whose element is >= `value` (elements ascending). */
+function lowerBound<V extends string | number>(sorted: ArrayLike<V>, value: V): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
-/** Range filters compare the date part (`YYYY-MM-DD`) of a date or date-time value, inclusive. */
-function inRange(value: FieldValue, filter: Filter): boolean {
-  if (typeof value !== 'string') return false;
-  const day = value.slice(0, filter.value.toString().length);
-  return filter.kind === 'from' ? day >= String(filter.value) : day <= String(filter.value);
+/** Whether an ascending list holds `value`. */
+function includesSorted(list: Int32Array, value: number): boolean {
+  const at = lowerBound(list, value);
+  return at < list.length && list[at] === value;
+}
+
+/** The overlapping three-character pieces of a normalized value. */
+function gramsOf(value: string): string[] {
+  const grams: string[] = [];
+  for (let i = 0; i + GRAM <= value.length; i++) grams.push(value.slice(i, i + GRAM));
+  return grams;
 }

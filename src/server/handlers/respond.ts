@@ -47,8 +47,8 @@ export function envelope(api: ApiContext, collection: Collection<unknown>, page:
 
 /**
  * A list endpoint: validated query -> filter, sort, page -> envelope. `within` narrows the
- * candidates for a filter that maps to a dataset relation rather than a field (undefined: no
- * narrowing; null: the filter names nothing, so the list is empty).
+ * candidates for a filter parameter (`omit`) that maps to a dataset relation rather than a field
+ * (undefined: no narrowing; null: the filter names nothing, so the list is empty).
  */
 export function listHandler(pick: (api: ApiContext) => Listing<unknown>, within?: (c: Context<AppEnv>) => { omit: string; positions: readonly number[] | null } | undefined): Handler {
   return (c) => {
@@ -58,10 +58,9 @@ export function listHandler(pick: (api: ApiContext) => Listing<unknown>, within?
     const cacheKey = `list:${operation.operationId}:${JSON.stringify(input.query)}`;
     const cached = api.encoded.get(cacheKey);
     if (cached !== undefined) return sendJson(c, cached);
-    const { query, problems } = toListQuery(operation, input.query);
-    if (problems.length > 0) throw badRequest(problems);
     const narrowing = within?.(c);
-    if (narrowing) query.filters = query.filters.filter((f) => f.field !== narrowing.omit);
+    const { query, problems } = toListQuery(operation, input.query, narrowing?.omit);
+    if (problems.length > 0) throw badRequest(problems);
     const listing = pick(api);
     const page = narrowing?.positions === null ? listing.page(query, []) : listing.page(query, narrowing?.positions);
     return sendJson(c, encodedJson(api, cacheKey, () => envelope(api, listing.collection, page)));
