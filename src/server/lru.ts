@@ -1,43 +1,21 @@
 /**
  * @module lru
- * A small least-recently-used map with a bound on entries and, optionally, on total weight
- * (bytes of cached bodies). Every per-request cache in the mock is one of these, so none grows
- * without limit.
+ * The mock's bounded caches: `lru-cache` (least recently used first out), bounded by entries and,
+ * where a cache holds bodies, by their total bytes. Every per-request cache in the mock is one of
+ * these, so none grows without limit. The constructor takes the bounds positionally and
+ * `getOrCreate` computes on a miss, the two things every caller needs.
  */
-export class Lru<K, V> {
-  readonly #map = new Map<K, { value: V; weight: number }>();
-  #weight = 0;
+import { LRUCache } from 'lru-cache';
 
-  constructor(
-    private readonly maxEntries: number,
-    private readonly maxWeight = Number.POSITIVE_INFINITY,
-    private readonly weigh: (value: V) => number = () => 0,
-  ) {}
-
-  get(key: K): V | undefined {
-    const hit = this.#map.get(key);
-    if (!hit) return undefined;
-    // Re-insert to mark as most recently used (Map keeps insertion order).
-    this.#map.delete(key);
-    this.#map.set(key, hit);
-    return hit.value;
-  }
-
-  set(key: K, value: V): void {
-    const weight = this.weigh(value);
-    if (weight > this.maxWeight) return;
-    const old = this.#map.get(key);
-    if (old) {
-      this.#weight -= old.weight;
-      this.#map.delete(key);
-    }
-    this.#map.set(key, { value, weight });
-    this.#weight += weight;
-    while (this.#map.size > this.maxEntries || this.#weight > this.maxWeight) {
-      const [oldestKey, oldest] = this.#map.entries().next().value as [K, { value: V; weight: number }];
-      this.#map.delete(oldestKey);
-      this.#weight -= oldest.weight;
-    }
+export class Lru<K extends {}, V extends {}> extends LRUCache<K, V> {
+  /**
+   * At most `maxEntries` entries; with `maxBytes`, also at most that many bytes as `sizeOf` counts
+   * them (a value larger than `maxBytes` on its own is never stored).
+   */
+  constructor(maxEntries: number, maxBytes?: number, sizeOf?: (value: V) => number) {
+    if (maxBytes === undefined || sizeOf === undefined) super({ max: maxEntries });
+    // lru-cache wants a positive integer size: an empty body still occupies an entry.
+    else super({ max: maxEntries, maxSize: maxBytes, sizeCalculation: (value) => Math.max(1, sizeOf(value)) });
   }
 
   /** The cached value, computing and caching it on a miss. */
@@ -47,14 +25,5 @@ export class Lru<K, V> {
     const value = create();
     this.set(key, value);
     return value;
-  }
-
-  get size(): number {
-    return this.#map.size;
-  }
-
-  clear(): void {
-    this.#map.clear();
-    this.#weight = 0;
   }
 }
