@@ -1,29 +1,99 @@
 /**
  * @module bench/mock-child
  * The mock under test, alone in its process: starts on an ephemeral port with the given seed and
- * scale, tells the orchestrator its URL and a few real identifiers the scenarios need, then answers
- * memory questions until it is told to stop. Usage (forked by bench/run.ts and bench/soak.ts):
- * `node --import tsx bench/mock-child.ts <scale> [seed]`.
+ * size, tells the orchestrator its URL and what the scenarios need, read from the running mock
+ * (its `GET /examples.json`, and its dataset for the 200 cross-reference numbers and a
+ * three-filter search), then answers memory questions until it is told to stop.
+ * Usage (forked by bench/run.ts and bench/soak.ts): `node --import tsx bench/mock-child.ts <size> [seed]`,
+ * size a scale factor or `live`.
  */
 import { startMockServer } from '../src/server/listen.js';
+import { searchBody, type Examples, type SearchExample } from '../src/server/examples.js';
+import type { Dataset } from '../src/fixtures/dataset.js';
 import { serveParent } from './ipc.js';
+import { LIVE_SIZE, type MockInfo, type Size } from './scenarios.js';
+import { BENCH_KEY } from './startup.js';
 
 /** The cross-reference scenario asks about this many numbers: the documented maximum. */
 export const CROSS_REFERENCE_BATCH = 200;
+/** The parametric search scenario's filter count. */
+const SEARCH_FILTERS = 3;
+
+/** Startup options for a bench size. */
+function sizeOptions(size: Size): { scale: number } {
+  if (size === LIVE_SIZE) throw new Error('the live catalogue size is not available in this version of the mock');
+  return { scale: Number(size) };
+}
+
+/** The 200 numbers of the cross-reference scenario, padded with unknown ones when the dataset knows fewer. */
+function crossReferenceNumbers(dataset: Dataset): string[] {
+  const known = dataset.competitorPartNumbers.slice(0, CROSS_REFERENCE_BATCH);
+  return [...known, ...Array.from({ length: CROSS_REFERENCE_BATCH - known.length }, (_, k) => `BENCH-UNKNOWN-${k}`)];
+}
+
+/**
+ * A search on three attributes of one part, each asking for that part's own value, so at least
+ * that part matches. The request body is the document's, built by the examples module; the
+ * three one-filter bodies are merged by joining their lists (the filters).
+ */
+function threeFilterSearch(dataset: Dataset): unknown {
+  const { products, productParts, attributes } = dataset;
+  for (let p = 0; p < products.size; p++) {
+    for (const k of dataset.partsOfProduct(p)) {
+      const plain: Omit<SearchExample, 'body'>[] = [];
+      for (const parametric of productParts.record(k).parametrics) {
+        const at = attributes.indexOf(parametric.productPartAttributeId);
+        if (at === undefined) continue;
+        const attribute = attributes.record(at);
+        const operator = attribute.operators.includes('eq') ? 'eq' : attribute.operators.includes('gte') ? 'gte' : undefined;
+        if (!operator) continue;
+        plain.push({ productId: products.id(p), productPartAttributeId: parametric.productPartAttributeId, attributeName: attribute.name, operator, values: [parametric.value as number | string | boolean] });
+        if (plain.length === SEARCH_FILTERS) return mergeBodies(plain.map(searchBody));
+      }
+    }
+  }
+  throw new Error(`no part has ${SEARCH_FILTERS} searchable parametric values`);
+}
+
+/** The example cross-reference body with its list of numbers (whatever the document names it) replaced by ours. */
+function withNumbers(example: unknown, numbers: string[]): unknown {
+  const body = { ...(example as Record<string, unknown>) };
+  const lists = Object.keys(body).filter((name) => Array.isArray(body[name]));
+  if (lists.length !== 1) throw new Error(`the cross-reference example body has ${lists.length} lists, expected one: ${JSON.stringify(example)}`);
+  body[lists[0]] = numbers;
+  return body;
+}
+
+/** One body from several: arrays joined, everything else from the first. */
+function mergeBodies(bodies: unknown[]): unknown {
+  const [first, ...rest] = bodies as Record<string, unknown>[];
+  const merged: Record<string, unknown> = { ...first };
+  for (const body of rest) for (const [name, value] of Object.entries(body)) if (Array.isArray(value) && Array.isArray(merged[name])) merged[name] = [...(merged[name] as unknown[]), ...value];
+  return merged;
+}
 
 const send = serveParent();
-const [scaleArg = '1', seedArg = '1'] = process.argv.slice(2);
+const [sizeArg = '1', seedArg = '1'] = process.argv.slice(2);
 
 try {
-  const running = await startMockServer({ port: 0, scale: Number(scaleArg), seed: Number(seedArg), validateResponses: false });
+  const running = await startMockServer({ port: 0, ...sizeOptions(sizeArg), seed: Number(seedArg), validateResponses: false });
   const { dataset } = running.app.state.apis[0];
-  const parts = dataset.productParts;
-  let partWithHash: string | undefined;
-  for (let i = 0; i < parts.size && partWithHash === undefined; i++) if (parts.id(i).includes('#')) partWithHash = parts.id(i);
-  const known = dataset.competitorPartNumbers.slice(0, CROSS_REFERENCE_BATCH);
-  // Pad with numbers nobody knows when the dataset knows fewer than a full batch: both paths are real traffic.
-  const partNumbers = [...known, ...Array.from({ length: CROSS_REFERENCE_BATCH - known.length }, (_, k) => `BENCH-UNKNOWN-${k}`)];
-  send({ type: 'ready', url: running.url, info: { products: dataset.products.size, parts: parts.size, partWithHash, partNumbers } });
+  const examples = (await (await fetch(`${running.origin}/examples.json`, { headers: { 'x-api-key': BENCH_KEY } })).json()) as Examples;
+  const partWithHash = examples.ids.productParts.find((id) => id.includes('#'));
+  const toolWithSpaces = examples.ids.softwareTools.find((id) => id.includes(' '));
+  if (!partWithHash || !toolWithSpaces) throw new Error(`the examples name no part id with "#" or no tool id with a space: ${JSON.stringify(examples.ids)}`);
+  const info: MockInfo = {
+    size: sizeArg,
+    products: dataset.products.size,
+    parts: dataset.productParts.size,
+    documents: dataset.documents.size,
+    boardsKits: dataset.boardsKits.size,
+    partWithHash,
+    toolWithSpaces,
+    crossReferenceBody: withNumbers(examples.operations.crossReferenceProductParts.body, crossReferenceNumbers(dataset)),
+    searchBody: threeFilterSearch(dataset),
+  };
+  send({ type: 'ready', url: running.url, info: info as unknown as Record<string, unknown> });
   const stop = () => void running.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

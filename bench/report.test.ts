@@ -1,11 +1,13 @@
 /**
  * @module bench/report.test
- * The bench's verdicts: targets read the right numbers (ratio to the same run's baseline, p99,
- * CPU per request for "same cost"), and the Markdown never carries a key.
+ * The bench's verdicts: each target reads the right numbers (req/s ratio to the same run's
+ * baseline, CPU per request against the baseline's, p99), each row is judged by its own target,
+ * and the Markdown never carries a key.
  */
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from './load.js';
 import { checkTargets, toMarkdown, type BenchReport, type Row, type Side } from './report.js';
+import type { TargetKind } from './scenarios.js';
 
 const MIB = 1024 * 1024;
 
@@ -14,8 +16,8 @@ function side(requestsPerSecond: number, cpuMicrosPerRequest: number, latencyP99
   return { ...load, peakRssBytes: 100 * MIB, cpuMicrosPerRequest };
 }
 
-function row(scenario: string, scale: number, mock: Side, baseline: Side): Row {
-  return { scenario, title: scenario, scale, responseBytes: 1000, mock, baseline };
+function row(scenario: string, size: string, target: TargetKind | undefined, mock: Side, baseline: Side): Row {
+  return { scenario, title: scenario, size, target, responseBytes: 1000, mock, baseline };
 }
 
 function report(rows: Row[]): BenchReport {
@@ -24,26 +26,41 @@ function report(rows: Row[]): BenchReport {
     machine: { cpu: 'test cpu', cores: 2, memoryGiB: 8, os: 'linux', node: 'v20' },
     settings: { connections: 50, durationSeconds: 8, warmupSeconds: 2, key: '$API_KEY' },
     rows,
+    skipped: [],
     startup: [{ scale: 1000, firstAnswerMs: 16_000, bannerReadyMs: 15_000, peakRssBytes: 1000 * MIB, shutdownMs: 50, exitCode: 0 }],
   };
 }
 
-const verdict = (r: BenchReport, prefix: string) => checkTargets(r).find((c) => c.target.startsWith(prefix));
+const verdicts = (r: BenchReport, part: string) => checkTargets(r).filter((c) => c.target.includes(part));
 
 describe('bench targets', () => {
-  it('judges the list page by its ratio to the same run baseline, and p99', () => {
-    const met = report([row('products-list', 1, side(7_100, 50), side(10_000, 20))]);
-    expect(verdict(met, 'list page >=')).toMatchObject({ ok: true, measured: '71.0%' });
-    const missed = report([row('products-list', 1, side(6_900, 50, 12), side(10_000, 20))]);
-    expect(verdict(missed, 'list page >=')).toMatchObject({ ok: false, measured: '69.0%' });
-    expect(verdict(missed, 'list page p99')).toMatchObject({ ok: false });
+  it('judges a list page by its req/s ratio, its CPU per request against the baseline, and p99', () => {
+    const met = report([row('products-list', 'live', 'list', side(7_100, 29, 9), side(10_000, 20))]);
+    expect(verdicts(met, 'products-list (size live)').map((c) => [c.measured.split(' ')[0], c.ok])).toEqual([
+      ['71.0%', true],
+      ['1.45x', true],
+      ['9', true],
+    ]);
+    const missed = report([row('products-list', '1', 'list', side(6_900, 31, 10), side(10_000, 20))]);
+    expect(verdicts(missed, 'products-list').map((c) => c.ok)).toEqual([false, false, false]);
   });
 
-  it('judges "same cost" by CPU per request against the first page at scale 1', () => {
-    const rows = [row('products-list', 1, side(7_000, 50), side(10_000, 20)), row('products-last-page', 1, side(3_000, 54), side(10_000, 20)), row('products-list', 100, side(7_000, 60), side(10_000, 20))];
+  it('holds by-ID reads to 60% and cross-reference or search to 50%, and reports other rows without a verdict', () => {
+    const rows = [
+      row('part-by-id', '1', 'byId', side(6_000, 50), side(10_000, 20)),
+      row('tool-by-id', '1', 'byId', side(5_900, 50), side(10_000, 20)),
+      row('search-3-filters', '1', 'heavy', side(500, 50), side(1_000, 20)),
+      row('cross-reference-200', '1', 'heavy', side(490, 50), side(1_000, 20)),
+      row('boards-filtered-sorted', '1', undefined, side(1, 50), side(10_000, 20)),
+    ];
     const checks = checkTargets(report(rows));
-    expect(checks.find((c) => c.target.includes('products-last-page at scale 1'))).toMatchObject({ ok: true });
-    expect(checks.find((c) => c.target.includes('products-list at scale 100'))).toMatchObject({ ok: false });
+    expect(['part-by-id', 'tool-by-id', 'search-3-filters', 'cross-reference-200'].map((id) => verdicts(report(rows), id).map((c) => c.ok))).toEqual([[true], [false], [true], [false]]);
+    expect(checks.some((c) => c.target.includes('boards-filtered-sorted'))).toBe(false);
+  });
+
+  it('counts a size the mock could not start at as a target not met', () => {
+    const checks = checkTargets({ ...report([]), skipped: [{ size: 'live', reason: 'no such option' }] });
+    expect(checks.find((c) => c.target === 'list pages at size live')).toMatchObject({ ok: false, measured: 'not run: no such option' });
   });
 
   it('applies the scale-1000 limits to startup time and RSS', () => {
@@ -52,11 +69,12 @@ describe('bench targets', () => {
     expect(checks.find((c) => c.target.startsWith('peak RSS at scale 1000'))).toMatchObject({ ok: true });
   });
 
-  it('renders a table with date, machine and every row, without a key', () => {
-    const markdown = toMarkdown(report([row('products-list', 1, side(7_000, 50), side(10_000, 20))]));
+  it('renders a table with date, machine, every row and the count of met targets, without a key', () => {
+    const markdown = toMarkdown(report([row('products-list', '1', 'list', side(7_000, 50), side(10_000, 20))]));
     expect(markdown).toContain('2026-11-23');
     expect(markdown).toContain('test cpu, 2 cores');
     expect(markdown).toMatch(/\| products-list \| 1 \| 1000 \| 7000 \| 10000 \| \*\*0\.70\*\* \|/);
+    expect(markdown).toContain('Targets met: 4 of 6.');
     expect(markdown).not.toMatch(/demo-[a-z-]+-key/);
   });
 });

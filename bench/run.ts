@@ -2,20 +2,22 @@
  * @module bench/run
  * `npm run bench`: every scenario against the mock and against a bare `node:http` baseline that
  * replays the mock's own bytes, in the same run, each server in its own process and autocannon in
- * a third; the products list again at larger scales; cold starts of the CLI at scale 1 and 1000.
- * Prints the Markdown table and writes `bench/results/latest.{md,json}`.
+ * a third; the list pages again at the live catalogue's size; cold starts of the CLI at scale 1
+ * and 1000. Prints the Markdown table with each target's ratio and verdict, and writes
+ * `bench/results/latest.{md,json}`.
  *
  * Options (flags or environment): `--duration` / BENCH_DURATION seconds per run (default 8),
- * `--warmup` / BENCH_WARMUP (default 2), `--connections` (50), `--scales 1,10,100`,
- * `--startup-scales 1,1000` (empty to skip), `--only <scenario id>`, `--profile` (the mock child
- * writes a V8 CPU profile to bench/results/profiles/).
+ * `--warmup` / BENCH_WARMUP (default 2), `--connections` (50), `--sizes 1,live` (scale factors or
+ * `live`; the first size runs every scenario, the others the list pages), `--startup-scales 1,1000`
+ * (empty to skip), `--only <scenario id>`, `--profile` (the mock child writes a V8 CPU profile to
+ * bench/results/profiles/).
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Child, type MemoryStats } from './ipc.js';
+import { Child, type CapturedResponse, type MemoryStats } from './ipc.js';
 import { runLoad, type LoadSpec } from './load.js';
 import { machine, writeReport, type BenchReport, type Row, type Side } from './report.js';
-import { allScenarios, capture, LIST_SCENARIO, listScenario, requestHeaders, type MockInfo, type Scenario } from './scenarios.js';
+import { allScenarios, capture, FLOOR_SCENARIO, LIST_SCENARIO, listScenarios, requestHeaders, type MockInfo, type Scenario } from './scenarios.js';
 import { BENCH_KEY, probeStartup, type StartupResult } from './startup.js';
 
 const DEFAULT_DURATION_S = 8;
@@ -28,14 +30,15 @@ const { values } = parseArgs({
     duration: { type: 'string', default: process.env.BENCH_DURATION ?? String(DEFAULT_DURATION_S) },
     warmup: { type: 'string', default: process.env.BENCH_WARMUP ?? String(DEFAULT_WARMUP_S) },
     connections: { type: 'string', default: String(DEFAULT_CONNECTIONS) },
-    scales: { type: 'string', default: '1,10,100' },
+    sizes: { type: 'string', default: '1,live' },
     'startup-scales': { type: 'string', default: '1,1000' },
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
   },
 });
 
-const numbers = (raw: string) => raw.split(',').filter(Boolean).map(Number);
+const list = (raw: string) => raw.split(',').filter(Boolean);
+const numbers = (raw: string) => list(raw).map(Number);
 const settings = { connections: Number(values.connections), durationSeconds: Number(values.duration), warmupSeconds: Number(values.warmup), key: '$API_KEY (demo-unlimited tier)' };
 
 /** One measured run against one server, with that server's RSS peak over the measured part only. */
@@ -50,27 +53,54 @@ function log(line: string): void {
   process.stderr.write(`[bench] ${line}\n`);
 }
 
-async function benchScale(scale: number, baseline: Child, baselineUrl: string): Promise<Row[]> {
+function logRow(r: Row): void {
+  log(`  ${Math.round(r.mock.requestsPerSecond)} req/s p99 ${r.mock.latencyP99} ms | baseline ${Math.round(r.baseline.requestsPerSecond)} req/s | ratio ${(r.mock.requestsPerSecond / r.baseline.requestsPerSecond).toFixed(2)}`);
+}
+
+/** The yardstick servers, each in its own process: bare node:http, and Hono alone (the framework floor). */
+interface Yardsticks {
+  baseline: Child;
+  baselineUrl: string;
+  floor: Child;
+  floorUrl: string;
+}
+
+/** Hands a captured response to a yardstick server and waits until it serves it. */
+async function serveCapture(server: Child, response: CapturedResponse): Promise<void> {
+  const serving = server.next('serving');
+  server.send({ type: 'serve', response });
+  await serving;
+}
+
+async function benchSize(size: string, everyScenario: boolean, yardsticks: Yardsticks): Promise<Row[]> {
+  const { baseline, baselineUrl, floor, floorUrl } = yardsticks;
   const execArgv = values.profile ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
-  const mock = new Child('./mock-child.ts', [String(scale)], { execArgv });
+  const mock = new Child('./mock-child.ts', [size], { execArgv });
   const rows: Row[] = [];
   try {
     const ready = await mock.next('ready');
     const info = ready.info as unknown as MockInfo;
-    log(`mock at scale ${scale}: ${info.products} products, ${info.parts} parts`);
-    const scenarios = (scale === 1 ? allScenarios(info) : [listScenario()]).filter((s) => !values.only || s.id === values.only);
+    log(`mock at size ${size}: ${info.products} products, ${info.parts} parts, ${info.documents} documents, ${info.boardsKits} boards and kits`);
+    const scenarios = (everyScenario ? allScenarios(info) : listScenarios(info)).filter((s) => !values.only || s.id === values.only);
+    if (scenarios.length === 0) return rows;
     for (const scenario of scenarios) {
       const response = await capture(ready.url, scenario);
-      const serving = baseline.next('serving');
-      baseline.send({ type: 'serve', response });
-      await serving;
-      log(`${scenario.id} (scale ${scale}): mock`);
+      await serveCapture(baseline, response);
+      log(`${scenario.id} (size ${size}): mock`);
       const mockSide = await measure(mock, `${ready.url}${scenario.path}`, scenario);
-      log(`${scenario.id} (scale ${scale}): baseline`);
+      log(`${scenario.id} (size ${size}): baseline`);
       const baseSide = await measure(baseline, `${baselineUrl}${scenario.path}`, scenario);
-      rows.push({ scenario: scenario.id, title: scenario.title, scale, responseBytes: Buffer.from(response.bodyBase64, 'base64').length, mock: mockSide, baseline: baseSide });
-      const r = rows.at(-1)!;
-      log(`  mock ${Math.round(r.mock.requestsPerSecond)} req/s p99 ${r.mock.latencyP99} ms | baseline ${Math.round(r.baseline.requestsPerSecond)} req/s | ratio ${(r.mock.requestsPerSecond / r.baseline.requestsPerSecond).toFixed(2)}`);
+      const responseBytes = Buffer.from(response.bodyBase64, 'base64').length;
+      rows.push({ scenario: scenario.id, title: scenario.title, size, target: scenario.target, responseBytes, mock: mockSide, baseline: baseSide });
+      logRow(rows.at(-1)!);
+      if (everyScenario && scenario.id === LIST_SCENARIO) {
+        // The same bytes through Hono alone, against the same baseline run: the part no mock code can remove.
+        await serveCapture(floor, response);
+        log(`${scenario.id} (size ${size}): Hono alone`);
+        const floorSide = await measure(floor, `${floorUrl}${scenario.path}`, scenario);
+        rows.push({ scenario: FLOOR_SCENARIO, title: 'products list, first page, from Hono alone (framework floor, no mock code)', size, responseBytes, mock: floorSide, baseline: baseSide });
+        logRow(rows.at(-1)!);
+      }
     }
   } finally {
     await mock.stop();
@@ -79,15 +109,23 @@ async function benchScale(scale: number, baseline: Child, baselineUrl: string): 
 }
 
 const rows: Row[] = [];
+const skipped: BenchReport['skipped'] = [];
 const baseline = new Child('./baseline-child.ts');
+const floor = new Child('./baseline-child.ts', ['hono']);
 try {
-  const { url: baselineUrl } = await baseline.next('ready');
-  for (const scale of numbers(values.scales)) {
-    if (values.only && scale !== 1 && values.only !== LIST_SCENARIO) continue;
-    rows.push(...(await benchScale(scale, baseline, baselineUrl)));
+  const [{ url: baselineUrl }, { url: floorUrl }] = await Promise.all([baseline.next('ready'), floor.next('ready')]);
+  for (const [k, size] of list(values.sizes).entries()) {
+    try {
+      rows.push(...(await benchSize(size, k === 0, { baseline, baselineUrl, floor, floorUrl })));
+    } catch (error) {
+      // A size the mock cannot start at is reported, not silently dropped; the first size must work.
+      if (k === 0) throw error;
+      log(`size ${size} skipped: ${(error as Error).message.split('\n')[0]}`);
+      skipped.push({ size, reason: (error as Error).message.split('\n')[0] });
+    }
   }
 } finally {
-  await baseline.stop();
+  await Promise.all([baseline.stop(), floor.stop()]);
 }
 
 const startup: StartupResult[] = [];
@@ -96,7 +134,7 @@ for (const scale of numbers(values['startup-scales'])) {
   startup.push(await probeStartup(scale));
 }
 
-const report: BenchReport = { date: new Date().toISOString(), machine: machine(), settings, rows, startup };
+const report: BenchReport = { date: new Date().toISOString(), machine: machine(), settings, rows, skipped, startup };
 // The key is a demo key, but reports never carry key values.
 if (JSON.stringify(report).includes(BENCH_KEY)) throw new Error('the report would contain the API key');
 process.stdout.write(writeReport(report));

@@ -1,8 +1,9 @@
 /**
  * @module bench/scenarios
- * What the bench asks the mock, built from identifiers the running mock reported (so every
- * scenario is a real 200, never a cheap 404), and the capture of one real response for the
- * baseline to replay.
+ * What the bench asks the mock, built from what the running mock reported (its `/examples.json`
+ * and a few dataset facts, see `bench/mock-child.ts`), so every scenario is a real 200 on the
+ * records and request bodies of the current document, never a hard-coded id or a cheap 404; and
+ * the capture of one real response for the baseline to replay.
  */
 import type { CapturedResponse } from './ipc.js';
 import { BENCH_KEY } from './startup.js';
@@ -12,12 +13,29 @@ const PAGE_SIZE = 10;
 /** Hop-by-hop and per-response headers the baseline sets itself. */
 const NOT_REPLAYED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
+/** The dataset size the bench runs at: a scale factor, or the live catalogue's size. */
+export type Size = string;
+export const LIVE_SIZE: Size = 'live';
+
+/** What the mock child reports once it listens. */
 export interface MockInfo {
+  size: Size;
   products: number;
   parts: number;
-  partWithHash?: string;
-  partNumbers: string[];
+  documents: number;
+  boardsKits: number;
+  /** An orderable id with `#` (sent as `%23`), from the mock's examples. */
+  partWithHash: string;
+  /** A software tool id (its title) with spaces, from the mock's examples. */
+  toolWithSpaces: string;
+  /** The cross-reference request body: 200 competitor numbers the dataset knows. */
+  crossReferenceBody: unknown;
+  /** A parametric search with three filters that matches at least one part. */
+  searchBody: unknown;
 }
+
+/** Which of the issue's targets a scenario is judged by (none: reported only). */
+export type TargetKind = 'list' | 'byId' | 'heavy';
 
 export interface Scenario {
   id: string;
@@ -26,35 +44,44 @@ export interface Scenario {
   /** Below the API base URL, already percent-encoded. */
   path: string;
   body?: string;
+  target?: TargetKind;
 }
 
 export const LIST_SCENARIO = 'products-list';
+/** The list page's bytes served by Hono alone (no mock code): what the framework costs by itself. */
+export const FLOOR_SCENARIO = 'framework-floor';
 
 export function listScenario(): Scenario {
-  return { id: LIST_SCENARIO, title: 'products list page', method: 'GET', path: `/products?limit=${PAGE_SIZE}` };
+  return { id: LIST_SCENARIO, title: 'products list, first page', method: 'GET', path: `/products?limit=${PAGE_SIZE}`, target: 'list' };
 }
 
-/** Every scenario of a scale-1 run. */
-export function allScenarios(info: MockInfo): Scenario[] {
+function lastPageScenario(info: MockInfo): Scenario {
+  // `offset` is a page index on the products list (the server multiplies it by `limit`).
   const lastPage = Math.max(0, Math.ceil(info.products / PAGE_SIZE) - 1);
-  if (!info.partWithHash) throw new Error('the dataset has no orderableId with "#": the by-ID scenario needs one');
+  return { id: 'products-last-page', title: `products list, last page (offset=${lastPage})`, method: 'GET', path: `/products?limit=${PAGE_SIZE}&offset=${lastPage}`, target: 'list' };
+}
+
+/** The list pages only: what the bench runs at the larger sizes. */
+export function listScenarios(info: MockInfo): Scenario[] {
+  return [listScenario(), lastPageScenario(info)];
+}
+
+/** Every scenario of the scale-1 run. */
+export function allScenarios(info: MockInfo): Scenario[] {
   return [
-    listScenario(),
-    { id: 'products-last-page', title: `products last page (offset=${lastPage})`, method: 'GET', path: `/products?limit=${PAGE_SIZE}&offset=${lastPage}` },
-    {
-      id: 'boards-filtered-sorted',
-      title: 'boards-kits filtered, two sort keys',
-      method: 'GET',
-      path: '/boards-kits?boardKitType=evaluation&order=boardKitType,title&orderDirection=asc,desc',
-    },
-    { id: 'part-by-id', title: 'product part by ID (%23 in the id)', method: 'GET', path: `/product-parts/${encodeURIComponent(info.partWithHash)}` },
+    ...listScenarios(info),
+    { id: 'boards-filtered-sorted', title: 'boards-kits filtered, two sort keys', method: 'GET', path: '/boards-kits?boardKitType=evaluation&order=boardKitType,title&orderDirection=asc,desc' },
+    { id: 'part-by-id', title: 'product part by ID (%23 in the id)', method: 'GET', path: `/product-parts/${encodeURIComponent(info.partWithHash)}`, target: 'byId' },
+    { id: 'tool-by-id', title: 'software tool by ID (a title with spaces)', method: 'GET', path: `/software-tools/${encodeURIComponent(info.toolWithSpaces)}`, target: 'byId' },
     {
       id: 'cross-reference-200',
-      title: `cross-reference POST, ${info.partNumbers.length} numbers`,
+      title: 'cross-reference POST, 200 numbers',
       method: 'POST',
       path: '/product-parts/cross-reference',
-      body: JSON.stringify({ partNumbers: info.partNumbers }),
+      body: JSON.stringify(info.crossReferenceBody),
+      target: 'heavy',
     },
+    { id: 'search-3-filters', title: 'parametric search POST, 3 filters', method: 'POST', path: '/product-parts/search', body: JSON.stringify(info.searchBody), target: 'heavy' },
   ];
 }
 
@@ -62,11 +89,17 @@ export function requestHeaders(scenario: Scenario): Record<string, string> {
   return { 'x-api-key': BENCH_KEY, accept: 'application/json', ...(scenario.body ? { 'content-type': 'application/json' } : {}) };
 }
 
-/** One real answer of the mock for the scenario; throws unless it is a 200 (a bench of errors measures nothing). */
+/**
+ * One real answer of the mock for the scenario; throws unless it is a 200 and, where the answer
+ * is a page (`data`), a non-empty one: a bench of errors or empty pages measures nothing.
+ */
 export async function capture(baseUrl: string, scenario: Scenario): Promise<CapturedResponse> {
   const res = await fetch(`${baseUrl}${scenario.path}`, { method: scenario.method, headers: requestHeaders(scenario), body: scenario.body });
   const body = Buffer.from(await res.arrayBuffer());
-  if (res.status !== 200) throw new Error(`${scenario.method} ${scenario.path} answered ${res.status}: ${body.toString('utf8', 0, 300)}`);
+  const problem = `${scenario.method} ${scenario.path} answered ${res.status}: ${body.toString('utf8', 0, 300)}`;
+  if (res.status !== 200) throw new Error(problem);
+  const data = (JSON.parse(body.toString('utf8')) as { data?: unknown }).data;
+  if (Array.isArray(data) && data.length === 0) throw new Error(`${problem} (an empty page)`);
   const headers: Record<string, string> = {};
   res.headers.forEach((value, name) => {
     if (!NOT_REPLAYED.has(name)) headers[name] = value;
