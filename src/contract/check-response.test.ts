@@ -68,12 +68,14 @@ describe('checkResponse', () => {
   });
 
   it('names a break of an inferred schema inferred-shape, of a documented one schema', () => {
-    const record = { data: [{ productFamily: 7 }], pagination: page().pagination };
-    // The product-parts item shape is our reading of "not shown" in the source; the packages item is stated.
+    const record = { data: [{ orderableId: 'LT1#PBF', BOPN: 7 }], pagination: page().pagination };
+    // A part's `BOPN` name is our reading of "exact property name not shown"; the packages item is stated.
     const inferred = checkResponse(validators, contract.operation('listProductParts'), response({ body: { kind: 'json', value: record } }));
-    expect(inferred).toContainEqual(expect.objectContaining({ rule: 'inferred-shape', pointer: '/data/0/productFamily', source: 'inferred', actual: 7 }));
+    expect(inferred).toContainEqual(expect.objectContaining({ rule: 'inferred-shape', pointer: '/data/0/BOPN', source: 'inferred', actual: 7 }));
     expect(new Set(inferred.map((f) => `${f.rule}:${f.source}`))).toEqual(new Set(['inferred-shape:inferred']));
     const documented = checkResponse(validators, listPackages, response({ body: { kind: 'json', value: { ...record, data: [{ packageCode: 7 }] } } }));
+    const reference = checkResponse(validators, contract.operation('listProductParts'), response({ body: { kind: 'json', value: { ...record, data: [{ orderableId: 'LT1#PBF', genericId: 7 }] } } }));
+    expect(reference).toContainEqual(expect.objectContaining({ rule: 'schema', pointer: '/data/0/genericId', source: 'reference', actual: 7 }));
     expect(documented).toContainEqual(expect.objectContaining({ rule: 'schema', pointer: '/data/0/packageCode', source: 'documented', actual: 7 }));
   });
 

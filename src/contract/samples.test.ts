@@ -69,20 +69,75 @@ const product120: S['ProductV1_2_0'] = {
 
 const productPart: S['ProductPart'] = {
   orderableId: 'LTM4700EY#PBF',
-  BOPN: 'LTM4700',
-  productId: 'LTM4700',
-  productHref: '/products/LTM4700',
-  productFamily: 'µModule Regulators',
+  BOPN: 'LTM4700EY',
+  productCategory: 'Power Management',
+  firstProductSubcategory: 'Switching Regulators',
+  genericId: 'LTM4700',
+  genericTitle: 'LTM4700: Dual 50A µModule Regulator',
+  genericUrl: '/products/LTM4700',
+  productFamily: 'Switching Regulators',
+  '1kuPrice': 70,
+  budgetaryPrice: [
+    { units: 1, price: 98.5, currency: 'USD' },
+    { units: 100, price: 81.2, currency: 'USD' },
+    { units: 1000, price: 70, currency: 'USD' },
+  ],
+  status: 'Active',
+  type: 'µModule Regulators',
   description: 'Dual 50A µModule regulator, BGA-144, lead-free',
-  lifecycleStatus: 'Production',
-  packageCode: 'BGA-144',
-  packageHref: '/packages/BGA-144',
-  parametrics: [
+  class: 'BGA',
+  category: 'Surface Mount',
+  leadCount: 144,
+  dimensions: { length: 15, width: 22, thickness: 5.01, pitch: 1.27 },
+  peakReflowTemperature: '245',
+  leadFree: true,
+  partAvailability: 'In Stock',
+  featuredDocument: { documentTitle: 'LTM4700 Data Sheet', documentUrl: '/documents/DCP-1001' },
+  images: [`${WEB}/images/parts/ltm4700.jpg`],
+  chipImage: `${WEB}/images/chips/ltm4700.png`,
+  regulatory: {
+    htsus: '8542.39.0001',
+    eccn: 'EAR99',
+    moistureSensitivityLevel: '3',
+    rohsCompliant: true,
+    chinaRohsCompliant: true,
+    hazardousMaterials: { mercury: false, lead: false, halogen: false, cadmium: false, hexavalentChromium: false, pbde: false, pbb: false },
+  },
+  lifecycle: 'Production',
+  alternative: { alternativeGenericId: null, alternativeNote: null },
+  packaging: {
+    package: { packageCode: 'BGA-144', href: '/packages/BGA-144' },
+    carrierType: 'Tray',
+    packageCode: 'Y144',
+    pbFreeCategory: 'e1',
+    jedecStandard: 'MO-275',
+    quantityPerCarrier: 84,
+    quantityPerReel: null,
+    reelSize: null,
+    tapePin1Quad: null,
+    tapePocketPitch: null,
+    packageUrl: '/packages/BGA-144',
+    packageDescription: '144-Lead Plastic BGA',
+    packageName: 'BGA-144',
+    prevCode: null,
+  },
+  plp: 'PWR',
+  sampleable: true,
+  directBuy: true,
+  replacementProduct: null,
+  replacementProductRemark: null,
+  distiInventory: {
+    value: { 'example-distribution': { part: 'ED-LTM4700EY', quantity: 1250, distributorName: 'Example Distribution', shoppingCartUrl: 'https://distributor.example.com/cart?p=LTM4700EY' } },
+    updated: UPDATED,
+    inStock: 1,
+    quantity: 1250,
+  },
+  cadModel: [{ cadSoftware: 'Multiple', ...docRef('AG-0100', 'DCP-2001', 'LTM4700 Symbol and Footprint', 'CAD Model') }, { cadSoftware: 'Multiple', url: 'https://cad.example.com/ltm4700', providedBy: 'Example CAD Vendor' }],
+  parametricAttributes: [
     {
       productPartAttributeId: 'vin-max',
-      name: 'Vin Max',
-      value: 16,
-      unit: 'V',
+      attributeName: 'Vin Max',
+      attributeValues: [16],
       href: '/product-parts/attributes/vin-max',
       attributeValuesParsed: [
         { type: 'GP', value: 'LTM4700', href: '/products/LTM4700' },
@@ -90,43 +145,38 @@ const productPart: S['ProductPart'] = {
       ],
     },
   ],
-  distiInventory: {
-    inStock: true,
-    totalQuantity: 1250,
-    updated: UPDATED,
-    distributors: [{ name: 'Example Distribution', quantity: 1250, partNumber: 'ED-LTM4700EY', cartUrl: 'https://distributor.example.com/cart?p=LTM4700EY' }],
-  },
-  budgetaryPrice: {
-    currency: 'USD',
-    priceBreaks: [
-      { quantity: 1, unitPrice: 98.5 },
-      { quantity: 100, unitPrice: 81.2 },
-      { quantity: 1000, unitPrice: 70 },
-    ],
-  },
-  directBuy: true,
-  chipImage: `${WEB}/images/chips/ltm4700.png`,
-  cadModel: [docRef('AG-0100', 'DCP-2001', 'LTM4700 Symbol and Footprint', 'CAD Model'), { url: 'https://cad.example.com/ltm4700', providedBy: 'Example CAD Vendor' }],
 };
 
 const attribute: S['ProductPartAttribute'] = {
   productPartAttributeId: 'vin-max',
-  name: 'Vin Max',
-  dataType: 'number',
+  attributeName: 'Vin Max',
+  attributeType: 'numeric',
+  filterType: 'range',
+  possibleValues: [],
   unit: 'V',
-  operators: ['eq', 'gt', 'gte', 'lt', 'lte', 'range'],
+  description: 'Maximum input voltage.',
 };
 
 const crossReference: S['CrossReferenceResponse'] = {
   data: [
     {
-      competitorPartNumber: 'TPS546D24A',
-      competitorManufacturer: 'Example Semiconductor',
-      matches: [
-        { orderableId: 'LTC7150SEV#PBF', href: '/product-parts/LTC7150SEV%23PBF', matchType: 'Functional', lifecycleStatus: 'Production', description: '20V, 20A synchronous step-down regulator', comments: null },
+      partNumber: 'TPS546D24A',
+      results: [
+        {
+          crossPartNumber: 'TPS546D24A',
+          crossManufacturer: 'Example Semiconductor',
+          matchType: 'Functional',
+          orderableId: 'LTC7150SEV#PBF',
+          genericId: 'LTC7150S',
+          status: 'Active',
+          comments: 'Pin-compatible; verify the compensation network.',
+          description: '20V, 20A synchronous step-down regulator',
+          dataSource: 'Renesas Database',
+          href: '/product-parts/LTC7150SEV%23PBF',
+        },
       ],
     },
-    { competitorPartNumber: 'UNKNOWN-123', competitorManufacturer: null, matches: [] },
+    { partNumber: 'UNKNOWN-123', results: [] },
   ],
 };
 
@@ -243,7 +293,15 @@ const VALID: [operationId: string, status: number, body: unknown][] = [
   ['getProduct', 200, product120],
   ['listProductParts', 200, { data: [productPart], pagination: pagination(1) }],
   ['getProductPart', 200, productPart],
-  ['searchProductParts', 200, { data: [productPart], pagination: pagination(1) }],
+  [
+    'searchProductParts',
+    200,
+    {
+      data: [{ orderableId: productPart.orderableId, genericId: 'LTM4700', status: 'Active', parametricAttributes: [{ productPartAttributeId: 'vin-max', attributeName: 'Vin Max', attributeValues: [16], href: '/product-parts/attributes/vin-max' }], href: '/product-parts/LTM4700EY%23PBF' }],
+      pagination: pagination(1),
+      filters: { productId: 'LTM4700', applied: [{ productPartAttributeId: 'vin-max', operator: 'range', min: 12, max: 20 }] },
+    },
+  ],
   ['listProductPartAttributes', 200, { data: [attribute], pagination: pagination(1) }],
   ['getProductPartAttribute', 200, attribute],
   ['crossReferenceProductParts', 200, crossReference],
@@ -387,15 +445,30 @@ describe('broken samples fail with the right pointer and rule', () => {
 
   it('a parsed attribute value with neither href nor url', () => {
     const body = broken(productPart, (p) => {
-      delete p.parametrics[0].attributeValuesParsed![0].href;
+      delete p.parametricAttributes![0].attributeValuesParsed![0].href;
     });
     // Both branches miss one property; the first (href) is reported.
-    expect(rules(check('getProductPart', 200, body))).toEqual([{ pointer: '/parametrics/0/attributeValuesParsed/0/href', rule: 'required: href' }]);
+    expect(rules(check('getProductPart', 200, body))).toEqual([{ pointer: '/parametricAttributes/0/attributeValuesParsed/0/href', rule: 'required: href' }]);
   });
 
   it('a price break at a quantity the source does not name', () => {
-    const body = broken(productPart, (p) => Object.assign(p.budgetaryPrice!.priceBreaks[1], { quantity: 50 }));
-    expect(rules(check('getProductPart', 200, body))).toEqual([{ pointer: '/budgetaryPrice/priceBreaks/1/quantity', rule: 'enum: 1, 100, 1000' }]);
+    const body = broken(productPart, (p) => Object.assign(p.budgetaryPrice![1], { units: 50 }));
+    expect(rules(check('getProductPart', 200, body))).toEqual([{ pointer: '/budgetaryPrice/1/units', rule: 'enum: 1, 100, 1000' }]);
+  });
+
+  it('a part status outside every form the reference shows', () => {
+    const body = broken(productPart, (p) => Object.assign(p, { status: 'Production' }));
+    expect(rules(check('getProductPart', 200, body))).toEqual([{ pointer: '/status', rule: 'enum: Active, Preview, NRND, Not Recommended for New Designs, Not Recommended<br /> for New Designs, Obsolete' }]);
+  });
+
+  it("the forms the reference's examples send where they contradict its schema are accepted", () => {
+    const body = broken(productPart, (p) =>
+      Object.assign(p, { '1kuPrice': '70.00', images: `${WEB}/images/parts/ltm4700.jpg`, partAvailability: true, featuredDocument: { title: 'LTM4700 Data Sheet', url: '/documents/DCP-1001' } }),
+    );
+    Object.assign(body.packaging!, { quantityPerCarrier: '84', quantityPerReel: '2500', tapePocketPitch: '12' });
+    Object.assign(body.regulatory!, { rohsCompliant: 'Yes' });
+    body.parametricAttributes![0].attributeValues = [{ value: 16, unit: 'V' }];
+    expect(check('getProductPart', 200, body)).toEqual([]);
   });
 });
 
@@ -406,21 +479,21 @@ describe('request bodies', () => {
     const request: Record<string, unknown> = {
       productId: 'LTM4700',
       filters: [
-        { attribute: 'vin-max', operator: 'gte', value: 12 },
-        { attribute: 'iout', operator: 'range', value: [10, 50] },
+        { productPartAttributeId: 'vin-max', operator: 'gte', values: [12] },
+        { productPartAttributeId: 'iout', operator: 'range', min: 10, max: 50 },
+        { productPartAttributeId: 'topology', values: ['Buck', 'Boost'] },
       ],
     };
     expect(body('searchProductParts', request)).toEqual([]);
     expect(request).toMatchObject({ limit: 10, offset: 0 });
   });
 
-  it('extra field where additionalProperties is false', () => {
-    const problems = body('searchProductParts', { productId: 'LTM4700', filters: [], sort: 'price' });
-    expect(problems.map(({ in: where, name, rule }) => ({ in: where, name, rule }))).toEqual([{ in: 'body', name: '/sort', rule: 'additionalProperties: false (sort)' }]);
+  it('filters are optional', () => {
+    expect(body('searchProductParts', { productId: 'LTM4700' })).toEqual([]);
   });
 
   it('bad operator enum in a filter', () => {
-    const problems = body('searchProductParts', { productId: 'LTM4700', filters: [{ attribute: 'vin-max', operator: 'between', value: 3 }] });
+    const problems = body('searchProductParts', { productId: 'LTM4700', filters: [{ productPartAttributeId: 'vin-max', operator: 'between', values: [3] }] });
     expect(problems.map((p) => [p.name, p.rule])).toEqual([['/filters/0/operator', 'enum: eq, gt, gte, lt, lte, range']]);
     expect(problems[0].received).toBe('between');
   });

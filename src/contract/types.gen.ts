@@ -53,7 +53,9 @@ export interface paths {
         };
         /**
          * List product parts
-         * @description Parameters beyond `limit` and `product_family`, and the response shape, are not shown in the source.
+         * @description Parameters, sort keys and the record as the vendor's reference declares them (the source shows
+         *     only `limit` and `product_family`). Filters combine with AND. Sort keys name no record field in
+         *     the reference; the field each one sorts by is in `x-sort` (DECISIONS.md 30).
          */
         get: operations["listProductParts"];
         put?: never;
@@ -75,7 +77,11 @@ export interface paths {
         put?: never;
         /**
          * Parametric search within a product
-         * @description Filters the parts of one product by parametric attribute filters. Request and response field names are not shown in the source.
+         * @description Filters the parts of one product by parametric attribute filters (the source documents the
+         *     operators). Body and answer as in the vendor's reference: `values` is an OR-list, filters
+         *     combine with AND, `range` is inclusive on `min`/`max`; the answer holds reduced part records
+         *     and echoes the applied filters. Without `productId` the answer is a 400, for an unknown
+         *     product a 404.
          */
         post: operations["searchProductParts"];
         delete?: never;
@@ -93,7 +99,7 @@ export interface paths {
         };
         /**
          * List parametric attributes
-         * @description Returns the available parametric attributes, optionally only those used by one product. Response shape not shown in the source.
+         * @description The filterable parametric attributes, ordered by identifier; `productId` keeps those that parts of one product carry.
          */
         get: operations["listProductPartAttributes"];
         put?: never;
@@ -132,7 +138,9 @@ export interface paths {
         put?: never;
         /**
          * Replacement parts by competitor part number
-         * @description Up to 200 competitor part numbers per request. Unknown numbers yield an empty `matches` array, not an error. Field names not shown in the source.
+         * @description Up to 200 competitor part numbers per request (documented). One entry per number, in request
+         *     order; a number without matches is listed with `results: []`, not an error. Field names as in
+         *     the vendor's reference.
          */
         post: operations["crossReferenceProductParts"];
         delete?: never;
@@ -150,7 +158,7 @@ export interface paths {
         };
         /**
          * Get one product part
-         * @description The orderable identifier may contain `#`, sent as `%23`. Response and error shapes not shown in the source.
+         * @description The orderable identifier may contain `#`, sent as `%23`. The record as the vendor's reference declares it.
          */
         get: operations["getProductPart"];
         put?: never;
@@ -559,43 +567,161 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /**
-         * @description An orderable part. The source shows only `orderableId` and the properties its changelog
-         *     names; every other field here is inferred.
+         * @description An orderable part: the 34 properties of the vendor reference's `product_part`, the two keys its
+         *     examples use on `featuredDocument`, and `BOPN`, which only the source names. Only
+         *     `orderableId` is required: neither the source nor the reference states that any other field
+         *     is present (the mock sends every one, null where nullable). Where the reference's examples
+         *     contradict its schema, both forms are accepted (DECISIONS.md, "Product parts: where the
+         *     reference contradicts itself").
          */
         ProductPart: {
             /** @description Unique orderable identifier; may contain `#` (e.g. a `#PBF` suffix). */
             orderableId: string;
-            /** @description Base orderable part number (the source names it BOPN; exact property name not shown). */
+            /** @description Base orderable part number (the orderable id without its ordering suffix). The source names it BOPN without showing the property name; the reference has no such property. */
             BOPN?: string;
-            /** @description Parent product. */
-            productId: string;
-            /** @description Relative URL of the parent product. */
-            productHref: string;
+            /** @description Level-1 category title of the parent product. */
+            productCategory?: string;
+            /** @description Level-2 category title of the parent product. */
+            firstProductSubcategory?: string;
+            /** @description `productId` of the parent (generic) product. */
+            genericId?: string;
+            /** @description Title of the parent product. */
+            genericTitle?: string;
+            /** @description Link to the parent product (a relative API path, as in the reference's examples). */
+            genericUrl?: string;
             /** @description Product family (matched by the `product_family` filter). */
-            productFamily: string;
-            description: string;
-            /** @description Lifecycle status, e.g. Production, Last Time Buy, Obsolete. */
-            lifecycleStatus: string;
-            packageCode: string;
-            /** @description Relative URL of the package. */
-            packageHref: string;
-            parametrics: components["schemas"]["PartParametricValue"][];
-            distiInventory?: components["schemas"]["DistiInventory"];
-            budgetaryPrice?: components["schemas"]["BudgetaryPrice"];
+            productFamily?: string;
+            /** @description Unit price at 1000 units (the 1000-unit break of `budgetaryPrice`); null without a price. The reference declares a number, its examples send a string; both are accepted. */
+            "1kuPrice"?: number | string | null;
+            /** @description Price breaks at 1, 100 and 1000 units (source), each with its currency (reference); units ascend, the unit price falls. */
+            budgetaryPrice?: components["schemas"]["PriceBreak"][];
+            status?: components["schemas"]["PartStatus"];
+            /** @description Product type (the parent product's level-3 category title). */
+            type?: string;
+            description?: string;
+            /** @description Package class. */
+            class?: string | null;
+            /** @description Package category. */
+            category?: string | null;
+            leadCount?: number;
+            /** @description Package body in millimetres. */
+            dimensions?: {
+                length?: number | null;
+                width?: number | null;
+                thickness?: number | null;
+                pitch?: number | null;
+            };
+            /** @description Peak reflow temperature in degrees Celsius, as text. */
+            peakReflowTemperature?: string | null;
+            leadFree?: boolean;
+            /** @description Availability. The reference declares a string, its examples send a boolean; both are accepted. */
+            partAvailability?: string | boolean;
+            /** @description The part's featured document. The reference's schema names `documentTitle`/`documentUrl`, its examples `title`/`url`; all four are accepted, the mock sends the schema's names. */
+            featuredDocument?: {
+                documentTitle?: string;
+                documentUrl?: string;
+                title?: string;
+                url?: string;
+            };
+            /** @description Image URLs. The reference declares an array, its examples send one string; both are accepted. */
+            images?: string[] | string;
+            /** @description URL of the chip image; null when the part has none. */
+            chipImage?: string | null;
+            regulatory?: components["schemas"]["PartRegulatory"];
+            /** @description Lifecycle phase in words (e.g. Production, Last Time Buy); `status` is its three-valued summary. */
+            lifecycle?: string;
+            alternative?: {
+                /** @description `productId` of a suggested alternative product. */
+                alternativeGenericId?: string | null;
+                alternativeNote?: string | null;
+            };
+            packaging?: components["schemas"]["PartPackaging"];
+            /** @description Product line code. */
+            plp?: string | null;
+            sampleable?: boolean;
             /** @description Available for direct purchase. */
             directBuy?: boolean;
-            /** @description URL of the chip image. */
-            chipImage?: string | null;
+            /** @description `orderableId` of the replacement part, for parts that are not Active. */
+            replacementProduct?: string | null;
+            replacementProductRemark?: string | null;
+            distiInventory?: components["schemas"]["DistiInventory"];
             cadModel?: components["schemas"]["CadModel"][];
+            parametricAttributes?: components["schemas"]["PartParametricAttribute"][];
         };
-        /** @description One parametric attribute value of a part. */
-        PartParametricValue: {
+        /**
+         * @description Status of a part. The reference's record enum is `Active`, `Obsolete`, `NRND`; its
+         *     `part_status` filter enum adds `Preview` and two spellings of "Not Recommended for New
+         *     Designs". Every form is accepted; the mock's records carry the record enum's three values.
+         * @enum {string}
+         */
+        PartStatus: "Active" | "Preview" | "NRND" | "Not Recommended for New Designs" | "Not Recommended<br /> for New Designs" | "Obsolete";
+        PriceBreak: {
+            /**
+             * @description Quantity of the break (the source: 1, 100 and 1000 units).
+             * @enum {integer}
+             */
+            units?: 1 | 100 | 1000;
+            /** @description Unit price at this quantity. */
+            price?: number;
+            /** @description ISO 4217 code. */
+            currency?: string;
+        };
+        /** @description Compliance data. The reference declares booleans, its examples send strings for them; both are accepted. */
+        PartRegulatory: {
+            /** @description US harmonized tariff code. */
+            htsus?: string | null;
+            /** @description Export control classification number. */
+            eccn?: string | null;
+            moistureSensitivityLevel?: string | null;
+            rohsCompliant?: boolean | string;
+            chinaRohsCompliant?: boolean | string;
+            /** @description Whether the part contains each substance. */
+            hazardousMaterials?: {
+                mercury?: boolean | string;
+                lead?: boolean | string;
+                halogen?: boolean | string;
+                cadmium?: boolean | string;
+                hexavalentChromium?: boolean | string;
+                pbde?: boolean | string;
+                pbb?: boolean | string;
+            };
+        };
+        /** @description The part's package (`package` links the package record) and its carrier. The reference declares integers and a number for the carrier figures, its examples send strings; both are accepted. */
+        PartPackaging: {
+            package?: {
+                packageCode?: string;
+                /** @description Relative URL of the package. */
+                href?: string;
+            };
+            carrierType?: string;
+            /** @description The vendor's short package code (not the package record's `packageCode`). */
+            packageCode?: string;
+            pbFreeCategory?: string;
+            jedecStandard?: string;
+            quantityPerCarrier?: number | string;
+            quantityPerReel?: number | string | null;
+            reelSize?: string | null;
+            tapePin1Quad?: string | null;
+            /** @description Millimetres. */
+            tapePocketPitch?: number | string | null;
+            /** @description Link to the package (a relative API path, as in the reference's examples). */
+            packageUrl?: string;
+            packageDescription?: string;
+            packageName?: string;
+            /** @description Package code before a company merger. */
+            prevCode?: string | null;
+        };
+        /** @description One value of a parametric attribute. The reference's part schema allows string, number or boolean; its search answer and its examples also an object. All are accepted; the mock sends scalars. */
+        AttributeValue: string | number | boolean | {
+            [key: string]: unknown;
+        };
+        /** @description One parametric attribute of a part, with its values (the reference requires these four members). */
+        PartParametricAttribute: {
             productPartAttributeId: string;
-            name: string;
-            value: number | string | boolean;
-            unit: string | null;
+            attributeName: string;
             /** @description Relative URL of the attribute. */
             href: string;
+            attributeValues: components["schemas"]["AttributeValue"][];
             attributeValuesParsed?: components["schemas"]["AttributeValueParsed"][];
         };
         /** @description Named in the changelog; `href` for internal API resources, `url` for external links. */
@@ -609,55 +735,64 @@ export interface components {
             href?: string;
             url?: string;
         } & (unknown | unknown);
+        /** @description Distributor stock (source), in the reference's shape. `quantity` is the sum over distributors; `inStock` is 1 when it is above 0. */
         DistiInventory: {
-            inStock: boolean;
+            /** @description Stock per distributor, keyed by distributor. */
+            value?: {
+                [key: string]: components["schemas"]["DistributorStock"];
+            };
+            /**
+             * Format: date-time
+             * @description When the stock figures were taken.
+             */
+            updated?: string;
+            inStock?: number;
             /** @description Units across all distributors. */
-            totalQuantity: number;
-            /** @description ISO 8601 date-time of the stock figures. */
-            updated: string;
-            distributors: {
-                name: string;
-                /** @description Units in stock. */
-                quantity: number;
-                /** @description The distributor's part number. */
-                partNumber: string;
-                /** @description Shopping-cart URL. */
-                cartUrl: string;
-            }[];
+            quantity?: number;
         };
-        BudgetaryPrice: {
-            /** @description ISO 4217 code. */
-            currency: string;
-            priceBreaks: {
-                /**
-                 * @description Units.
-                 * @enum {integer}
-                 */
-                quantity: 1 | 100 | 1000;
-                /** @description Price per unit in `currency`. */
-                unitPrice: number;
-            }[];
+        DistributorStock: {
+            /** @description The distributor's part number. */
+            part?: string;
+            quantity?: number;
+            distributorName?: string;
+            shoppingCartUrl?: string;
         };
-        /** @description A CAD vendor entry referencing a document, or a third-party entry with `url` and `providedBy`. */
-        CadModel: components["schemas"]["DocumentReference"] | {
-            url: string;
-            providedBy: string;
-        };
+        /**
+         * @description A CAD model download. The source describes two kinds: entries from one CAD vendor reference a
+         *     document (`agileId`, `dcpDocumentId`, `title`, `type`, `language`, `href`), third-party entries
+         *     carry `url` and `providedBy`. The reference declares one object with all of them plus
+         *     `cadSoftware`.
+         */
+        CadModel: {
+            cadSoftware?: string;
+            url?: string;
+            providedBy?: string;
+            agileId?: string;
+            dcpDocumentId?: string | null;
+            title?: string;
+            type?: string;
+            language?: string;
+            href?: string;
+        } | Record<string, never> | Record<string, never>;
         ProductPartList: {
             data: components["schemas"]["ProductPart"][];
             pagination: components["schemas"]["Pagination"];
         };
+        /**
+         * @description A filterable parametric attribute. The reference's schema declares only the identifier; its
+         *     examples carry the other fields (the by-id example without `possibleValues`).
+         */
         ProductPartAttribute: {
             productPartAttributeId: string;
-            name: string;
-            /**
-             * @description Type of the values.
-             * @enum {string}
-             */
-            dataType: "number" | "string" | "boolean";
-            unit: string | null;
-            /** @description Search operators this attribute accepts. */
-            operators: components["schemas"]["SearchOperator"][];
+            attributeName?: string;
+            /** @description Value type: numeric, string or boolean in the reference's examples. */
+            attributeType?: string;
+            /** @description How the attribute is filtered: range (numbers: gt, gte, lt, lte, range, eq), select (one of `possibleValues`, eq) or boolean (eq). */
+            filterType?: string;
+            /** @description The values a select or boolean attribute takes (empty for ranges and open-ended lists). */
+            possibleValues?: (string | number | boolean)[];
+            unit?: string | null;
+            description?: string;
         };
         ProductPartAttributeList: {
             data: components["schemas"]["ProductPartAttribute"][];
@@ -666,22 +801,53 @@ export interface components {
         /** @enum {string} */
         SearchOperator: "eq" | "gt" | "gte" | "lt" | "lte" | "range";
         ProductPartSearchRequest: {
+            /** @description The product whose parts are searched. */
             productId: string;
-            filters: components["schemas"]["SearchFilter"][];
             /** @default 10 */
             limit: number;
             /**
-             * @description Page number.
+             * @description Page number, as on the lists.
              * @default 0
              */
             offset: number;
+            /** @description Optional; filters combine with AND. */
+            filters?: components["schemas"]["SearchFilter"][];
         };
-        /** @description `range` takes `[min, max]` (inclusive); the other operators one scalar. */
+        /**
+         * @description One attribute filter. `values` is an OR-list (eq: equal to any; gt/gte/lt/lte: against any);
+         *     `range` takes `min` and/or `max`, inclusive. Numbers take every operator, strings and
+         *     booleans only `eq`.
+         */
         SearchFilter: {
-            /** @description A productPartAttributeId. */
-            attribute: string;
+            productPartAttributeId: string;
+            values?: (string | number | boolean)[];
+            /** @default eq */
             operator: components["schemas"]["SearchOperator"];
-            value: (number | string | boolean) | number[];
+            min?: number;
+            max?: number;
+        };
+        ProductPartSearchResponse: {
+            data: components["schemas"]["SearchResultPart"][];
+            pagination: components["schemas"]["Pagination"];
+            /** @description The search echoed (seen in the reference's examples). */
+            filters?: {
+                productId?: string;
+                applied?: components["schemas"]["SearchFilter"][];
+            };
+        };
+        /** @description The reduced part record of a search answer. */
+        SearchResultPart: {
+            orderableId: string;
+            genericId?: string;
+            status?: components["schemas"]["PartStatus"];
+            parametricAttributes?: {
+                productPartAttributeId?: string;
+                attributeName?: string;
+                attributeValues?: components["schemas"]["AttributeValue"][];
+                href?: string;
+            }[];
+            /** @description Relative URL of the part. */
+            href?: string;
         };
         CrossReferenceRequest: {
             /** @description Competitor part numbers (at most 200, documented). */
@@ -690,24 +856,34 @@ export interface components {
         CrossReferenceResponse: {
             data: components["schemas"]["CrossReferenceResult"][];
         };
+        /** @description The matches for one requested number; a number without matches has `results: []`. */
         CrossReferenceResult: {
-            competitorPartNumber: string;
-            /** @description Null when the number is unknown. */
-            competitorManufacturer: string | null;
-            matches: components["schemas"]["CrossReferenceMatch"][];
+            /** @description The number as requested. */
+            partNumber: string;
+            results: components["schemas"]["CrossReferenceMatch"][];
         };
+        /**
+         * @description One replacement. The source states that each carries the match type, the competitor
+         *     manufacturer, a lifecycle status, the part description and comments; the reference names them.
+         *     `orderableId` is present only for a match through an orderable part; `genericId` names the
+         *     product of every match.
+         */
         CrossReferenceMatch: {
-            /** @description The replacement part. */
-            orderableId: string;
-            href: string;
-            /**
-             * @description Documented values.
-             * @enum {string}
-             */
+            /** @description The competitor part number as the vendor's database spells it. */
+            crossPartNumber?: string;
+            crossManufacturer: string;
+            /** @enum {string} */
             matchType: "Drop-in" | "Footprint" | "Functional";
-            lifecycleStatus: string;
+            orderableId?: string;
+            genericId?: string;
+            /** @description Lifecycle status of the replacement. */
+            status: string;
+            comments: string;
             description: string;
-            comments: string | null;
+            /** @enum {string} */
+            dataSource?: "Renesas Database";
+            /** @description Relative URL of the replacement part, or of its product for a product-level match. */
+            href?: string;
         };
         DocumentProduct: {
             productId: string;
@@ -1103,14 +1279,31 @@ export interface operations {
                 limit?: components["parameters"]["limit"];
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
-                /** @description Sort properties, comma-joined. Default `orderableId`. */
-                order?: ("orderableId" | "productId")[];
+                /**
+                 * @description Sort keys, comma-joined. Default `last_updated`. `last_updated` sorts by the stock timestamp
+                 *     `distiInventory.updated` (the only date of the record), `part_number` by `orderableId`,
+                 *     `part_status` by `status`, `1ku_price` by `1kuPrice` (parts without a price sort as the
+                 *     highest: last ascending, first descending), `stock`
+                 *     by `distiInventory.quantity`.
+                 */
+                order?: ("last_updated" | "part_number" | "part_status" | "1ku_price" | "stock")[];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
+                /** @description Parts whose orderable part number starts with this text (case-insensitive). */
+                part_number_prefix?: string;
+                /** @description The part with exactly this orderable part number (case-insensitive). */
+                part_number?: string;
+                /**
+                 * @description Parts in this status. The reference's filter enum has six values while its record's `status`
+                 *     has three; every form is accepted, and the three spellings of "not recommended for new
+                 *     designs" all select `NRND` parts. `Preview` is accepted and selects nothing the mock serves
+                 *     (DECISIONS.md, "Product parts: where the reference contradicts itself").
+                 */
+                part_status?: components["schemas"]["PartStatus"];
+                /** @description Parts of this generic (parent) product, by its `productId` (the part's `genericId`). */
+                generic_product_id?: string;
                 /** @description Filter by product family (exact match, case-insensitive). Named in the source's guide. */
                 product_family?: string;
-                /** @description Filter by the parent product identifier. */
-                productId?: string;
             };
             header?: never;
             path?: never;
@@ -1149,7 +1342,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A page of matching product parts. */
+            /** @description A page of matching parts, with the applied filters echoed. */
             200: {
                 headers: {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
@@ -1157,12 +1350,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProductPartList"];
+                    "application/json": components["schemas"]["ProductPartSearchResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -1171,11 +1365,11 @@ export interface operations {
     listProductPartAttributes: {
         parameters: {
             query?: {
-                /** @description Items per page. Default 10. The maximum is not shown in the source; 1000 is inferred. */
-                limit?: components["parameters"]["limit"];
+                /** @description Items per page, 1..100. Default 50 on this list (the reference's default). */
+                limit?: number;
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
-                /** @description Only attributes that parts of this product carry. */
+                /** @description Only attributes that parts of this product carry (an unknown product gives an empty page). */
                 productId?: string;
             };
             header?: never;
@@ -1245,7 +1439,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description One result per requested part number, in request order. */
+            /** @description One entry per requested part number, in request order. */
             200: {
                 headers: {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];

@@ -35,7 +35,7 @@ describe.each([1, 42, 7])('GET /examples.json on seed %i', async (seed) => {
   it('names competitor numbers with every match type, and one the dataset does not know', async () => {
     expect(Object.keys(examples.crossReference.byMatchType).sort()).toEqual(['Drop-in', 'Footprint', 'Functional']);
     const res = await call(app, '/product-parts/cross-reference', { key, body: { partNumbers: examples.crossReference.partNumbers } });
-    const typesOf = (pn: string) => new Set(res.body.data.find((r: { competitorPartNumber: string }) => r.competitorPartNumber === pn).matches.map((m: { matchType: string }) => m.matchType));
+    const typesOf = (pn: string) => new Set(res.body.data.find((r: { partNumber: string }) => r.partNumber === pn).results.map((m: { matchType: string }) => m.matchType));
     for (const [type, entry] of Object.entries(examples.crossReference.byMatchType)) expect(typesOf(entry.partNumber).has(type), type).toBe(true);
     expect(typesOf(examples.crossReference.unknown).size).toBe(0);
   });

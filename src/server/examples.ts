@@ -110,11 +110,11 @@ function crossReferenceExamples(dataset: Dataset): Examples['crossReference'] {
   const numbers = dataset.competitorPartNumbers;
   for (let i = 0; i < numbers.length && i < SCAN_LIMIT && Object.keys(byMatchType).length < MATCH_TYPES.length; i++) {
     const result = dataset.crossReference(numbers[i]);
-    const matchTypes = [...new Set(result.matches.map((m) => m.matchType as string))];
-    for (const type of matchTypes) byMatchType[type] ??= { partNumber: numbers[i], manufacturer: result.competitorManufacturer, matchTypes };
+    const matchTypes = [...new Set(result.results.map((m) => m.matchType as string))];
+    for (const type of matchTypes) byMatchType[type] ??= { partNumber: numbers[i], manufacturer: result.results[0]?.crossManufacturer ?? null, matchTypes };
   }
   let n = 1;
-  while (dataset.crossReference(`NO-SUCH-PART-${n}`).matches.length > 0) n += 1;
+  while (dataset.crossReference(`NO-SUCH-PART-${n}`).results.length > 0) n += 1;
   const unknown = `NO-SUCH-PART-${n}`;
   // In the document's order of match types, whatever order the scan found them in.
   const ordered = Object.fromEntries(MATCH_TYPES.filter((type) => byMatchType[type]).map((type) => [type, byMatchType[type]]));
@@ -125,8 +125,11 @@ type Scalar = number | string | boolean;
 
 /** The request body of `searchProductParts` for a search described in plain terms. */
 export function searchBody(search: Omit<SearchExample, 'body'>): unknown {
-  const value = search.operator === 'range' ? search.values.slice(0, 2) : search.values[0];
-  return { productId: search.productId, filters: [{ attribute: search.productPartAttributeId, operator: search.operator, value }] };
+  const filter =
+    search.operator === 'range'
+      ? { productPartAttributeId: search.productPartAttributeId, operator: search.operator, min: search.values[0], max: search.values[1] }
+      : { productPartAttributeId: search.productPartAttributeId, operator: search.operator, values: search.values };
+  return { productId: search.productId, filters: [filter] };
 }
 
 /**
@@ -142,9 +145,9 @@ function searchExamples(dataset: Dataset): Examples['search'] {
     const productId = products.id(p);
     const values = new Map<string, Scalar[]>();
     for (const k of parts) {
-      for (const parametric of productParts.record(k).parametrics) {
+      for (const parametric of productParts.record(k).parametricAttributes ?? []) {
         const list = values.get(parametric.productPartAttributeId) ?? [];
-        list.push(parametric.value as Scalar);
+        list.push(...(parametric.attributeValues as Scalar[]));
         values.set(parametric.productPartAttributeId, list);
       }
     }
@@ -152,18 +155,19 @@ function searchExamples(dataset: Dataset): Examples['search'] {
       const at = attributes.indexOf(attributeId);
       if (at === undefined) continue;
       const attribute = attributes.record(at);
-      const base = { productId, productPartAttributeId: attributeId, attributeName: attribute.name };
+      const base = { productId, productPartAttributeId: attributeId, attributeName: attribute.attributeName ?? attributeId };
       const make = (operator: string, vals: Scalar[]): SearchExample => {
         const plain = { ...base, operator, values: vals };
         return { ...plain, body: searchBody(plain) };
       };
       const numbers = seen.filter((v): v is number => typeof v === 'number');
-      if (attribute.dataType === 'number' && numbers.length === seen.length && attribute.operators.includes('gte') && attribute.operators.includes('gt')) {
+      const rule = dataset.attributeSearchRule(at);
+      if (rule.valueType === 'number' && numbers.length === seen.length && rule.operators.includes('gte') && rule.operators.includes('gt')) {
         const largest = Math.max(...numbers);
         return { matching: make('gte', [numbers[0]]), empty: make('gt', [largest]) };
       }
       if (!fallback && typeof seen[0] === 'string') {
-        fallback = { matching: make('eq', [seen[0]]), empty: make('eq', [`no such ${attribute.name}`]) };
+        fallback = { matching: make('eq', [seen[0]]), empty: make('eq', [`no such ${base.attributeName}`]) };
       }
     }
   }

@@ -2,12 +2,30 @@
  * @module handlers/product-parts
  * Parts, their parametric attributes, parametric search and competitor cross-reference.
  */
-import type { InputProblem } from '../../contract/index.js';
-import type { ProductPart, ProductPartAttribute } from '../../fixtures/dataset.js';
-import { badRequest } from '../errors.js';
-import { byIdHandler, envelope, listHandler, sendJson, type Handler } from './respond.js';
+import type { components } from '../../contract/types.gen.js';
+import type { ProductPart } from '../../fixtures/dataset.js';
+import { links } from '../../fixtures/links.js';
+import { apiError, badRequest, messages } from '../errors.js';
+import { applied, filterProblems, satisfies, type SearchFilter } from './part-search.js';
+import { byIdHandler, listHandler, sendJson, type Handler } from './respond.js';
 
-export const listProductParts: Handler = listHandler((api) => api.listings.productParts);
+type S = components['schemas'];
+
+/**
+ * The `part_status` forms of the reference's filter enum that name the record status `NRND`
+ * (its record enum has only `NRND`): the filter treats them as one status.
+ */
+const NRND_SPELLINGS: ReadonlySet<string> = new Set(['Not Recommended for New Designs', 'Not Recommended<br /> for New Designs']);
+const NRND: S['PartStatus'] = 'NRND';
+
+const listParts = listHandler((api) => api.listings.productParts);
+
+export const listProductParts: Handler = (c) => {
+  const input = c.get('input');
+  const status = input.query.part_status;
+  if (typeof status === 'string' && NRND_SPELLINGS.has(status)) c.set('input', { ...input, query: { ...input.query, part_status: NRND } });
+  return listParts(c);
+};
 
 export const getProductPart: Handler = byIdHandler((api) => api.dataset.productParts, 'orderable_id', 'Product part');
 
@@ -23,69 +41,22 @@ export const listProductPartAttributes: Handler = listHandler(
 
 export const getProductPartAttribute: Handler = byIdHandler((api) => api.dataset.attributes, 'productPartAttributeId', 'Product part attribute');
 
-type Scalar = number | string | boolean;
-interface SearchFilter {
-  attribute: string;
-  operator: 'eq' | 'gt' | 'gte' | 'lt' | 'lte' | 'range';
-  value: Scalar | [number, number];
-}
 interface SearchRequest {
   productId: string;
-  filters: SearchFilter[];
+  filters?: SearchFilter[];
   limit: number;
   offset: number;
 }
 
-/** Checks filters against the attributes they name: existence, allowed operator, value type. */
-function checkFilters(filters: SearchFilter[], attributeOf: (id: string) => ProductPartAttribute | undefined): InputProblem[] {
-  const problems: InputProblem[] = [];
-  filters.forEach((filter, k) => {
-    const at = (field: string) => `/filters/${k}/${field}`;
-    const attribute = attributeOf(filter.attribute);
-    if (!attribute) {
-      problems.push({ in: 'body', name: at('attribute'), rule: 'a productPartAttributeId (GET /product-parts/attributes)', message: `unknown attribute "${filter.attribute}"`, received: filter.attribute });
-      return;
-    }
-    if (!attribute.operators.includes(filter.operator)) {
-      problems.push({ in: 'body', name: at('operator'), rule: `operators of ${attribute.productPartAttributeId}: ${attribute.operators.join(', ')}`, message: `operator "${filter.operator}" not allowed for attribute "${attribute.name}"`, received: filter.operator });
-      return;
-    }
-    const isRange = filter.operator === 'range';
-    if (isRange !== Array.isArray(filter.value)) {
-      problems.push({ in: 'body', name: at('value'), rule: isRange ? 'range takes [min, max]' : `${filter.operator} takes one ${attribute.dataType}`, message: `value does not fit operator "${filter.operator}"`, received: filter.value });
-      return;
-    }
-    const values = Array.isArray(filter.value) ? filter.value : [filter.value];
-    if (values.some((v) => typeof v !== attribute.dataType)) {
-      problems.push({ in: 'body', name: at('value'), rule: `type: ${attribute.dataType}`, message: `attribute "${attribute.name}" takes ${attribute.dataType} values`, received: filter.value });
-    } else if (Array.isArray(filter.value) && filter.value[0] > filter.value[1]) {
-      problems.push({ in: 'body', name: at('value'), rule: 'range [min, max] with min <= max', message: 'range minimum exceeds maximum', received: filter.value });
-    }
-  });
-  return problems;
-}
-
-function satisfies(part: ProductPart, filter: SearchFilter): boolean {
-  const parametric = part.parametrics.find((p) => p.productPartAttributeId === filter.attribute);
-  if (!parametric) return false;
-  const v = parametric.value;
-  const target = filter.value;
-  switch (filter.operator) {
-    case 'eq':
-      return typeof v === 'string' && typeof target === 'string' ? v.toLowerCase() === target.toLowerCase() : v === target;
-    case 'gt':
-      return typeof v === 'number' && v > (target as number);
-    case 'gte':
-      return typeof v === 'number' && v >= (target as number);
-    case 'lt':
-      return typeof v === 'number' && v < (target as number);
-    case 'lte':
-      return typeof v === 'number' && v <= (target as number);
-    case 'range': {
-      const [min, max] = target as [number, number];
-      return typeof v === 'number' && v >= min && v <= max;
-    }
-  }
+/** The reduced record a search answers with (the reference's search item). */
+function searchItem(part: ProductPart): S['SearchResultPart'] {
+  return {
+    orderableId: part.orderableId,
+    genericId: part.genericId,
+    status: part.status,
+    parametricAttributes: (part.parametricAttributes ?? []).map(({ productPartAttributeId, attributeName, attributeValues, href }) => ({ productPartAttributeId, attributeName, attributeValues, href })),
+    href: links.productPart(part.orderableId),
+  };
 }
 
 export const searchProductParts: Handler = (c) => {
@@ -93,25 +64,35 @@ export const searchProductParts: Handler = (c) => {
   const request = c.var.body as SearchRequest;
   const { dataset } = api;
   const product = dataset.products.indexOf(request.productId);
-  if (product === undefined) {
-    throw badRequest([{ in: 'body', name: '/productId', rule: 'an existing productId', message: `unknown product "${request.productId}"`, received: request.productId }]);
-  }
-  const problems = checkFilters(request.filters, (id) => {
-    const i = dataset.attributes.indexOf(id);
-    return i === undefined ? undefined : dataset.attributes.record(i);
+  if (product === undefined) throw apiError(404, messages.notFound('Product', request.productId));
+  const filters = (request.filters ?? []).map(applied);
+  const problems = filters.flatMap((filter, k) => {
+    const i = dataset.attributes.indexOf(filter.productPartAttributeId);
+    return filterProblems(filter, k, i === undefined ? undefined : dataset.attributeSearchRule(i));
   });
   if (problems.length > 0) throw badRequest(problems);
+  const valuesOf = (part: ProductPart, attributeId: string): readonly unknown[] => part.parametricAttributes?.find((a) => a.productPartAttributeId === attributeId)?.attributeValues ?? [];
+  // A product's parts (a handful) in part-number order; every filter must hold (AND).
   const candidates = api.listings.productParts.matching([{ field: 'orderableId', direction: 'asc' }], [], dataset.partsOfProduct(product));
-  const matches = Int32Array.from([...candidates].filter((i) => request.filters.every((f) => satisfies(dataset.productParts.record(i), f))));
+  const matches: ProductPart[] = [];
+  for (const i of candidates) {
+    const part = dataset.productParts.record(i);
+    if (filters.every((f) => satisfies(valuesOf(part, f.productPartAttributeId), f))) matches.push(part);
+  }
   const offset = request.offset * request.limit;
-  const positions = matches.subarray(Math.min(offset, matches.length), Math.min(offset + request.limit, matches.length));
-  return sendJson(c, envelope(api, dataset.productParts, { positions, offset, limit: request.limit, total: matches.length, hasMore: offset + request.limit < matches.length }));
+  const page = matches.slice(offset, offset + request.limit);
+  const body: S['ProductPartSearchResponse'] = {
+    data: page.map(searchItem),
+    pagination: { offset, limit: request.limit, total: matches.length, has_more: offset + request.limit < matches.length },
+    filters: { productId: request.productId, applied: filters },
+  };
+  return sendJson(c, JSON.stringify(body));
 };
 
 export const crossReferenceProductParts: Handler = (c) => {
-  const { partNumbers } = c.get('body') as { partNumbers: string[] };
+  const { partNumbers } = c.get('body') as S['CrossReferenceRequest'];
   // c.var copies every context variable on each read: read the dataset once, not once per number.
   const { dataset } = c.get('api');
-  const data = partNumbers.map((pn) => dataset.crossReference(pn));
-  return sendJson(c, JSON.stringify({ data }));
+  const body: S['CrossReferenceResponse'] = { data: partNumbers.map((pn) => dataset.crossReference(pn)) };
+  return sendJson(c, JSON.stringify(body));
 };
