@@ -41,13 +41,14 @@ function threeFilterSearch(dataset: Dataset): unknown {
   for (let p = 0; p < products.size; p++) {
     for (const k of dataset.partsOfProduct(p)) {
       const plain: Omit<SearchExample, 'body'>[] = [];
-      for (const parametric of productParts.record(k).parametrics) {
+      for (const parametric of productParts.record(k).parametricAttributes ?? []) {
         const at = attributes.indexOf(parametric.productPartAttributeId);
         if (at === undefined) continue;
-        const attribute = attributes.record(at);
-        const operator = attribute.operators.includes('eq') ? 'eq' : attribute.operators.includes('gte') ? 'gte' : undefined;
+        const { operators } = dataset.attributeSearchRule(at);
+        const operator = operators.includes('eq') ? 'eq' : operators.includes('gte') ? 'gte' : undefined;
         if (!operator) continue;
-        plain.push({ productId: products.id(p), productPartAttributeId: parametric.productPartAttributeId, attributeName: attribute.name, operator, values: [parametric.value as number | string | boolean] });
+        const attributeName = attributes.record(at).attributeName ?? parametric.productPartAttributeId;
+        plain.push({ productId: products.id(p), productPartAttributeId: parametric.productPartAttributeId, attributeName, operator, values: parametric.attributeValues as (number | string | boolean)[] });
         if (plain.length === SEARCH_FILTERS) return mergeBodies(plain.map(searchBody));
       }
     }
