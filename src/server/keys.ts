@@ -3,7 +3,7 @@
  * The API keys the mock accepts, read from a JSON file (`fixtures/keys.json` by default). Secrets
  * are kept only as SHA-256 digests and compared in constant time; nothing here logs or returns one.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -45,7 +45,8 @@ export interface KeyStore {
   demoSecret(name: string): string | undefined;
 }
 
-const digest = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+/** One-shot SHA-256 (no Hash object per request, about half the cost of `createHash`). */
+const digest = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
 /** Parses and checks a keys file; throws a message naming the bad entry. */
 export function loadKeys(file = DEFAULT_KEYS_FILE, tiers?: ReadonlySet<string>): KeyStore {

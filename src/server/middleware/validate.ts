@@ -3,31 +3,74 @@
  * Input validation from the operation's schemas: query (strictly decoded, typed, defaulted,
  * unknown and repeated names refused), path parameters (strictly decoded from the raw URL) and
  * JSON bodies. Every problem found goes into one 400, none is dropped after the first.
+ * A valid path and query's parsed input, and a valid JSON body's parsed value, depend on nothing
+ * else, so they are kept per operation and raw URL or raw body text in bounded caches (frozen, so
+ * no handler can change what the next request gets).
  */
 import { createMiddleware } from 'hono/factory';
-import { decodePathParameters, type InputProblem, type Validators } from '../../contract/index.js';
+import { decodePathParameters, type InputProblem, type Operation, type ParsedInput, type Validators } from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
+import { Lru } from '../lru.js';
 import { parseQueryString, splitUrl } from '../query-string.js';
+
+/** Parsed inputs kept: distinct valid URLs per app. */
+const INPUT_CACHE_ENTRIES = 4096;
+/** Longer URLs are validated every time, so the cache holds at most entries x this many key bytes. */
+const INPUT_CACHE_MAX_URL = 1024;
+/** Parsed bodies kept, and the longest body text kept (a 200-number cross-reference is about 4 KiB). */
+const BODY_CACHE_ENTRIES = 1024;
+const BODY_CACHE_MAX_TEXT = 16 * 1024;
+
+const deepFreeze = <T>(value: T): T => {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+};
 
 export function validateInput(options: { validators: Validators }) {
   const { validators } = options;
   if (!validators) throw new Error('validateInput: validators are required');
-  return createMiddleware<AppEnv>(async function validate(c, next) {
-    const operation = c.get('operation');
-    const api = c.get('api');
-    const { rawPath, search } = splitUrl(c.req.url);
+  const parsedInputs = new Lru<string, ParsedInput>(INPUT_CACHE_ENTRIES);
+  const parsedBodies = new Lru<string, { value: unknown }>(BODY_CACHE_ENTRIES);
+
+  /** The JSON body's value with the schema's defaults filled in, or the problems found (nothing cached then). */
+  function parseBody(operation: Operation, contentType: string | undefined, raw: string): { value: unknown; problems: InputProblem[] } {
+    const cacheKey = `${operation.operationId} ${raw}`;
+    const cached = isJson(contentType) ? parsedBodies.get(cacheKey) : undefined;
+    if (cached) return { value: cached.value, problems: [] };
+    const body = readJsonBody(contentType, raw);
+    if ('problem' in body) return { value: undefined, problems: [body.problem] };
+    const problems = validators.checkRequestBody(operation, body.value);
+    if (problems.length === 0 && raw.length <= BODY_CACHE_MAX_TEXT) parsedBodies.set(cacheKey, { value: deepFreeze(body.value) });
+    return { value: body.value, problems };
+  }
+
+  /** Query and path of the URL, typed and defaulted, or every problem found (nothing cached then). */
+  function parse(operation: Operation, basePath: string, url: string): { input: ParsedInput; problems: InputProblem[] } {
+    const { rawPath, search } = splitUrl(url);
+    const cacheKey = `${operation.operationId} ${rawPath}?${search}`;
+    const cached = parsedInputs.get(cacheKey);
+    if (cached) return { input: cached, problems: [] };
     const query = parseQueryString(search);
-    const path = decodePathParameters(operation.path, rawPath.slice(api.basePath.length));
+    const path = decodePathParameters(operation.path, rawPath.slice(basePath.length));
     const { input, problems } = validators.parseParameters(operation, query.pairs, path.params);
     const all: InputProblem[] = [...query.problems, ...path.problems, ...problems];
+    if (all.length === 0 && cacheKey.length <= INPUT_CACHE_MAX_URL) parsedInputs.set(cacheKey, deepFreeze(input));
+    return { input, problems: all };
+  }
+
+  return createMiddleware<AppEnv>(async function validate(c, next) {
+    const operation = c.get('operation');
+    const { input, problems: all } = parse(operation, c.get('api').basePath, c.req.url);
     if (operation.requestBody) {
-      const body = await readJsonBody(c.req.header('content-type'), () => c.req.text());
-      if ('problem' in body) all.push(body.problem);
-      else {
-        all.push(...validators.checkRequestBody(operation, body.value));
-        c.set('body', body.value);
-      }
+      // Read the body (bounded by the body limit) even when it will be refused: an unread body would
+      // leave the keep-alive connection unusable for the client's next request.
+      const body = parseBody(operation, c.req.header('content-type'), await c.req.text());
+      all.push(...body.problems);
+      if (body.problems.length === 0) c.set('body', body.value);
     }
     if (all.length > 0) throw badRequest(all);
     c.set('input', input);
@@ -35,11 +78,10 @@ export function validateInput(options: { validators: Validators }) {
   });
 }
 
-async function readJsonBody(contentType: string | undefined, text: () => Promise<string>): Promise<{ value: unknown } | { problem: InputProblem }> {
-  // Read the body (bounded by the body limit) even when it will be refused: an unread body would
-  // leave the keep-alive connection unusable for the client's next request.
-  const raw = await text();
-  if (!contentType || !/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) {
+const isJson = (contentType: string | undefined) => contentType !== undefined && /^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim());
+
+function readJsonBody(contentType: string | undefined, raw: string): { value: unknown } | { problem: InputProblem } {
+  if (!isJson(contentType)) {
     return { problem: { in: 'header', name: 'content-type', rule: 'application/json', message: 'the request body must be JSON (content-type: application/json)', received: contentType ?? null } };
   }
   if (raw.trim() === '') return { problem: { in: 'body', name: '', rule: 'required', message: 'the request body is empty' } };
