@@ -43,12 +43,13 @@ function threeFilterSearch(dataset: Dataset): unknown {
       const plain: Omit<SearchExample, 'body'>[] = [];
       for (const parametric of productParts.record(k).parametricAttributes ?? []) {
         const at = attributes.indexOf(parametric.productPartAttributeId);
-        if (at === undefined) continue;
+        const value = parametric.attributeValues[0] as number | string | boolean | undefined;
+        if (at === undefined || value === undefined) continue;
         const { operators } = dataset.attributeSearchRule(at);
         const operator = operators.includes('eq') ? 'eq' : operators.includes('gte') ? 'gte' : undefined;
         if (!operator) continue;
         const attributeName = attributes.record(at).attributeName ?? parametric.productPartAttributeId;
-        plain.push({ productId: products.id(p), productPartAttributeId: parametric.productPartAttributeId, attributeName, operator, values: parametric.attributeValues as (number | string | boolean)[] });
+        plain.push({ productId: products.id(p), productPartAttributeId: parametric.productPartAttributeId, attributeName, operator, values: [value] });
         if (plain.length === SEARCH_FILTERS) return mergeBodies(plain.map(searchBody));
       }
     }

@@ -2,12 +2,14 @@
  * @module handlers/product-parts
  * Parts, their parametric attributes, parametric search and competitor cross-reference.
  */
+import type { Context } from 'hono';
 import type { components } from '../../contract/types.gen.js';
 import type { ProductPart } from '../../fixtures/dataset.js';
 import { links } from '../../fixtures/links.js';
+import type { AppEnv } from '../env.js';
 import { apiError, badRequest, messages } from '../errors.js';
 import { applied, filterProblems, satisfies, type SearchFilter } from './part-search.js';
-import { byIdHandler, listHandler, sendJson, type Handler } from './respond.js';
+import { byIdHandler, listHandler, sendPostJson, type Handler } from './respond.js';
 
 type S = components['schemas'];
 
@@ -59,9 +61,10 @@ function searchItem(part: ProductPart): S['SearchResultPart'] {
   };
 }
 
-export const searchProductParts: Handler = (c) => {
-  const { api } = c.var;
-  const request = c.var.body as SearchRequest;
+/** The search answer's JSON text (a 404 or 400 is thrown, never returned). */
+function searchText(c: Context<AppEnv>): string {
+  const api = c.get('api');
+  const request = c.get('body') as SearchRequest;
   const { dataset } = api;
   const product = dataset.products.indexOf(request.productId);
   if (product === undefined) throw apiError(404, messages.notFound('Product', request.productId));
@@ -86,13 +89,15 @@ export const searchProductParts: Handler = (c) => {
     pagination: { offset, limit: request.limit, total: matches.length, has_more: offset + request.limit < matches.length },
     filters: { productId: request.productId, applied: filters },
   };
-  return sendJson(c, JSON.stringify(body));
-};
+  return JSON.stringify(body);
+}
 
-export const crossReferenceProductParts: Handler = (c) => {
-  const { partNumbers } = c.get('body') as S['CrossReferenceRequest'];
-  // c.var copies every context variable on each read: read the dataset once, not once per number.
-  const { dataset } = c.get('api');
-  const body: S['CrossReferenceResponse'] = { data: partNumbers.map((pn) => dataset.crossReference(pn)) };
-  return sendJson(c, JSON.stringify(body));
-};
+export const searchProductParts: Handler = (c) => sendPostJson(c, () => searchText(c));
+
+export const crossReferenceProductParts: Handler = (c) =>
+  sendPostJson(c, () => {
+    const { partNumbers } = c.get('body') as S['CrossReferenceRequest'];
+    const { dataset } = c.get('api');
+    const body: S['CrossReferenceResponse'] = { data: partNumbers.map((pn) => dataset.crossReference(pn)) };
+    return JSON.stringify(body);
+  });

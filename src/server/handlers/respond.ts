@@ -31,6 +31,20 @@ export function encodedJson(api: ApiContext, key: string, text: () => string): U
   return api.encoded.getOrCreate(key, () => UTF8.encode(text()));
 }
 
+/** POST answers are cached only for bodies up to this many characters of JSON (a 200-number cross-reference is about 4,000). */
+const POST_CACHE_MAX_BODY = 16 * 1024;
+
+/**
+ * A POST answer of this read-only API depends only on the operation and the validated body, so it
+ * is encoded once per body (bounded like every encoded response; larger bodies are answered
+ * uncached). `text` runs on a miss and may throw a 4xx, which is never cached.
+ */
+export function sendPostJson(c: Context<AppEnv>, text: () => string): Response {
+  const bodyText = JSON.stringify(c.get('body'));
+  if (bodyText.length > POST_CACHE_MAX_BODY) return sendJson(c, text());
+  return sendJson(c, encodedJson(c.get('api'), `post:${c.get('operation').operationId}:${bodyText}`, text));
+}
+
 /** The JSON text of record i, serialized once per dataset. */
 export function recordJson(api: ApiContext, collection: Collection<unknown>, i: number): string {
   const prune = api.prune[collection.name];
