@@ -29,6 +29,20 @@ describe('contract client', () => {
     expect(c.sent).toBe(2);
   });
 
+  it("waits the body's retry_after when a 429 has no Retry-After header", async () => {
+    const answers = [json(429, { error: 'slow down', code: 429, retry_after: 3 }), json(200, { ok: true })];
+    const { c, slept } = client(async () => answers.shift()!);
+    expect((await c.send({ operationId: 'op', method: 'GET', path: '/x' })).status).toBe(200);
+    expect(slept).toEqual([3000]);
+  });
+
+  it('keeps waiting out 429s while the waits fit CONTRACT_MAX_RETRY_WAIT_MS, then says so', async () => {
+    const { c, slept } = client(async () => json(429, { error: 'e', code: 429, retry_after: 20 }, { 'retry-after': '20' }), { maxRetryWaitMs: 60_000, maxRequests: 100 });
+    const error = await c.send({ operationId: 'op', method: 'GET', path: '/x' }).catch((e: unknown) => e);
+    expect(slept).toEqual([20_000, 20_000, 20_000]);
+    expect(String(error)).toMatch(/still 429 after 3 retries; the next wait \(20000 ms\) would exceed CONTRACT_MAX_RETRY_WAIT_MS=60000/);
+  });
+
   it('does not retry when the 429 is the point', async () => {
     const { c, slept } = client(async () => json(429, { error: 'e', code: 429, retry_after: 1 }, { 'retry-after': '1' }));
     expect((await c.send({ operationId: 'op', method: 'GET', path: '/x', retryOn429: false })).status).toBe(429);

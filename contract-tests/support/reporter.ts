@@ -2,24 +2,48 @@
  * @module support/reporter
  * Collects what every contract test attached (findings, exercised statuses) and writes the
  * machine-readable JSON report, the Markdown summary (also appended to `$GITHUB_STEP_SUMMARY`)
- * and prints the coverage table. JUnit XML comes from vitest's own reporter beside this one.
+ * and prints it. JUnit XML comes from vitest's own reporter beside this one. A test that failed by
+ * throwing is a failure in both reports, with its message; checks that could not run are listed
+ * beside the coverage table; with a baseline, the summary leads with what is new. Every form of
+ * every key is redacted from all of it.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { loadContract } from '../../src/contract/index.js';
+import { compareWithBaseline, readBaseline } from './baseline.js';
 import { coverageCells, coverageMarkdown } from './coverage.js';
 import { formatFinding, redact, type Finding } from './findings.js';
 import { readOptions, secretsOf } from './options.js';
-import type { ExerciseNote } from './probe.js';
+import { NOT_RUN, type ExerciseNote } from './probe.js';
 import type { ContractMeta } from './suite.js';
 
-/** Failures spelled out in the Markdown summary; the JSON report has all of them. */
-const SUMMARY_FAILURES = 20;
+/** Findings spelled out per section of the Markdown summary; the JSON report has all of them. */
+const SUMMARY_ITEMS = 20;
 
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
+}
+
+/** A failed test whose failure no finding carries (it threw): a finding of its own, with its message. */
+export function thrownFailure(test: TestCase, target: string): Finding | undefined {
+  const result = test.result();
+  if (result.state !== 'failed') return undefined;
+  const meta = test.meta() as { contract?: ContractMeta };
+  if (meta.contract?.findings.some((f) => f.severity === 'failure')) return undefined;
+  const message = (result.errors ?? []).map((e) => e.message).join('\n') || 'the test failed without a message';
+  return { severity: 'failure', rule: 'check-error', operationId: test.fullName, method: '-', url: target, expected: 'the check to run to its end', message };
+}
+
+function bullet(f: Finding): string {
+  return `- ${f.severity} ${f.rule} in ${f.operationId}: ${f.message}${f.pointer ? ` (${f.pointer}${f.actual ? `, sample ${f.actual}` : ''})` : ''}${f.assumption ? `; assumed: ${f.assumption}` : ''}`;
+}
+
+function section(title: string, items: readonly Finding[], line: (f: Finding) => string, jsonFile: string): string[] {
+  if (items.length === 0) return [];
+  const more = items.length > SUMMARY_ITEMS ? [`... and ${items.length - SUMMARY_ITEMS} more in ${jsonFile}`] : [];
+  return [`### ${title}`, '', ...items.slice(0, SUMMARY_ITEMS).map(line), ...more, ''];
 }
 
 export default class ContractReporter implements Reporter {
@@ -31,13 +55,16 @@ export default class ContractReporter implements Reporter {
 
   async onTestRunEnd(modules: ReadonlyArray<TestModule>): Promise<void> {
     const options = readOptions();
-    const findings: Finding[] = [];
+    const target = options.baseUrl ?? process.env.CONTRACT_RESOLVED_BASE_URL ?? '(the suite’s own mock)';
+    let findings: Finding[] = [];
     const notes: ExerciseNote[] = [];
     const tests: { name: string; file: string; state: string }[] = [];
     for (const module of modules) {
       for (const test of module.children.allTests()) {
         const meta = test.meta() as { contract?: ContractMeta };
         findings.push(...(meta.contract?.findings ?? []));
+        const thrown = thrownFailure(test, target);
+        if (thrown) findings.push(thrown);
         notes.push(...(meta.contract?.notes ?? []));
         tests.push({ name: test.fullName, file: module.moduleId, state: test.result().state });
       }
@@ -45,22 +72,29 @@ export default class ContractReporter implements Reporter {
     if (tests.length === 0) return;
     const contract = await loadContract({ release: options.release });
     const cells = coverageCells(contract, notes, options);
+    const baseline = options.baselineFile ? compareWithBaseline(findings, readBaseline(options.baselineFile)) : undefined;
+    if (baseline) findings = baseline.findings;
     const failures = findings.filter((f) => f.severity === 'failure');
     const warnings = findings.filter((f) => f.severity === 'warning');
+    const notRun = warnings.filter((f) => f.rule === NOT_RUN);
     const failedTests = tests.filter((t) => t.state === 'failed');
+    const tested = notes.some((n) => n.status >= 200 && n.status < 300 && !n.preferred);
+    const passed = failedTests.length === 0 && failures.length === 0 && tested;
     const durationMs = Date.now() - this.#started;
     const report = {
-      target: options.baseUrl ?? process.env.CONTRACT_RESOLVED_BASE_URL ?? '(the suite’s own mock)',
+      target,
       kind: options.target,
       release: contract.release,
       seed: options.seed,
       strict: options.strict,
       durationMs,
       requests: notes.length,
-      passed: failedTests.length === 0,
-      counts: { tests: tests.length, failedTests: failedTests.length, failures: failures.length, warnings: warnings.length },
+      passed,
+      counts: { tests: tests.length, failedTests: failedTests.length, failures: failures.length, warnings: warnings.length, notRun: notRun.length },
+      baseline: baseline && { file: options.baselineFile, new: findings.filter((f) => f.baseline === 'new').length, known: findings.filter((f) => f.baseline === 'known').length, gone: baseline.gone.length },
       tests,
       findings,
+      gone: baseline?.gone,
       coverage: cells,
     };
     const secrets = secretsOf(options);
@@ -68,19 +102,25 @@ export default class ContractReporter implements Reporter {
 
     const byRule = new Map<string, number>();
     for (const w of warnings) byRule.set(w.rule, (byRule.get(w.rule) ?? 0) + 1);
+    const headline = !tested ? 'FAILED: nothing was tested (no request succeeded)' : !passed ? 'FAILED' : notRun.length > 0 ? `passed, but ${notRun.length} check(s) could not run` : 'passed';
+    const fresh = findings.filter((f) => f.baseline === 'new');
     const md = [
-      `## Contract suite: ${report.passed ? 'passed' : 'FAILED'}`,
+      `## Contract suite: ${headline}`,
       '',
+      ...(baseline ? [`Against the baseline ${options.baselineFile}: **${fresh.filter((f) => f.severity === 'failure').length} new failure(s)**, ${fresh.filter((f) => f.severity === 'warning').length} new warning(s), ${findings.length - fresh.length} known, ${baseline.gone.length} gone.`, ''] : []),
+      ...(baseline ? section('New since the baseline', fresh, bullet, options.jsonFile) : []),
       `Target ${report.target} (${report.kind}), release ${report.release}, seed ${report.seed}, ${options.strict ? 'strict' : 'default'} policy; ${tests.length} tests, ${report.requests} requests, ${(durationMs / 1000).toFixed(1)} s.`,
       '',
-      `Failures: ${failures.length}. Warnings: ${warnings.length}${byRule.size ? ` (${[...byRule].map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}.`,
+      `Failures: ${failures.length} (failed tests: ${failedTests.length}). Warnings: ${warnings.length}${byRule.size ? ` (${[...byRule].map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}.`,
       '',
-      ...(failures.length ? ['### Failures', '', '```', ...failures.slice(0, SUMMARY_FAILURES).map((f) => `${formatFinding(f)}\n`), failures.length > SUMMARY_FAILURES ? `... and ${failures.length - SUMMARY_FAILURES} more in ${options.jsonFile}` : '', '```', ''] : []),
-      ...(warnings.length ? ['### Warnings', '', ...warnings.slice(0, SUMMARY_FAILURES).map((w) => `- ${w.rule} in ${w.operationId}: ${w.message}${w.pointer ? ` (${w.pointer}, sample ${w.actual ?? ''})` : ''}`), ''] : []),
+      ...(failures.length ? ['### Failures', '', '```', ...failures.slice(0, SUMMARY_ITEMS).map((f) => `${formatFinding(f)}\n`), failures.length > SUMMARY_ITEMS ? `... and ${failures.length - SUMMARY_ITEMS} more in ${options.jsonFile}` : '', '```', ''] : []),
+      ...section('Warnings', warnings.filter((w) => w.rule !== NOT_RUN), bullet, options.jsonFile),
+      ...(baseline ? section('Gone since the baseline', baseline.gone, bullet, options.jsonFile) : []),
       '### Coverage',
       '',
       coverageMarkdown(cells),
       '',
+      ...(notRun.length ? ['Checks that could not run:', '', '| operation | what | why |', '|---|---|---|', ...notRun.map((f) => `| ${f.operationId} | ${f.expected.replace(/ checked$/, '')} | ${f.message.replace(/^.*? not checked: /, '')} |`), ''] : []),
     ].join('\n');
     const summary = redact(md, secrets);
     write(options.summaryFile, summary);

@@ -1,0 +1,105 @@
+/**
+ * @module meta/reports.test
+ * What the suite writes: every form of a key redacted, findings compared with a baseline report,
+ * and the command line's answers to usage errors and an unreachable target (one line, exit 2).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { compareWithBaseline, readBaseline } from '../support/baseline.js';
+import { redact, type Finding } from '../support/findings.js';
+import { thrownFailure } from '../support/reporter.js';
+
+const BIN = fileURLToPath(new URL('../../bin/web-data-contract.js', import.meta.url));
+
+describe('redaction', () => {
+  const key = 'k"ey/with +&=%special\\chars';
+  it.each([
+    ['raw', key],
+    ['percent-encoded', encodeURIComponent(key)],
+    ['form-encoded', encodeURIComponent(key).replace(/%20/g, '+')],
+    ['JSON-escaped', JSON.stringify(key).slice(1, -1)],
+    ['JSON-escaped twice', JSON.stringify(JSON.stringify(key)).slice(3, -3)],
+  ])('removes the %s form', (_form, text) => {
+    const out = redact(`before ${text} after`, [key]);
+    expect(out).toBe('before *** after');
+  });
+
+  it('redacts inside a report serialized as JSON', () => {
+    const report = JSON.stringify({ message: `echoed ${key}`, url: `https://x.test/?k=${encodeURIComponent(key)}` }, null, 2);
+    expect(redact(report, [key])).not.toMatch(/special/);
+  });
+});
+
+const finding = (rule: string, pointer: string, severity: Finding['severity'] = 'failure'): Finding => ({ severity, rule, operationId: 'listProducts', method: 'GET', url: 'http://127.0.0.1:1234/web-data/v1/products', pointer, expected: 'x', message: 'm' });
+
+describe('baseline', () => {
+  it('marks findings new or known by rule, operation and pointer pattern, and lists what is gone', () => {
+    const previous = [finding('schema', '/data/3/title'), finding('sort-order', '/data/1/title')];
+    const current = [{ ...finding('schema', '/data/7/title'), url: 'http://127.0.0.1:9999/web-data/v1/products' }, finding('pagination.offset', '/pagination/offset')];
+    const { findings, gone } = compareWithBaseline(current, previous);
+    expect(findings.map((f) => [f.rule, f.baseline])).toEqual([
+      ['schema', 'known'],
+      ['pagination.offset', 'new'],
+    ]);
+    expect(gone.map((f) => f.rule)).toEqual(['sort-order']);
+  });
+
+  it('refuses a file that is not a contract report, naming it', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'contract-baseline-')), 'old.json');
+    writeFileSync(file, '{"passed": true}');
+    expect(() => readBaseline(file)).toThrow(`CONTRACT_BASELINE ${file}: not a contract report`);
+  });
+});
+
+describe('web-data-contract', () => {
+  const run = (args: string[], env: Record<string, string> = {}) => {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
+    return spawnSync(process.execPath, [BIN, ...args], { env: { ...clean, ...env }, encoding: 'utf8', timeout: 60_000 });
+  };
+
+  it('--help prints the usage and exits 0', () => {
+    const out = run(['--help']);
+    expect(out.status).toBe(0);
+    expect(out.stdout).toMatch(/^Usage: web-data-contract \[options\] \[base-url\]/);
+    expect(out.stdout).toMatch(/--public-base-url <url>.*CONTRACT_PUBLIC_BASE_URL/);
+  });
+
+  it.each([
+    [['--bogus'], {}, /^web-data-contract: Unknown option '--bogus' \(see --help\)\n$/],
+    [['http://127.0.0.1:9/web-data/v1'], {}, /^web-data-contract: CONTRACT_API_KEY is required when CONTRACT_BASE_URL is set\n$/],
+    [['http://127.0.0.1:9/other'], { CONTRACT_API_KEY: 'k' }, /^web-data-contract: CONTRACT_BASE_URL must be an http\(s\) URL ending in \/web-data\/v1/],
+    [['--concurrency', 'many'], {}, /^web-data-contract: CONTRACT_CONCURRENCY must be a positive integer, got "many"\n$/],
+    [['--release', '9.9'], {}, /^web-data-contract: Unknown release "9.9"/],
+    [['--baseline', '/no/such/report.json'], {}, /^web-data-contract: CONTRACT_BASELINE \/no\/such\/report.json: cannot read/],
+    [['a', 'b'], {}, /^web-data-contract: one base URL expected, got 2/],
+  ])('%j: one line, exit 2', (args, env, message) => {
+    const out = run(args, env);
+    expect(out.stderr).toMatch(message);
+    expect(out.stderr.trim().split('\n')).toHaveLength(1);
+    expect(out.status).toBe(2);
+  });
+
+  it('an unreachable target: one line naming it, exit 2, nothing run', () => {
+    const out = run(['http://127.0.0.1:9/web-data/v1', '--timeout-ms', '2000'], { CONTRACT_API_KEY: 'secret-key-123' });
+    expect(out.stderr).toMatch(/^web-data-contract: target http:\/\/127.0.0.1:9\/web-data\/v1 is not reachable: .*nothing was tested\n$/);
+    expect(out.stderr).not.toContain('secret-key-123');
+    expect(out.status).toBe(2);
+  });
+});
+
+describe('the reports never hide a failure', () => {
+  it('a test that failed by throwing becomes a failure finding with its message', () => {
+    const test = { fullName: 'products > sort order', result: () => ({ state: 'failed', errors: [{ message: 'the check itself failed: TypeError: x is undefined' }] }), meta: () => ({}) };
+    const found = thrownFailure(test as unknown as Parameters<typeof thrownFailure>[0], 'http://t/web-data/v1');
+    expect(found).toMatchObject({ severity: 'failure', rule: 'check-error', operationId: 'products > sort order', message: 'the check itself failed: TypeError: x is undefined' });
+  });
+
+  it('a failed test whose findings carry the failure adds nothing', () => {
+    const test = { fullName: 't', result: () => ({ state: 'failed', errors: [{ message: '1 contract failure(s)' }] }), meta: () => ({ contract: { findings: [finding('schema', '/a')], notes: [] } }) };
+    expect(thrownFailure(test as unknown as Parameters<typeof thrownFailure>[0], 'x')).toBeUndefined();
+  });
+});
