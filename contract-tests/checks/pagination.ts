@@ -4,6 +4,11 @@
  * `limit` is honoured, `data` holds min(limit, what is left), `has_more` is true exactly when more
  * items follow, `total` is stable, pages do not overlap and together cover `total`. Short lists are
  * walked whole; long ones are sampled (first pages, middle, last, one past the end).
+ * The default page size is held to the document with the severity of its source (where neither the
+ * source nor the reference states one, a different default is a warning), and the walk then uses
+ * the size the target says it used. A `limit` capped below the request is accepted (a warning) when
+ * `pagination.limit` says so and the page is consistent with it: the maximum is not stated for
+ * every list.
  */
 import type { Operation } from '../../src/contract/index.js';
 import type { Exchange } from '../support/client.js';
@@ -32,6 +37,37 @@ function defaultOf(op: Operation, name: string): number {
   return Number(queryParameter(op, name)?.schema.default ?? 0);
 }
 
+function positiveInteger(value: Json): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+/** The largest page asked for when looking for a cap (the reference's maximum; keeps bodies small). */
+const CAP_PROBE_LIMIT = 100;
+const DEFAULT_LIMIT_NOT_STATED = 'where neither the source nor the reference states a default page size, the one declared is our guess';
+const LIMIT_CAP_NOT_STATED = 'the maximum of `limit` is not shown by the source (Limits rule 4); a server may cap it, saying so in pagination.limit';
+
+type Fail = (ex: Exchange, rule: string, expected: string, actual: unknown, message: string, pointer?: string) => void;
+
+/**
+ * Asks for the largest page the document allows: the target may honour it, or cap it below the
+ * request when `pagination.limit` says so and the page holds no more than that (a warning).
+ */
+async function checkCap(probe: Probe, op: Operation, limit: number, fail: Fail): Promise<void> {
+  const max = Math.min(CAP_PROBE_LIMIT, Number(queryParameter(op, PAGING.limit)?.schema.maximum));
+  if (!Number.isSafeInteger(max) || max <= limit) return;
+  const page = pageOf(await probe.call(op, { query: [[PAGING.limit, String(max)]], expectStatus: [200] }));
+  if (!page) return;
+  const used = page.pagination.limit;
+  const total = Number(page.pagination.total);
+  if (used === max) {
+    if (page.data.length !== Math.min(max, total)) fail(page.ex, 'pagination.count', `${Math.min(max, total)} items at limit ${max}`, page.data.length, 'page holds the wrong number of items', '/data');
+  } else if (positiveInteger(used) && used < max && page.data.length === Math.min(used, total)) {
+    probe.add(op, page.ex, { rule: 'pagination.limit-capped', source: 'inferred', severity: 'warning', pointer: '/pagination/limit', expected: `limit ${max} (as requested)`, actual: String(used), message: `limit=${max} capped to ${used}, consistently (pagination.limit and the page agree)`, assumption: LIMIT_CAP_NOT_STATED });
+  } else {
+    fail(page.ex, 'pagination.limit', `limit ${max} as requested, or a cap stated in pagination.limit and kept by the page`, `pagination.limit ${show(used)}, ${page.data.length} items`, 'requested limit neither honoured nor consistently capped', '/pagination/limit');
+  }
+}
+
 export const checkPagination: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
   for (const op of listOperations(ctx.contract, scope)) {
@@ -41,11 +77,19 @@ export const checkPagination: Check = async (ctx, scope) => {
       reported.add(rule);
       probe.add(op, ex, { rule, pointer, expected, actual: show(actual), message, source: 'documented' });
     };
-    const limit = defaultOf(op, PAGING.limit);
+    const limitParam = queryParameter(op, PAGING.limit);
+    const declaredLimit = defaultOf(op, PAGING.limit);
     const first = pageOf(await probe.cached(op));
     if (!first) continue; // the probe already reported the shape
-    if (first.pagination.offset !== defaultOf(op, PAGING.page) * limit) fail(first.ex, 'pagination.offset', `offset ${defaultOf(op, PAGING.page) * limit} for the default page`, first.pagination.offset, 'default page does not start at offset 0', '/pagination/offset');
-    if (first.pagination.limit !== limit) fail(first.ex, 'pagination.limit', `the documented default limit ${limit}`, first.pagination.limit, 'default limit not applied', '/pagination/limit');
+    if (declaredLimit > 0 && first.pagination.limit !== declaredLimit) {
+      const source = limitParam?.source ?? op.source;
+      probe.add(op, first.ex, { rule: 'pagination.limit', source, pointer: '/pagination/limit', expected: `the default limit ${declaredLimit}`, actual: show(first.pagination.limit), message: 'default limit not applied', assumption: source === 'inferred' ? DEFAULT_LIMIT_NOT_STATED : undefined });
+      reported.add('pagination.limit');
+    }
+    // From here on, the page size the target says it used.
+    const limit = positiveInteger(first.pagination.limit) ? first.pagination.limit : declaredLimit || 1;
+    const startOffset = defaultOf(op, PAGING.page) * limit;
+    if (first.pagination.offset !== startOffset) fail(first.ex, 'pagination.offset', `offset ${startOffset} for the default page`, first.pagination.offset, 'default page does not start at offset 0', '/pagination/offset');
     const total = Number(first.pagination.total);
     const pageCount = Math.ceil(total / limit);
     const walkAll = pageCount <= ctx.options.maxWalkPages;
@@ -57,9 +101,9 @@ export const checkPagination: Check = async (ctx, scope) => {
       const page = pageOf(await probe.call(op, { query, expectStatus: [200] }));
       if (!page) continue;
       const { ex, data, pagination } = page;
+      if (pagination.limit !== limit) fail(ex, 'pagination.limit', `limit ${limit} (as requested)`, pagination.limit, 'requested limit not honoured', '/pagination/limit');
       const expectedLength = Math.max(0, Math.min(limit, total - p * limit));
       if (pagination.offset !== p * limit) fail(ex, 'pagination.offset', `offset = page x limit = ${p} x ${limit} = ${p * limit}`, pagination.offset, `pagination.offset is not page x limit`, '/pagination/offset');
-      if (pagination.limit !== limit) fail(ex, 'pagination.limit', `limit ${limit} (as requested)`, pagination.limit, 'requested limit not honoured', '/pagination/limit');
       if (pagination.total !== total) fail(ex, 'pagination.total', `the same total on every page (${total})`, pagination.total, 'total changes between pages', '/pagination/total');
       if (data.length !== expectedLength) fail(ex, 'pagination.count', `${expectedLength} items on page ${p} of ${total} at limit ${limit}`, data.length, 'page holds the wrong number of items', '/data');
       const more = p * limit + data.length < total;
@@ -79,6 +123,7 @@ export const checkPagination: Check = async (ctx, scope) => {
     }
     // A smaller page size must cut the same ordering at page x limit.
     const small = Math.min(SMALL_LIMIT, limit);
+    await checkCap(probe, op, limit, fail);
     const smallPage = pageOf(await probe.call(op, { query: [[PAGING.limit, String(small)], [PAGING.page, String(SMALL_PAGE)]], expectStatus: [200] }));
     if (smallPage) {
       const start = SMALL_PAGE * small;

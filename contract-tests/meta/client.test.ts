@@ -12,7 +12,7 @@ const SECRET = 'not-a-real-key-123';
 
 function client(fetch: typeof globalThis.fetch, extra: Partial<ClientOptions> = {}) {
   const slept: number[] = [];
-  const c = createClient({ baseUrl: BASE, keys: { main: SECRET }, timeoutMs: 50, concurrency: 2, maxRequests: 10, maxRetryWaitMs: 60_000, fetch, sleep: async (ms) => void slept.push(ms), ...extra });
+  const c = createClient({ baseUrl: BASE, keys: { main: SECRET }, timeoutMs: 50, concurrency: 2, maxRequests: 10, maxRetryWaitMs: 60_000, maxBodyBytes: 1_000, maxJsonDepth: 8, fetch, sleep: async (ms) => void slept.push(ms), ...extra });
   return { c, slept };
 }
 

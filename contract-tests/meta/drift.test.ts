@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SPEC_PATH, loadContract } from '../../src/contract/index.js';
-import { startMockServer, type RunningServer } from '../../src/server/listen.js';
 import { checkAuthentication, checkAuthorization } from '../checks/auth.js';
 import { checkBadInput } from '../checks/bad-input.js';
 import { checkOperationCoverage } from '../checks/coverage.js';
@@ -31,48 +30,21 @@ import { checkSorting } from '../checks/sorting.js';
 import { createContext, type Check, type Scope } from '../support/context.js';
 import { formatFinding, type Finding } from '../support/findings.js';
 import { readOptions } from '../support/options.js';
-import { startMutatingProxy, type MutatingProxy, type Mutation, type ProxiedRequest, type ProxiedResponse } from './mutating-proxy.js';
+import { onList, mapHrefs, runChecks, startTarget, type Target } from './harness.js';
+import type { Mutation } from './mutating-proxy.js';
 
-let mock: RunningServer;
-let proxy: MutatingProxy;
+let target: Target;
 
 beforeAll(async () => {
-  mock = await startMockServer({ apiVersion: 'unreleased', validateResponses: false });
-  proxy = await startMutatingProxy(mock.url);
+  target = await startTarget();
 });
 
 afterAll(async () => {
-  await proxy?.close();
-  await mock?.close();
+  await target?.close();
 });
 
 async function run(check: Check, scope: Scope | undefined, mutation: Mutation | undefined, env: Record<string, string> = {}): Promise<Finding[]> {
-  proxy.use(mutation);
-  // A fresh context per run: nothing cached from an earlier, differently broken target.
-  const ctx = await createContext({ ...readOptions(env), baseUrl: proxy.url });
-  return check(ctx, scope);
-}
-
-type Body = Record<string, unknown> & { data?: Record<string, unknown>[]; pagination?: Record<string, unknown> };
-
-/** A response mutation applied only to one path (below the base URL) and successful JSON answers. */
-function onList(path: string, change: (body: Body, req: ProxiedRequest, res: ProxiedResponse) => void): Mutation {
-  return {
-    response(res, req) {
-      if (req.path === path && res.status === 200 && res.json) change(res.json as Body, req, res);
-    },
-  };
-}
-
-function mapHrefs(value: unknown, change: (href: string) => string): void {
-  if (Array.isArray(value)) value.forEach((v) => mapHrefs(v, change));
-  else if (value && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    for (const [k, v] of Object.entries(obj)) {
-      if (k === 'href' && typeof v === 'string') obj[k] = change(v);
-      else mapHrefs(v, change);
-    }
-  }
+  return (await runChecks(target, [check], scope, mutation, env)).findings;
 }
 
 const packages = { family: 'packages' };
@@ -82,7 +54,8 @@ interface Case {
   rule: string;
   check: Check;
   scope?: Scope;
-  mutation: Mutation;
+  mutation?: Mutation;
+  env?: Record<string, string>;
 }
 
 const cases: Case[] = [
@@ -138,16 +111,33 @@ const cases: Case[] = [
     },
   },
   {
-    broken: 'rate-limit headers missing',
+    broken: 'rate-limit headers present but remaining above limit',
+    rule: 'rate-limit-remaining',
+    check: checkEveryOperation,
+    scope: packages,
+    mutation: {
+      response(res) {
+        if (res.headers.has('x-ratelimit-limit')) res.headers.set('x-ratelimit-remaining', String(Number(res.headers.get('x-ratelimit-limit')) + 1));
+      },
+    },
+  },
+  {
+    broken: 'rate-limit headers present but not integers',
     rule: 'rate-limit-headers',
     check: checkEveryOperation,
     scope: packages,
     mutation: {
       response(res) {
-        res.headers.delete('x-ratelimit-limit');
-        res.headers.delete('x-ratelimit-remaining');
+        if (res.headers.has('x-ratelimit-limit')) res.headers.set('x-ratelimit-limit', 'plenty');
       },
     },
+  },
+  {
+    broken: 'absolute hrefs on another origin than CONTRACT_PUBLIC_BASE_URL states',
+    rule: 'href-off-base',
+    check: checkHrefs,
+    scope: { family: 'boards-kits' },
+    env: { CONTRACT_PUBLIC_BASE_URL: 'https://api.example.com/web-data/v1' },
   },
   { broken: 'hrefs', rule: 'href-resolves', check: checkHrefs, scope: { family: 'products' }, mutation: onList('/products', (b) => mapHrefs(b, (h) => `${h}-broken`)) },
   {
@@ -169,7 +159,7 @@ const cases: Case[] = [
     check: checkRateLimitExceeded,
     mutation: {
       response(res) {
-        if (res.status === 429) res.headers.set('retry-after', String(Number((res.json as Body).retry_after) + 5));
+        if (res.status === 429) res.headers.set('retry-after', String(Number((res.json as Record<string, unknown>).retry_after) + 5));
       },
     },
   },
@@ -199,8 +189,8 @@ describe('the suite against the unbroken mock', () => {
 });
 
 describe('the suite against a mock with one rule broken', () => {
-  it.each(cases)('$broken -> failure "$rule"', async ({ check, scope, mutation, rule }) => {
-    const findings = await run(check, scope, mutation);
+  it.each(cases)('$broken -> failure "$rule"', async ({ check, scope, mutation, rule, env }) => {
+    const findings = await run(check, scope, mutation, env);
     const named = findings.filter((f) => f.severity === 'failure' && f.rule === rule);
     expect(named.length, `findings: ${findings.map((f) => `${f.severity}:${f.rule}`).join(', ') || 'none'}`).toBeGreaterThan(0);
     // The message names the operation, the request and a curl line with the key as a variable.
@@ -266,14 +256,14 @@ function documentWithExtraOperation(): string {
 
 describe('operation coverage', () => {
   it('passes for the document as it is', async () => {
-    const ctx = await createContext({ ...readOptions({}), baseUrl: mock.url });
+    const ctx = await createContext({ ...readOptions({}), baseUrl: target.mock.url });
     const failures = (await checkOperationCoverage(ctx)).filter((f) => f.severity === 'failure');
     expect(failures).toEqual([]);
   });
 
   it('fails, naming the operation, when the document gains one no test covers', async () => {
     const contract = await loadContract({ specPath: documentWithExtraOperation(), release: 'unreleased' });
-    const ctx = await createContext({ ...readOptions({}), baseUrl: mock.url }, { contract });
+    const ctx = await createContext({ ...readOptions({}), baseUrl: target.mock.url }, { contract });
     const coverage = (await checkOperationCoverage(ctx)).filter((f) => f.severity === 'failure' && f.rule === 'coverage');
     expect(coverage.map((f) => f.operationId)).toEqual(['listWidgets', 'listWidgets']);
     expect(coverage.map((f) => f.message).join('\n')).toMatch(/family "widgets" of listWidgets has no test file[\s\S]*never exercised/);

@@ -1,10 +1,13 @@
 /**
  * @module meta/mutating-proxy
- * A small HTTP proxy in front of a real mock that breaks one documented rule at a time: it can
- * rewrite the request on its way in and the status, headers and JSON body on the way out. The
- * mock's absolute hrefs are rewritten to the proxy's origin so only the chosen rule breaks.
+ * A small HTTP proxy in front of a real mock that breaks one documented rule at a time, or changes
+ * something the sources allow: it can rewrite the request on its way in, answer in the mock's place,
+ * and change the status, headers, JSON body and wire form (indentation, gzip, chunked) on the way
+ * out. By default the mock's absolute hrefs are rewritten to the proxy's origin so only the chosen
+ * rule changes; `rewriteHrefs: false` makes it a plain pass-through that does not forward `Host`.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { BASE_PATH } from '../../src/contract/index.js';
 
@@ -21,11 +24,17 @@ export interface ProxiedResponse {
   headers: Headers;
   /** Parsed JSON body (mutable), or undefined for non-JSON bodies. */
   json?: unknown;
+  /** The body as received, for answers that are not JSON. */
+  raw?: Buffer;
+  /** How the body goes on the wire: JSON indentation, gzip (when the client accepts it), chunked (no content-length). */
+  wire?: { indent?: number; gzip?: boolean; chunked?: boolean };
 }
 
 export interface Mutation {
   /** Changes the request before it reaches the mock. */
   request?(req: ProxiedRequest): void;
+  /** Answers in the mock's place (the request never reaches it) when it returns a response. */
+  reply?(req: ProxiedRequest): ProxiedResponse | undefined;
   /** Changes the response before it reaches the suite. */
   response?(res: ProxiedResponse, req: ProxiedRequest): void;
 }
@@ -45,7 +54,16 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export async function startMutatingProxy(upstreamUrl: string): Promise<MutatingProxy> {
+export interface ProxyOptions {
+  /** Rewrite the mock's absolute hrefs to the proxy's origin (default). Off: a plain pass-through. */
+  rewriteHrefs?: boolean;
+}
+
+/** Bytes per chunk when a body is sent chunked. */
+const CHUNK_BYTES = 512;
+
+export async function startMutatingProxy(upstreamUrl: string, options: ProxyOptions = {}): Promise<MutatingProxy> {
+  const rewriteHrefs = options.rewriteHrefs ?? true;
   let mutation: Mutation | undefined;
   let ownUrl = '';
   const upstream = new URL(upstreamUrl);
@@ -55,25 +73,42 @@ export async function startMutatingProxy(upstreamUrl: string): Promise<MutatingP
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
     const proxied: ProxiedRequest = { method: req.method ?? 'GET', path: incoming.pathname.slice(BASE_PATH.length), query: incoming.searchParams, headers };
     const body = await readBody(req);
+    // The proxy's own headers are its business; `Host` is never forwarded (fetch sets the upstream's).
     mutation?.request?.(proxied);
-    const qs = proxied.query.toString();
-    const target = `${upstream.origin}${BASE_PATH}${proxied.path}${qs ? `?${qs}` : ''}`;
-    const answer = await fetch(target, { method: proxied.method, headers: proxied.headers, body: body.length > 0 ? new Uint8Array(body) : undefined });
-    const bytes = Buffer.from(await answer.arrayBuffer());
-    const out: ProxiedResponse = { status: answer.status, headers: new Headers(answer.headers) };
-    const isJson = (answer.headers.get('content-type') ?? '').includes('json');
-    if (isJson && bytes.length > 0) out.json = JSON.parse(bytes.toString('utf8').split(upstreamUrl).join(ownUrl));
+    const out = mutation?.reply?.(proxied) ?? (await forward(proxied, body));
     mutation?.response?.(out, proxied);
-    const payload = out.json !== undefined ? Buffer.from(JSON.stringify(out.json)) : bytes;
+    let payload = out.json !== undefined ? Buffer.from(JSON.stringify(out.json, null, out.wire?.indent)) : (out.raw ?? Buffer.alloc(0));
     out.headers.delete('content-encoding');
     out.headers.delete('transfer-encoding');
-    if (proxied.method !== 'HEAD') out.headers.set('content-length', String(payload.length));
+    out.headers.delete('content-length');
+    if (out.wire?.gzip && /gzip/.test(req.headers['accept-encoding'] ?? '')) {
+      payload = gzipSync(payload);
+      out.headers.set('content-encoding', 'gzip');
+    }
+    if (proxied.method !== 'HEAD' && !out.wire?.chunked) out.headers.set('content-length', String(payload.length));
     const outHeaders: Record<string, string> = {};
     out.headers.forEach((value, name) => (outHeaders[name] = value));
     res.writeHead(out.status, outHeaders);
     if (proxied.method === 'HEAD') res.end();
-    else res.end(payload);
+    else if (out.wire?.chunked) {
+      for (let at = 0; at < payload.length; at += CHUNK_BYTES) res.write(payload.subarray(at, at + CHUNK_BYTES));
+      res.end();
+    } else res.end(payload);
   });
+
+  async function forward(proxied: ProxiedRequest, body: Buffer): Promise<ProxiedResponse> {
+    const qs = proxied.query.toString();
+    const target = `${upstream.origin}${BASE_PATH}${proxied.path}${qs ? `?${qs}` : ''}`;
+    const answer = await fetch(target, { method: proxied.method, headers: proxied.headers, body: body.length > 0 ? new Uint8Array(body) : undefined });
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    const out: ProxiedResponse = { status: answer.status, headers: new Headers(answer.headers), raw: bytes };
+    const isJson = (answer.headers.get('content-type') ?? '').includes('json');
+    if (isJson && bytes.length > 0) {
+      const text = bytes.toString('utf8');
+      out.json = JSON.parse(rewriteHrefs ? text.split(upstreamUrl).join(ownUrl) : text);
+    }
+    return out;
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   ownUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`;
   return {

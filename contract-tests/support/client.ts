@@ -1,10 +1,13 @@
 /**
  * @module support/client
- * The suite's only way to reach the target: fetch with a timeout, bounded concurrency, a request
- * budget, polite handling of 429 (waits `Retry-After`, then backs off) and of a draining
+ * The suite's only way to reach the target: fetch with a timeout (headers and body), a bounded body
+ * (size read as it streams, JSON depth scanned before parsing), bounded concurrency, a request
+ * budget, polite handling of 429 (waits `Retry-After` or the body's `retry_after`, else backs off,
+ * for as long as the wait fits `CONTRACT_MAX_RETRY_WAIT_MS`) and of a draining
  * `x-ratelimit-remaining`, and a curl line for every request with the key left as a variable.
  */
 import { isJsonMediaType, mediaTypeOf } from '../../src/contract/index.js';
+import { jsonDepthExceeds } from './json-depth.js';
 
 /** Which key a request carries. `invalid` is a fixed non-secret string; `none` sends no header. */
 export type Auth = 'main' | 'restricted' | 'rate-limit' | 'invalid' | 'none';
@@ -50,6 +53,10 @@ export interface ClientOptions {
   concurrency: number;
   maxRequests: number;
   maxRetryWaitMs: number;
+  /** Largest body read; a larger one ends the request with a `TargetError` naming URL and size. */
+  maxBodyBytes: number;
+  /** Deepest JSON nesting parsed; deeper bodies are refused before parsing. */
+  maxJsonDepth: number;
   fetch?: typeof fetch;
   /** Injected so tests never sleep for real. */
   sleep?: (ms: number) => Promise<void>;
@@ -66,11 +73,59 @@ export interface Client {
 const KEY_VARIABLES: Record<Auth, string> = { main: '$API_KEY', restricted: '$RESTRICTED_API_KEY', 'rate-limit': '$RATE_LIMIT_API_KEY', invalid: '', none: '' };
 /** Not a secret: a key no service should accept. */
 export const INVALID_KEY = 'contract-suite-invalid-key-0000';
-const MAX_429_RETRIES = 3;
 const FIRST_BACKOFF_MS = 1_000;
 const MS_PER_SECOND = 1_000;
 
-export class TargetError extends Error {}
+/** The target could not be asked or did not answer within the suite's bounds; names the URL. */
+export class TargetError extends Error {
+  override name = 'TargetError';
+}
+
+/** Seconds to wait after a 429: the `Retry-After` header (seconds), else the body's `retry_after`. */
+export function retryAfterSeconds(headers: Headers, body: unknown): number | undefined {
+  const header = headers.get('retry-after');
+  if (header !== null && /^\s*\d+\s*$/.test(header)) return Number(header);
+  const field = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).retry_after : undefined;
+  return typeof field === 'number' && Number.isFinite(field) && field >= 0 ? field : undefined;
+}
+
+/**
+ * Reads a body chunk by chunk, refusing to hold more than `maxBytes` (checked against
+ * `content-length` first, then as bytes arrive). The fetch's abort signal bounds the time.
+ */
+async function readBounded(response: Response, maxBytes: number, describe: () => string): Promise<Uint8Array> {
+  const announced = Number(response.headers.get('content-length'));
+  if (Number.isFinite(announced) && announced > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new TargetError(`${describe()}: body of ${announced} bytes (content-length) exceeds CONTRACT_MAX_BODY_BYTES=${maxBytes}`);
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new TargetError(`${describe()}: body exceeds CONTRACT_MAX_BODY_BYTES=${maxBytes} (more than ${size} bytes read, reading stopped)`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+function whyFailed(error: unknown, timeoutMs: number, phase: string): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `${phase} not complete within ${timeoutMs} ms (CONTRACT_TIMEOUT_MS)`;
+  return String((error as Error).cause ?? error);
+}
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -130,6 +185,7 @@ export function createClient(options: ClientOptions): Client {
   let remaining: number | undefined;
 
   async function once(spec: RequestSpec, url: string, body: string | undefined): Promise<Response> {
+    // One deadline for the headers and the whole body: a server that dribbles is cut off too.
     if (sent >= options.maxRequests) {
       throw new TargetError(`Request budget exhausted (CONTRACT_MAX_REQUESTS=${options.maxRequests}); ${spec.method} ${url} not sent`);
     }
@@ -146,8 +202,29 @@ export function createClient(options: ClientOptions): Client {
     try {
       return await doFetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(options.timeoutMs), redirect: 'manual' });
     } catch (error) {
-      const why = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') ? `no answer within ${options.timeoutMs} ms (CONTRACT_TIMEOUT_MS)` : String((error as Error).cause ?? error);
-      throw new TargetError(`${spec.method} ${url} failed: ${why}`);
+      throw new TargetError(`${spec.method} ${url} failed: ${error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms (CONTRACT_TIMEOUT_MS)` : whyFailed(error, options.timeoutMs, 'answer')}`);
+    }
+  }
+
+  /** The body, bounded in size and (through the request's signal) in time. */
+  async function bodyOf(spec: RequestSpec, url: string, response: Response): Promise<Uint8Array> {
+    if (spec.method === 'HEAD') return new Uint8Array(0);
+    try {
+      return await readBounded(response, options.maxBodyBytes, () => `${spec.method} ${url} -> ${response.status}`);
+    } catch (error) {
+      if (error instanceof TargetError) throw error;
+      throw new TargetError(`${spec.method} ${url} -> ${response.status}: reading the body failed: ${whyFailed(error, options.timeoutMs, 'body')}`);
+    }
+  }
+
+  function parse(spec: RequestSpec, url: string, status: number, text: string): { json?: unknown; jsonError?: string } {
+    if (jsonDepthExceeds(text, options.maxJsonDepth)) {
+      throw new TargetError(`${spec.method} ${url} -> ${status}: JSON nested deeper than ${options.maxJsonDepth} levels (the suite's maximum JSON depth); not parsed`);
+    }
+    try {
+      return { json: JSON.parse(text) };
+    } catch (error) {
+      return { jsonError: (error as Error).message };
     }
   }
 
@@ -159,34 +236,29 @@ export function createClient(options: ClientOptions): Client {
     if (lowOnQuota) await single.acquire();
     try {
       let retries = 0;
+      let waited = 0;
       let backoff = FIRST_BACKOFF_MS;
       for (;;) {
         const response = await once(spec, url, body);
-        const raw = spec.method === 'HEAD' ? new Uint8Array(0) : new Uint8Array(await response.arrayBuffer());
+        const raw = await bodyOf(spec, url, response);
         const left = Number(response.headers.get('x-ratelimit-remaining'));
         if ((spec.auth ?? 'main') === 'main' && response.headers.has('x-ratelimit-remaining') && Number.isFinite(left)) remaining = left;
-        if (response.status === 429 && spec.retryOn429 !== false && retries < MAX_429_RETRIES) {
-          const header = Number(response.headers.get('retry-after'));
-          const waitMs = Number.isFinite(header) && header >= 0 ? header * MS_PER_SECOND : backoff;
-          if (waitMs > options.maxRetryWaitMs) {
-            throw new TargetError(`${spec.method} ${url}: 429 asks to wait ${waitMs} ms, more than CONTRACT_MAX_RETRY_WAIT_MS=${options.maxRetryWaitMs}`);
-          }
-          await sleep(Math.max(waitMs, backoff));
-          backoff *= 2;
-          retries++;
-          continue;
-        }
         const mediaType = mediaTypeOf(response.headers.get('content-type'));
         // Binary downloads keep only their length; text is decoded for JSON and text types.
         const text = isJsonMediaType(mediaType) || mediaType.startsWith('text/') ? new TextDecoder().decode(raw) : '';
-        let json: unknown;
-        let jsonError: string | undefined;
-        if (text !== '' && isJsonMediaType(mediaType)) {
-          try {
-            json = JSON.parse(text);
-          } catch (error) {
-            jsonError = (error as Error).message;
+        const { json, jsonError } = text !== '' && isJsonMediaType(mediaType) ? parse(spec, url, response.status, text) : {};
+        if (response.status === 429 && spec.retryOn429 !== false) {
+          const announced = retryAfterSeconds(response.headers, json);
+          const waitMs = announced !== undefined ? announced * MS_PER_SECOND : backoff;
+          // Keep waiting as long as the waits together fit the budget; only then is the 429 an answer.
+          if (waited + waitMs > options.maxRetryWaitMs) {
+            throw new TargetError(`${spec.method} ${url}: still 429 after ${retries} retries; the next wait (${waitMs} ms) would exceed CONTRACT_MAX_RETRY_WAIT_MS=${options.maxRetryWaitMs}`);
           }
+          await sleep(waitMs);
+          waited += waitMs;
+          backoff *= 2;
+          retries++;
+          continue;
         }
         return { spec, url, status: response.status, headers: response.headers, mediaType, text, bytes: raw.byteLength, json, jsonError, curl: curlOf(url, spec, body), retries };
       }

@@ -22,6 +22,8 @@ export interface CheckContext {
   notes: ExerciseNote[];
   /** First pages and other reads several checks derive inputs from, fetched once. */
   memo: Map<string, Promise<unknown>>;
+  /** Run-wide warnings already given (e.g. "no rate-limit headers"): said once per run, not per response. */
+  once: Set<string>;
 }
 
 /** Narrows a check to one endpoint family (the operations' first tag). */
@@ -51,7 +53,29 @@ export async function createContext(options: ContractOptions & { baseUrl: string
     concurrency: options.concurrency,
     maxRequests: options.maxRequests,
     maxRetryWaitMs: options.maxRetryWaitMs,
+    maxBodyBytes: options.maxBodyBytes,
+    maxJsonDepth: options.maxJsonDepth,
     ...clientOverrides,
   });
-  return { client, contract, validators: validatorsFor(contract), options, allowlist: loadAllowlist(options.allowlistPath), secrets: secretsOf(options), notes: [], memo: new Map() };
+  return { client, contract, validators: validatorsFor(contract), options, allowlist: loadAllowlist(options.allowlistPath), secrets: secretsOf(options), notes: [], memo: new Map(), once: new Set() };
+}
+
+/**
+ * Runs a check to its end: a check the target cut short (no answer, a body over the bounds, the
+ * request budget spent) ends with what it had found plus one finding naming the URL.
+ */
+export async function runToEnd(check: Check, ctx: CheckContext, scope?: Scope): Promise<Finding[]> {
+  try {
+    return await check(ctx, scope);
+  } catch (error) {
+    if (error instanceof CheckAborted) return error.findings;
+    throw error;
+  }
+}
+
+/** Thrown by a probe when the target cannot be asked any more; carries the findings so far. */
+export class CheckAborted extends Error {
+  constructor(readonly findings: Finding[]) {
+    super(findings.at(-1)?.message ?? 'check aborted');
+  }
 }

@@ -25,6 +25,10 @@ export interface Finding {
   curl?: string;
   /** `documented` (stated by the source), `reference` (the vendor's reference) or `inferred` (our reading of "not shown"). */
   source?: Source;
+  /** For a warning on an unstated point: what the suite assumed (the matching spec/DECISIONS.md entry). */
+  assumption?: string;
+  /** Against `--baseline`: whether the previous report had this finding. */
+  baseline?: 'new' | 'known';
 }
 
 const MAX_ACTUAL_CHARS = 300;
@@ -44,22 +48,38 @@ export function show(value: unknown): string {
   return text.length > MAX_ACTUAL_CHARS ? `${text.slice(0, MAX_ACTUAL_CHARS)}... (${text.length} chars)` : text;
 }
 
-/** Replaces every secret in a text with `***`. */
+/**
+ * Every way a key can show up in text the suite writes: as sent, percent-encoded (a URL or a form),
+ * and JSON-escaped (a key inside a JSON string, e.g. echoed in a body and then serialized again).
+ */
+export function secretForms(secret: string): string[] {
+  const forms = new Set<string>();
+  for (const form of [secret, encodeURIComponent(secret), encodeURI(secret), encodeURIComponent(secret).replace(/%20/g, '+')]) {
+    forms.add(form);
+    forms.add(JSON.stringify(form).slice(1, -1));
+    forms.add(JSON.stringify(JSON.stringify(form)).slice(3, -3));
+  }
+  // Longest first, so a form that contains another is replaced whole.
+  return [...forms].filter(Boolean).sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every form of every secret in a text with `***`. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) if (secret) out = out.split(secret).join('***');
+  for (const secret of secrets) if (secret) for (const form of secretForms(secret)) out = out.split(form).join('***');
   return out;
 }
 
 /** The multi-line message a failing test prints for one finding. */
 export function formatFinding(f: Finding): string {
   const lines = [
-    `[${f.severity}] ${f.rule} in ${f.operationId}${f.source === 'inferred' ? ' (inferred shape differs)' : ''}: ${f.message}`,
+    `[${f.severity}] ${f.rule} in ${f.operationId}${f.source ? ` (x-source: ${f.source})` : ''}: ${f.message}`,
     `  request:  ${f.method} ${f.url}${f.status === undefined ? '' : ` -> ${f.status}`}`,
   ];
   if (f.pointer !== undefined) lines.push(`  pointer:  ${f.pointer || '(body)'}`);
   lines.push(`  expected: ${f.expected}`);
   if (f.actual !== undefined) lines.push(`  actual:   ${f.actual}`);
+  if (f.assumption) lines.push(`  assumed:  ${f.assumption} (spec/DECISIONS.md)`);
   if (f.curl) lines.push(`  repro:    ${f.curl}`);
   return lines.join('\n');
 }

@@ -14,6 +14,17 @@ export function severityFor(source: Source, strict: boolean): Severity {
   return isBinding(source) || strict ? 'failure' : 'warning';
 }
 
+/** Why a missing rate-limit header is only a warning (said once per run). */
+export const RATE_LIMIT_HEADERS_MAY =
+  'successful responses *may* carry x-ratelimit-limit and x-ratelimit-remaining (source, Limits rule 2); the vendor reference publishes no rate-limit headers';
+/** Why any 4xx is an acceptable answer to malformed input. */
+export const MALFORMED_INPUT_NOT_SHOWN = 'responses to malformed input are "not shown" (source, Errors rule 3): any 4xx is accepted, a 5xx is a failure';
+
+export interface InspectOptions {
+  /** A 4xx is an acceptable answer whatever the document declares (malformed input, a refused inferred shape). */
+  anyClientError?: boolean;
+}
+
 /** The fields of a finding that come from the exchange itself. */
 export function about(op: Operation, ex: Exchange): Pick<Finding, 'operationId' | 'method' | 'url' | 'status' | 'curl'> {
   return { operationId: op.operationId, method: ex.spec.method, url: ex.url, status: ex.status, curl: ex.curl };
@@ -28,7 +39,7 @@ function bodyOf(ex: Exchange): ResponseBody {
 }
 
 /** Generic findings for one response. Undeclared fields come back separately, for de-duplication. */
-export function inspectExchange(ctx: CheckContext, op: Operation, ex: Exchange): { findings: Finding[]; undeclared: { pointer: string; sample: unknown }[] } {
+export function inspectExchange(ctx: CheckContext, op: Operation, ex: Exchange, inspect: InspectOptions = {}): { findings: Finding[]; undeclared: { pointer: string; sample: unknown }[] } {
   const { validators, options } = ctx;
   const findings: Finding[] = [];
   const undeclared: { pointer: string; sample: unknown }[] = [];
@@ -37,6 +48,19 @@ export function inspectExchange(ctx: CheckContext, op: Operation, ex: Exchange):
   for (const f of checked) {
     if (f.kind === 'undeclared') {
       undeclared.push({ pointer: f.pointer, sample: f.actual });
+      continue;
+    }
+    if (f.rule === 'rate-limit-headers' && f.expected === 'required header') {
+      // Absent "may" headers: one warning per run, not one per response.
+      if (!ctx.once.has(f.rule)) {
+        ctx.once.add(f.rule);
+        findings.push({ ...at, severity: 'warning', rule: f.rule, pointer: f.pointer, expected: 'x-ratelimit-limit and x-ratelimit-remaining (optional)', actual: 'absent', message: 'the target sends no rate-limit headers (said once per run)', source: 'documented', assumption: RATE_LIMIT_HEADERS_MAY });
+      }
+      continue;
+    }
+    const clientError = ex.status >= 400 && ex.status < 500;
+    if (inspect.anyClientError && clientError && f.rule === 'undeclared-status') {
+      findings.push({ ...at, severity: 'warning', rule: 'bad-input', pointer: f.pointer, expected: f.expected, actual: show(f.actual), message: `a ${ex.status} answer to malformed input or a refused request: ${f.message}`, source: 'inferred', assumption: MALFORMED_INPUT_NOT_SHOWN });
       continue;
     }
     const message = f.rule === 'inferred-shape' ? `inferred shape differs: ${f.message}` : f.message;

@@ -32,6 +32,20 @@ export interface ContractOptions {
   maxRequests: number;
   /** Longest single wait the suite accepts when a 429 asks it to back off. */
   maxRetryWaitMs: number;
+  /** Largest response body the suite reads (bytes); a larger one is a failure naming URL and size. */
+  maxBodyBytes: number;
+  /** Deepest JSON nesting the suite parses. */
+  maxJsonDepth: number;
+  /**
+   * The origin (and base path) the service names in its absolute hrefs, when the user knows it
+   * (`CONTRACT_PUBLIC_BASE_URL`): then an absolute href elsewhere is a failure. Unset: any origin
+   * is accepted, resolved against the target, and named in one warning.
+   */
+  publicBaseUrl?: string;
+  /** Competitor part numbers the target is known to match (`CONTRACT_XREF_NUMBERS`), for the cross-reference. */
+  xrefNumbers?: string[];
+  /** A previous JSON report to compare with (`CONTRACT_BASELINE`): findings marked new, known or gone. */
+  baselineFile?: string;
   /** Lists with at most this many pages are walked whole; longer ones are sampled. */
   maxWalkPages: number;
   /** Seed for the few generated inputs (unknown identifiers, competitor part numbers). */
@@ -50,6 +64,8 @@ export const DEFAULTS = {
   maxRequests: 5_000,
   maxRetryWaitMs: 65_000,
   maxWalkPages: 12,
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxJsonDepth: 64,
   seed: 1,
   reportDir: 'reports',
   /** The demo keys the mock ships with (fixtures/keys.json); public, printed by the README. */
@@ -81,13 +97,26 @@ function list(value: string | undefined): string[] | undefined {
     .filter(Boolean);
 }
 
+/** An http(s) URL whose path ends in the API's base path, without a trailing slash. */
+function baseUrlOption(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim().replace(/\/+$/, '');
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL ending in /web-data/v1, got "${raw}"`);
+  }
+  if (!/^https?:$/.test(url.protocol) || !/\/web-data\/v1$/.test(url.pathname) || url.search || url.hash) {
+    throw new Error(`${name} must be an http(s) URL ending in /web-data/v1 (no query), got "${raw}"`);
+  }
+  return raw;
+}
+
 /** Reads the suite's options. Without `CONTRACT_BASE_URL` the target is the suite's own mock. */
 export function readOptions(env: Env = process.env): ContractOptions {
-  const baseUrl = env.CONTRACT_BASE_URL?.replace(/\/+$/, '') || undefined;
+  const baseUrl = baseUrlOption(env, 'CONTRACT_BASE_URL');
   const target: TargetKind = baseUrl ? 'live' : 'mock';
-  if (baseUrl && !/\/web-data\/v1$/.test(new URL(baseUrl).pathname)) {
-    throw new Error(`CONTRACT_BASE_URL must end in /web-data/v1, got ${baseUrl}`);
-  }
   if (baseUrl && !env.CONTRACT_API_KEY) throw new Error('CONTRACT_API_KEY is required when CONTRACT_BASE_URL is set');
   const mock = target === 'mock';
   const reportDir = resolve(env.CONTRACT_REPORT_DIR || DEFAULTS.reportDir);
@@ -108,6 +137,11 @@ export function readOptions(env: Env = process.env): ContractOptions {
     maxRequests: positiveInt(env, 'CONTRACT_MAX_REQUESTS', DEFAULTS.maxRequests),
     maxRetryWaitMs: positiveInt(env, 'CONTRACT_MAX_RETRY_WAIT_MS', DEFAULTS.maxRetryWaitMs),
     maxWalkPages: positiveInt(env, 'CONTRACT_MAX_WALK_PAGES', DEFAULTS.maxWalkPages),
+    maxBodyBytes: positiveInt(env, 'CONTRACT_MAX_BODY_BYTES', DEFAULTS.maxBodyBytes),
+    maxJsonDepth: positiveInt(env, 'CONTRACT_MAX_JSON_DEPTH', DEFAULTS.maxJsonDepth),
+    publicBaseUrl: baseUrlOption(env, 'CONTRACT_PUBLIC_BASE_URL'),
+    xrefNumbers: list(env.CONTRACT_XREF_NUMBERS),
+    baselineFile: env.CONTRACT_BASELINE ? resolve(env.CONTRACT_BASELINE) : undefined,
     seed: positiveInt(env, 'CONTRACT_SEED', DEFAULTS.seed),
     reportDir,
     junitFile: resolve(env.CONTRACT_JUNIT_FILE || `${reportDir}/contract-junit.xml`),

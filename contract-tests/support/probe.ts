@@ -5,10 +5,13 @@
  * status each request exercised (for the coverage table).
  */
 import { pointerPattern, type Operation, type Source } from '../../src/contract/index.js';
-import type { Auth, Exchange, RequestSpec } from './client.js';
-import type { CheckContext } from './context.js';
+import { TargetError, type Auth, type Exchange, type RequestSpec } from './client.js';
+import { CheckAborted, type CheckContext } from './context.js';
 import { redact, show, type Finding, type Severity } from './findings.js';
-import { about, inspectExchange, severityFor } from './inspect.js';
+import { about, inspectExchange, MALFORMED_INPUT_NOT_SHOWN, severityFor } from './inspect.js';
+
+/** The rule of a finding that says a check (or part of one) could not run, and why. */
+export const NOT_RUN = 'not-run';
 
 /** One request as the coverage table sees it. */
 export interface ExerciseNote {
@@ -27,6 +30,14 @@ export interface CallSpec extends Pick<RequestSpec, 'query' | 'body' | 'rawBody'
   statusRule?: string;
   /** Whose rule the expected status is (default: the operation's). */
   statusSource?: Source;
+  /**
+   * The kind of fact the request's own shape rests on (a parameter or body field name). When it is
+   * `inferred` and the target answers 4xx, that is "inferred request shape refused" (a warning) and
+   * `probe.refused(ex)` tells the check to skip what depended on it.
+   */
+  requestSource?: Source;
+  /** Malformed input on purpose: any 4xx is fine, a 2xx is a warning, a 5xx a failure. */
+  malformed?: boolean;
 }
 
 /** The operation's path with parameters filled in and percent-encoded (`#` becomes `%23`). */
@@ -42,20 +53,50 @@ export class Probe {
   readonly findings: Finding[] = [];
   readonly notes: ExerciseNote[] = [];
   readonly #seenDrift = new Set<string>();
+  readonly #refused = new WeakSet<Exchange>();
 
   constructor(readonly ctx: CheckContext) {}
 
+  /** Whether the target refused this request's inferred shape (the check skips what depends on it). */
+  refused(ex: Exchange): boolean {
+    return this.#refused.has(ex);
+  }
+
+  async #send(op: Operation, request: RequestSpec): Promise<Exchange> {
+    try {
+      return await this.ctx.client.send(request);
+    } catch (error) {
+      if (!(error instanceof TargetError)) throw error;
+      // The target cannot be asked (no answer, a body over the bounds, the budget spent): one clear finding, and the check ends.
+      this.findings.push({ operationId: op.operationId, method: request.method, url: request.url ?? `${this.ctx.client.baseUrl}${request.path ?? ''}`, severity: 'failure', rule: 'target', expected: 'a complete answer within the suite\'s bounds', message: error.message });
+      throw new CheckAborted(this.result());
+    }
+  }
+
   /** Sends one request for `op` and checks the response against the document. */
   async call(op: Operation, spec: CallSpec = {}): Promise<Exchange> {
-    const { params, expectStatus: _e, statusRule: _r, statusSource: _s, ...rest } = spec;
+    const { params, expectStatus: _e, statusRule: _r, statusSource: _s, requestSource: _q, malformed: _m, ...rest } = spec;
     const request: RequestSpec = { ...rest, operationId: op.operationId, method: op.method.toUpperCase() as RequestSpec['method'], path: spec.url ? undefined : expandPath(op.path, params) };
-    const ex = await this.ctx.client.send(request);
+    const ex = await this.#send(op, request);
     const note = { operationId: op.operationId, status: ex.status, auth: spec.auth ?? 'main', preferred: Boolean(spec.headers?.prefer) };
     this.notes.push(note);
     this.ctx.notes.push(note);
-    const { findings, undeclared } = inspectExchange(this.ctx, op, ex);
+    const clientError = ex.status >= 400 && ex.status < 500;
+    const wantsSuccess = spec.expectStatus?.every((s) => s < 300) ?? false;
+    const refused = spec.requestSource === 'inferred' && clientError && wantsSuccess;
+    const { findings, undeclared } = inspectExchange(this.ctx, op, ex, { anyClientError: refused || spec.malformed });
     this.findings.push(...findings);
     for (const field of undeclared) this.#drift(op, ex, field.pointer, field.sample);
+    if (refused) {
+      this.#refused.add(ex);
+      this.add(op, ex, { rule: 'inferred-request-refused', source: 'inferred', severity: 'warning', pointer: 'status', expected: `status ${spec.expectStatus!.join(' or ')} for a request built from inferred names`, actual: `${ex.status} ${show(ex.json ?? ex.text)}`, message: `inferred request shape refused: ${ex.status} ${show(ex.json ?? ex.text)}; the checks that depend on it are skipped` });
+      return ex;
+    }
+    if (spec.malformed) {
+      if (ex.status >= 500) this.add(op, ex, { rule: spec.statusRule ?? 'bad-input', source: 'documented', pointer: 'status', expected: 'a 4xx for malformed input (never a 5xx)', actual: `${ex.status} ${show(ex.json ?? ex.text)}`, message: `malformed input got a server error ${ex.status}` });
+      else if (!clientError) this.add(op, ex, { rule: spec.statusRule ?? 'bad-input', source: 'inferred', severity: 'warning', pointer: 'status', expected: 'a 4xx for malformed input', actual: `${ex.status}`, message: `malformed input was accepted with ${ex.status}`, assumption: MALFORMED_INPUT_NOT_SHOWN });
+      return ex;
+    }
     if (spec.expectStatus && !spec.expectStatus.includes(ex.status)) {
       // A well-formed request to an operation the document lists must succeed, however inferred its shapes.
       const source = spec.statusSource ?? (spec.expectStatus.every((s) => s < 300) ? 'documented' : op.source);
@@ -79,14 +120,19 @@ export class Probe {
   }
 
   /** Adds a semantic finding about an exchange. Severity follows the rule's source unless given. */
-  add(op: Operation, ex: Exchange, f: { rule: string; message: string; expected: string; actual?: string; pointer?: string; source?: Source; severity?: Severity }): void {
+  add(op: Operation, ex: Exchange, f: { rule: string; message: string; expected: string; actual?: string; pointer?: string; source?: Source; severity?: Severity; assumption?: string }): void {
     const source = f.source ?? 'documented';
     this.findings.push({ ...about(op, ex), severity: f.severity ?? severityFor(source, this.ctx.options.strict), ...f, source });
   }
 
   /** A finding not tied to one response (e.g. nothing to derive a value from). */
-  note(op: Operation, f: { rule: string; message: string; expected: string; actual?: string; severity: Severity }): void {
+  note(op: Operation, f: { rule: string; message: string; expected: string; actual?: string; severity: Severity; source?: Source; assumption?: string }): void {
     this.findings.push({ operationId: op.operationId, method: op.method.toUpperCase(), url: `${this.ctx.client.baseUrl}${op.path}`, ...f });
+  }
+
+  /** Says that a check (or part of it) could not run, and why; the report lists these beside the coverage table. */
+  skip(op: Operation, what: string, why: string): void {
+    this.note(op, { severity: 'warning', rule: NOT_RUN, expected: `${what} checked`, message: `${what} not checked: ${why}` });
   }
 
   #drift(op: Operation, ex: Exchange, pointer: string, sample: unknown): void {

@@ -123,11 +123,14 @@ export interface FilterTarget {
   /** Record field the filter reads (`revisionDate` for `documentRevisionDateStart`), from its `x-filter`. */
   field: string;
   kind: FilterMatch;
+  /** Exact equality is the only reasonable reading: the parameter has an enum or is not text. */
+  exact?: boolean;
 }
 
 /** What a filter reads and how it matches, as its `x-filter` says; a relation (none) is an exact match on its own name. */
 export function filterTarget(param: Parameter): FilterTarget {
-  return param.filter ? { field: param.filter.field, kind: param.filter.match } : { field: param.name, kind: 'exact' };
+  const exact = Array.isArray(param.schema.enum) || param.schema.type !== 'string';
+  return param.filter ? { field: param.filter.field, kind: param.filter.match, exact } : { field: param.name, kind: 'exact', exact };
 }
 
 /** How a finding names a match kind: "only records whose <field> <verb> <value>". */
@@ -198,7 +201,7 @@ export function filterValueFrom(record: Json, param: Parameter): string | undefi
     // Range filters on dates take the `YYYY-MM-DD` part of a date or date-time.
     case 'from':
     case 'to':
-      return text.slice(0, 'YYYY-MM-DD'.length);
+      return dayOf(text);
     // A shorter piece of the value, so the filter is seen to match more than equality.
     case 'prefix':
       return text.slice(0, Math.max(1, Math.ceil(text.length / 2)));
@@ -209,13 +212,25 @@ export function filterValueFrom(record: Json, param: Parameter): string | undefi
   }
 }
 
-/** Whether a record passes a filter: text matches ignore case; ranges compare the date part, inclusive. */
+/** The `YYYY-MM-DD` day of a date in any format `Date.parse` reads (ISO strings as written). */
+export function dayOf(value: string): string {
+  if (/^\d{4}-\d{2}-\d{2}/.test(value)) return value.slice(0, 'YYYY-MM-DD'.length);
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? value : new Date(t).toISOString().slice(0, 'YYYY-MM-DD'.length);
+}
+
+/**
+ * Whether a record can pass a filter under some reasonable reading: text matches ignore case, and
+ * where the source does not say how free text matches (an `exact` filter on a text field without
+ * an enum: which category level, whole or part), containing the value counts; date bounds are
+ * inclusive and compare days whatever the date format.
+ */
 export function recordMatches(record: Json, target: FilterTarget, value: string): boolean {
   const values = fieldValues(record, target.field) ?? [];
   const wanted = value.toLowerCase();
   switch (target.kind) {
     case 'exact':
-      return values.some((v) => String(v).toLowerCase() === wanted);
+      return values.some((v) => (target.exact ? String(v).toLowerCase() === wanted : String(v).toLowerCase().includes(wanted)));
     case 'prefix':
       return values.some((v) => String(v).toLowerCase().startsWith(wanted));
     case 'contains':
@@ -224,7 +239,7 @@ export function recordMatches(record: Json, target: FilterTarget, value: string)
       return wanted === 'true' || values.every((v) => v !== true);
     default:
       return values.some((v) => {
-        const day = String(v).slice(0, value.length);
+        const day = dayOf(String(v));
         return target.kind === 'from' ? day >= value : day <= value;
       });
   }

@@ -5,8 +5,8 @@
  * fails the test with every failure spelled out.
  */
 import { inject, type TestContext } from 'vitest';
-import { createContext, type Check, type CheckContext, type Scope } from './context.js';
-import { failuresOf, formatFinding, type Finding } from './findings.js';
+import { createContext, runToEnd, type Check, type CheckContext, type Scope } from './context.js';
+import { failuresOf, formatFinding, redact, type Finding } from './findings.js';
 import { readOptions } from './options.js';
 import type { ExerciseNote } from './probe.js';
 
@@ -33,7 +33,15 @@ export function suiteContext(): Promise<CheckContext> {
 export async function runCheck(test: TestContext, check: Check, scope?: Scope): Promise<Finding[]> {
   const ctx = await suiteContext();
   const before = ctx.notes.length;
-  const findings = await check(ctx, scope);
+  let findings: Finding[];
+  try {
+    findings = await runToEnd(check, ctx, scope);
+  } catch (error) {
+    // A check that breaks by throwing still reports (the reporter lists the failed test); never with a key in it.
+    test.task.meta.contract = { findings: [], notes: ctx.notes.slice(before) };
+    const message = redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error), ctx.secrets);
+    throw new Error(`the check itself failed: ${message}`);
+  }
   test.task.meta.contract = { findings, notes: ctx.notes.slice(before) };
   const failures = failuresOf(findings);
   if (failures.length > 0) {

@@ -1,0 +1,86 @@
+/**
+ * @module meta/harness
+ * What the meta-tests share: a real mock behind a mutating proxy, and running the suite's own
+ * checks against it with a fresh context (nothing cached from an earlier, differently changed target).
+ */
+import { startMockServer, type RunningServer } from '../../src/server/listen.js';
+import { createContext, runToEnd, type Check, type CheckContext, type Scope } from '../support/context.js';
+import type { Finding } from '../support/findings.js';
+import { readOptions } from '../support/options.js';
+import { startMutatingProxy, type MutatingProxy, type Mutation, type ProxiedRequest, type ProxiedResponse, type ProxyOptions } from './mutating-proxy.js';
+
+export interface Target {
+  mock: RunningServer;
+  proxy: MutatingProxy;
+  close(): Promise<void>;
+}
+
+/** A mock of every release (downloads included) behind a mutating proxy. */
+export async function startTarget(options: ProxyOptions = {}): Promise<Target> {
+  const mock = await startMockServer({ apiVersion: 'unreleased', validateResponses: false });
+  const proxy = await startMutatingProxy(mock.url, options);
+  return {
+    mock,
+    proxy,
+    async close() {
+      await proxy.close();
+      await mock.close();
+    },
+  };
+}
+
+/** Waits the client asked for, instead of sleeping (a 429's Retry-After). */
+export interface Run {
+  findings: Finding[];
+  slept: number[];
+  ctx: CheckContext;
+}
+
+/** Runs checks in order against the proxy with one context, as one suite run would. */
+export async function runChecks(target: Target, checks: readonly Check[], scope: Scope | undefined, mutation: Mutation | undefined, env: Record<string, string> = {}): Promise<Run> {
+  target.proxy.use(mutation);
+  const slept: number[] = [];
+  const ctx = await createContext({ ...readOptions(env), baseUrl: target.proxy.url }, { sleep: async (ms) => void slept.push(ms) });
+  const findings: Finding[] = [];
+  for (const check of checks) findings.push(...(await runToEnd(check, ctx, scope)));
+  return { findings, slept, ctx };
+}
+
+export type Body = Record<string, unknown> & { data?: Record<string, unknown>[]; pagination?: Record<string, unknown> };
+
+/** A response mutation applied only to one path (below the base URL) and successful JSON answers. */
+export function onList(path: string, change: (body: Body, req: ProxiedRequest, res: ProxiedResponse) => void): Mutation {
+  return {
+    response(res, req) {
+      if (req.path === path && res.status === 200 && res.json) change(res.json as Body, req, res);
+    },
+  };
+}
+
+/** Calls `change` on every `href` inside a JSON value. */
+export function mapHrefs(value: unknown, change: (href: string) => string): void {
+  if (Array.isArray(value)) value.forEach((v) => mapHrefs(v, change));
+  else if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    for (const [k, v] of Object.entries(obj)) {
+      if (k === 'href' && typeof v === 'string') obj[k] = change(v);
+      else mapHrefs(v, change);
+    }
+  }
+}
+
+/** Every value under a key anywhere inside a JSON value, changed in place. */
+export function mapField(value: unknown, key: string, change: (v: unknown) => unknown): void {
+  if (Array.isArray(value)) value.forEach((v) => mapField(v, key, change));
+  else if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    for (const [k, v] of Object.entries(obj)) {
+      if (k === key) obj[k] = change(v);
+      else mapField(v, key, change);
+    }
+  }
+}
+
+export function failures(findings: readonly Finding[]): Finding[] {
+  return findings.filter((f) => f.severity === 'failure');
+}

@@ -1,0 +1,254 @@
+/**
+ * @module meta/variants.test
+ * Proof that the suite raises no false alarm: a real mock behind a proxy that changes one thing the
+ * source and the reference allow (a conforming server that differs from ours), and the suite's own
+ * checks must report no failure, only the warnings that name what differed. The broken servers
+ * are in drift.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Operation } from '../../src/contract/index.js';
+import { checkBadInput } from '../checks/bad-input.js';
+import { checkDownloads } from '../checks/downloads.js';
+import { checkFilters } from '../checks/filters.js';
+import { checkHrefs } from '../checks/hrefs.js';
+import { checkNotFound } from '../checks/not-found.js';
+import { checkEveryOperation } from '../checks/operations.js';
+import { checkPagination } from '../checks/pagination.js';
+import { checkRateLimitCountdown, checkRateLimitExceeded } from '../checks/rate-limit.js';
+import { checkSorting } from '../checks/sorting.js';
+import type { Check, Scope } from '../support/context.js';
+import { formatFinding } from '../support/findings.js';
+import { loadContract } from '../../src/contract/index.js';
+import { PAGING, listOperations, queryParameter } from '../support/records.js';
+import { failures, mapField, runChecks, startTarget, type Body, type Target } from './harness.js';
+import type { Mutation, ProxiedRequest } from './mutating-proxy.js';
+
+let target: Target;
+let passThrough: Target;
+let lists: Operation[];
+
+beforeAll(async () => {
+  target = await startTarget();
+  passThrough = await startTarget({ rewriteHrefs: false });
+  lists = listOperations(await loadContract({ release: 'unreleased' }));
+});
+
+afterAll(async () => {
+  await target?.close();
+  await passThrough?.close();
+});
+
+/** The first list whose parameter `name` is inferred (neither the source nor the reference states it). */
+function listWithInferred(name: string): Operation | undefined {
+  return lists.find((op) => queryParameter(op, name)?.source === 'inferred');
+}
+
+/** Compares like a server using byte order (code units), numbers numerically. */
+function byteOrder(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const sa = String(a ?? '');
+  const sb = String(b ?? '');
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+/** Titles that begin in lower case, and pages sorted by byte order (upper case before lower case). */
+const byteOrderTitles: Mutation = {
+  response(res, req) {
+    const body = res.json as Body | undefined;
+    if (res.status !== 200 || !Array.isArray(body?.data)) return;
+    body.data.forEach((r, i) => {
+      if (typeof r.title === 'string' && i % 2 === 0) r.title = r.title.charAt(0).toLowerCase() + r.title.slice(1);
+    });
+    const order = req.query.get(PAGING.order);
+    if (!order) return;
+    const keys = order.split(',');
+    const directions = (req.query.get(PAGING.direction) ?? 'desc').split(',');
+    body.data.sort((a, b) => {
+      for (const [k, key] of keys.entries()) {
+        const c = byteOrder(a[key], b[key]);
+        if (c !== 0) return (directions[k] ?? directions[0]) === 'desc' ? -c : c;
+      }
+      return 0;
+    });
+  },
+};
+
+/** Deepest category entry titles of a record (flat or grouped form). */
+function leafTitles(record: Record<string, unknown>): string[] {
+  const entries = (Array.isArray(record.category) ? record.category.flat() : []) as { level?: number; title?: string }[];
+  const deepest = Math.max(...entries.map((e) => e.level ?? 0));
+  return entries.filter((e) => e.level === deepest).map((e) => String(e.title).toLowerCase());
+}
+
+/** A `category` filter that matches only the leaf level. */
+const leafOnlyCategory: Mutation = {
+  response(res, req) {
+    const wanted = req.query.get('category');
+    const body = res.json as Body | undefined;
+    if (!wanted || res.status !== 200 || !Array.isArray(body?.data)) return;
+    body.data = body.data.filter((r) => leafTitles(r).includes(wanted.toLowerCase()));
+    body.pagination = { ...body.pagination, total: body.data.length, has_more: false };
+  },
+};
+
+/** Every error answer (4xx) in other words; malformed query input gets 422. */
+const otherErrorWording: Mutation = {
+  response(res, req) {
+    if (res.status < 400 || res.status >= 500) return;
+    if (res.status === 400 && req.method === 'GET') res.status = 422;
+    const body = res.json as Record<string, unknown> | undefined;
+    if (body && typeof body.error === 'string') body.error = `Request could not be processed (${res.status})`;
+    if (body) delete body.details;
+  },
+};
+
+/** JSON with indentation, gzip, chunked framing, and dates in another format. */
+const otherWireForm: Mutation = {
+  response(res) {
+    res.wire = { indent: 2, gzip: true, chunked: true };
+    if (res.json !== undefined) mapField(res.json, 'wwwUpdateDate', (v) => (typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? new Date(v).toUTCString() : v));
+  },
+};
+
+/** No rate-limit headers at all (the reference publishes none). */
+const noRateLimitHeaders: Mutation = {
+  response(res) {
+    res.headers.delete('x-ratelimit-limit');
+    res.headers.delete('x-ratelimit-remaining');
+  },
+};
+
+/** The first request to each path gets a 429 that states its wait only in the body's `retry_after`. */
+function bodyOnlyRetryAfter(): Mutation {
+  const seen = new Set<string>();
+  return {
+    reply(req: ProxiedRequest) {
+      if (req.headers['x-api-key'] === undefined || seen.has(req.path)) return undefined;
+      seen.add(req.path);
+      return { status: 429, headers: new Headers({ 'content-type': 'application/json' }), json: { error: 'Too many requests', code: 429, retry_after: 2 } };
+    },
+  };
+}
+
+/** Requests naming an inferred query parameter of their list are refused with 400. */
+function refuseInferredNames(): Mutation {
+  return {
+    reply(req) {
+      const op = lists.find((l) => l.path === req.path && req.method === 'GET');
+      const inferred = op?.parameters.filter((p) => p.in === 'query' && p.source === 'inferred' && p.name !== PAGING.limit && p.name !== PAGING.page).map((p) => p.name) ?? [];
+      const named = inferred.find((name) => req.query.has(name));
+      if (!named) return undefined;
+      return { status: 400, headers: new Headers({ 'content-type': 'application/json' }), json: { error: `Unknown parameter ${named}` } };
+    },
+  };
+}
+
+/** `limit` above 20 is capped to 20 (and says so in pagination.limit). */
+const cappedLimit: Mutation = {
+  request(req) {
+    const limit = Number(req.query.get(PAGING.limit));
+    if (limit > 20) req.query.set(PAGING.limit, '20');
+  },
+};
+
+/** A different default page size on a list where none is stated. */
+function otherDefaultPageSize(list: Operation): Mutation {
+  return {
+    request(req) {
+      if (req.path === list.path && !req.query.has(PAGING.limit)) req.query.set(PAGING.limit, '7');
+    },
+  };
+}
+
+/** The opposite default direction on a list where no default order is stated. */
+function otherDefaultOrder(list: Operation): Mutation {
+  return {
+    request(req) {
+      if (req.path === list.path && !req.query.has(PAGING.order) && !req.query.has(PAGING.direction)) req.query.set(PAGING.direction, 'asc');
+    },
+  };
+}
+
+interface Variant {
+  name: string;
+  checks: Check[];
+  scope?: Scope;
+  mutation?: () => Mutation | undefined;
+  /** Warnings that must name what differed. */
+  warns?: string[];
+  on?: () => Target;
+  env?: () => Record<string, string>;
+  /** Skipped (with the reason) when the document gives this variant nothing to vary. */
+  unless?: () => string | undefined;
+}
+
+const everything: Check[] = [checkEveryOperation, checkPagination, checkSorting, checkFilters, checkHrefs, checkNotFound, checkBadInput, checkDownloads];
+
+const variants: Variant[] = [
+  { name: 'a plain pass-through proxy that does not forward Host (absolute hrefs name the service origin)', checks: [checkEveryOperation, checkHrefs], on: () => passThrough, warns: ['href-origin'] },
+  { name: 'the same proxy, with CONTRACT_PUBLIC_BASE_URL naming that origin', checks: [checkHrefs], on: () => passThrough, env: () => ({ CONTRACT_PUBLIC_BASE_URL: passThrough.mock.url }) },
+  { name: 'no rate-limit headers (one warning per run)', checks: [checkEveryOperation, checkPagination, checkRateLimitCountdown, checkRateLimitExceeded], scope: { family: 'packages' }, mutation: () => noRateLimitHeaders, warns: ['rate-limit-headers'] },
+  { name: "429s that give the wait only in the body's retry_after", checks: [checkEveryOperation], scope: { family: 'packages' }, mutation: bodyOnlyRetryAfter },
+  { name: 'titles in lower case, sorted by byte order', checks: [checkSorting, checkPagination], mutation: () => byteOrderTitles },
+  { name: 'a category filter that matches only the leaf level', checks: [checkFilters], scope: { family: 'products' }, mutation: () => leafOnlyCategory, warns: ['filter'] },
+  { name: '422 and other wording for malformed input, other wording for every error', checks: [checkBadInput, checkNotFound], mutation: () => otherErrorWording },
+  { name: 'pretty-printed, gzip-coded, chunked JSON with dates in RFC 1123 form', checks: everything, scope: { family: 'boards-kits' }, mutation: () => otherWireForm },
+  { name: 'a limit capped below the request, stated in pagination.limit', checks: [checkPagination, checkSorting, checkFilters], scope: { family: 'products' }, mutation: () => cappedLimit, warns: ['pagination.limit-capped'] },
+  {
+    name: 'inferred filter and sort names refused with 400',
+    checks: [checkFilters, checkSorting],
+    mutation: refuseInferredNames,
+    warns: ['inferred-request-refused', 'not-run'],
+    unless: () => (lists.some((op) => op.parameters.some((p) => p.in === 'query' && p.source === 'inferred' && p.name !== PAGING.limit && p.name !== PAGING.page)) ? undefined : 'no inferred query parameter in the document'),
+  },
+  {
+    name: 'another default page size where none is stated',
+    checks: [checkPagination],
+    mutation: () => otherDefaultPageSize(listWithInferred(PAGING.limit)!),
+    unless: () => (listWithInferred(PAGING.limit) ? undefined : 'every list states its default page size'),
+  },
+  {
+    name: 'another default order where none is stated',
+    checks: [checkPagination, checkSorting],
+    mutation: () => {
+      const list = lists.find((op) => queryParameter(op, PAGING.direction) && queryParameter(op, PAGING.order)?.source === 'inferred');
+      return list && otherDefaultOrder(list);
+    },
+    unless: () => (lists.some((op) => queryParameter(op, PAGING.direction) && queryParameter(op, PAGING.order)?.source === 'inferred') ? undefined : 'every sortable list states its default order'),
+  },
+];
+
+describe('conforming servers that differ from the mock pass', () => {
+  it.each(variants)('$name', async (variant) => {
+    const skipReason = variant.unless?.();
+    if (skipReason) {
+      console.log(`variant "${variant.name}" not run: ${skipReason}`);
+      return;
+    }
+    const on = variant.on?.() ?? target;
+    const env = variant.env?.() ?? {};
+    const { findings } = await runChecks(on, variant.checks, variant.scope, variant.mutation?.(), env);
+    expect(failures(findings).map(formatFinding)).toEqual([]);
+    for (const rule of variant.warns ?? []) expect(findings.filter((f) => f.severity === 'warning').map((f) => f.rule), `a warning "${rule}"`).toContain(rule);
+  });
+
+  it('says "no rate-limit headers" once per run, not once per response', async () => {
+    const { findings } = await runChecks(target, [checkEveryOperation, checkPagination], { family: 'packages' }, noRateLimitHeaders);
+    const said = findings.filter((f) => f.rule === 'rate-limit-headers');
+    expect(said).toHaveLength(1);
+    expect(formatFinding(said[0])).toMatch(/assumed: .*may\* carry/);
+  });
+
+  it('waits out a 429 whose wait is only in the body, and goes on', async () => {
+    const { findings, slept } = await runChecks(target, [checkEveryOperation], { family: 'packages' }, bodyOnlyRetryAfter());
+    expect(slept).toContain(2000);
+    expect(failures(findings)).toEqual([]);
+  });
+
+  it('names the origin absolute hrefs use, once', async () => {
+    const { findings } = await runChecks(passThrough, [checkHrefs, checkHrefs], undefined, undefined);
+    const origin = findings.filter((f) => f.rule === 'href-origin');
+    expect(origin).toHaveLength(1);
+    expect(origin[0].actual).toBe(new URL(passThrough.mock.url).origin);
+  });
+});
