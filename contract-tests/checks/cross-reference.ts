@@ -12,7 +12,7 @@ import { Probe } from '../support/probe.js';
 import { inScope, isRecord } from '../support/records.js';
 
 /** Required array properties with a `maxItems` of string items: the bounded lists of a request body. */
-function boundedLists(schema: Schema): { name: string; max: number }[] {
+export function boundedLists(schema: Schema): { name: string; max: number }[] {
   const props = (schema.properties as Record<string, Schema> | undefined) ?? {};
   const required = (schema.required as string[] | undefined) ?? [];
   return Object.entries(props)

@@ -27,6 +27,8 @@ import { checkEveryOperation } from '../checks/operations.js';
 import { checkPagination } from '../checks/pagination.js';
 import { checkRateLimitCountdown, checkRateLimitExceeded } from '../checks/rate-limit.js';
 import { checkSorting } from '../checks/sorting.js';
+import { checkSearch } from '../checks/search.js';
+import { checkCrossReferenceMatches } from '../checks/cross-reference-matches.js';
 import { createContext, type Check, type Scope } from '../support/context.js';
 import { formatFinding, type Finding } from '../support/findings.js';
 import { readOptions } from '../support/options.js';
@@ -139,6 +141,38 @@ const cases: Case[] = [
     scope: { family: 'boards-kits' },
     env: { CONTRACT_PUBLIC_BASE_URL: 'https://api.example.com/web-data/v1' },
   },
+  {
+    broken: 'a search that ignores its filters',
+    rule: 'search-filter',
+    check: checkSearch,
+    scope: { family: 'product-parts' },
+    mutation: {
+      request(req) {
+        if (req.path === '/product-parts/search' && req.json && typeof req.json === 'object') delete (req.json as Record<string, unknown>).filters;
+      },
+    },
+  },
+  {
+    broken: 'a search that returns parts of another product',
+    rule: 'search-product',
+    check: checkSearch,
+    scope: { family: 'product-parts' },
+    mutation: onList('/product-parts/search', (b) => void (b.data?.[0] && (b.data[0].genericId = 'ANOTHER-PRODUCT'))),
+  },
+  {
+    broken: 'a cross-reference match type outside the enum',
+    rule: 'schema',
+    check: checkCrossReferenceMatches,
+    scope: { family: 'product-parts' },
+    mutation: onList('/product-parts/cross-reference', (b) => b.data?.forEach((entry) => (entry.results as Record<string, unknown>[]).forEach((m) => (m.matchType = 'Pin-compatible')))),
+  },
+  {
+    broken: 'cross-reference entries out of request order',
+    rule: 'cross-reference-order',
+    check: checkCrossReferenceMatches,
+    scope: { family: 'product-parts' },
+    mutation: onList('/product-parts/cross-reference', (b) => void b.data?.reverse()),
+  },
   { broken: 'hrefs', rule: 'href-resolves', check: checkHrefs, scope: { family: 'products' }, mutation: onList('/products', (b) => mapHrefs(b, (h) => `${h}-broken`)) },
   {
     broken: '%23 not decoded',
@@ -175,6 +209,8 @@ describe('the suite against the unbroken mock', () => {
     ['id encoding', checkIdEncoding],
     ['downloads', checkDownloads],
     ['request limits', checkRequestLimits],
+    ['search', checkSearch],
+    ['cross-reference matches', checkCrossReferenceMatches],
     ['bad input', checkBadInput],
     ['declared statuses', checkDeclaredStatuses],
     ['authentication', checkAuthentication],
@@ -267,5 +303,21 @@ describe('operation coverage', () => {
     const coverage = (await checkOperationCoverage(ctx)).filter((f) => f.severity === 'failure' && f.rule === 'coverage');
     expect(coverage.map((f) => f.operationId)).toEqual(['listWidgets', 'listWidgets']);
     expect(coverage.map((f) => f.message).join('\n')).toMatch(/family "widgets" of listWidgets has no test file[\s\S]*never exercised/);
+  });
+});
+
+describe('the blind spots are looked at, not passed silently', () => {
+  it('search and cross-reference send real inputs and see real answers against the mock', async () => {
+    const { ctx, findings } = await runChecks(target, [checkSearch, checkCrossReferenceMatches], { family: 'product-parts' }, undefined);
+    expect(findings.filter((f) => f.rule === 'not-run')).toEqual([]);
+    const searches = ctx.notes.filter((n) => n.operationId === 'searchProductParts' && n.status === 200);
+    // The unfiltered search, then every operator on a numeric attribute, OR and eq on a text one, and both together.
+    expect(searches.length).toBeGreaterThanOrEqual(9);
+    expect(ctx.notes.some((n) => n.operationId === 'getProductPart' && n.status === 200)).toBe(true);
+  });
+
+  it('without known competitor numbers, a live run says the matches were not checked', async () => {
+    const { findings } = await runChecks(target, [checkCrossReferenceMatches], { family: 'product-parts' }, undefined, { CONTRACT_BASE_URL: target.proxy.url, CONTRACT_API_KEY: 'demo-unlimited-key' });
+    expect(findings).toContainEqual(expect.objectContaining({ severity: 'warning', rule: 'not-run', message: expect.stringMatching(/cross-reference matches not checked: no competitor numbers known to match \(set CONTRACT_XREF_NUMBERS\)/) }));
   });
 });

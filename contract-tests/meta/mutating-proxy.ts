@@ -17,6 +17,8 @@ export interface ProxiedRequest {
   path: string;
   query: URLSearchParams;
   headers: Record<string, string>;
+  /** The JSON request body, parsed (mutable); undefined when there is none or it is not JSON. */
+  json?: unknown;
 }
 
 export interface ProxiedResponse {
@@ -54,6 +56,15 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+function parseJson(bytes: Buffer): unknown {
+  if (bytes.length === 0) return undefined;
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined; // not JSON (a malformed body on purpose): forwarded as it came
+  }
+}
+
 export interface ProxyOptions {
   /** Rewrite the mock's absolute hrefs to the proxy's origin (default). Off: a plain pass-through. */
   rewriteHrefs?: boolean;
@@ -71,11 +82,14 @@ export async function startMutatingProxy(upstreamUrl: string, options: ProxyOpti
     const incoming = new URL(req.url ?? '/', 'http://proxy');
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
-    const proxied: ProxiedRequest = { method: req.method ?? 'GET', path: incoming.pathname.slice(BASE_PATH.length), query: incoming.searchParams, headers };
-    const body = await readBody(req);
+    // Paths outside the API (the mock's /examples.json) pass through as they are.
+    const inApi = incoming.pathname.startsWith(BASE_PATH);
+    const proxied: ProxiedRequest = { method: req.method ?? 'GET', path: inApi ? incoming.pathname.slice(BASE_PATH.length) : incoming.pathname, query: incoming.searchParams, headers };
+    const raw = await readBody(req);
+    proxied.json = parseJson(raw);
     // The proxy's own headers are its business; `Host` is never forwarded (fetch sets the upstream's).
     mutation?.request?.(proxied);
-    const out = mutation?.reply?.(proxied) ?? (await forward(proxied, body));
+    const out = mutation?.reply?.(proxied) ?? (await forward(proxied, proxied.json === undefined ? raw : Buffer.from(JSON.stringify(proxied.json)), inApi));
     mutation?.response?.(out, proxied);
     let payload = out.json !== undefined ? Buffer.from(JSON.stringify(out.json, null, out.wire?.indent)) : (out.raw ?? Buffer.alloc(0));
     out.headers.delete('content-encoding');
@@ -96,9 +110,9 @@ export async function startMutatingProxy(upstreamUrl: string, options: ProxyOpti
     } else res.end(payload);
   });
 
-  async function forward(proxied: ProxiedRequest, body: Buffer): Promise<ProxiedResponse> {
+  async function forward(proxied: ProxiedRequest, body: Buffer, inApi: boolean): Promise<ProxiedResponse> {
     const qs = proxied.query.toString();
-    const target = `${upstream.origin}${BASE_PATH}${proxied.path}${qs ? `?${qs}` : ''}`;
+    const target = `${upstream.origin}${inApi ? BASE_PATH : ''}${proxied.path}${qs ? `?${qs}` : ''}`;
     const answer = await fetch(target, { method: proxied.method, headers: proxied.headers, body: body.length > 0 ? new Uint8Array(body) : undefined });
     const bytes = Buffer.from(await answer.arrayBuffer());
     const out: ProxiedResponse = { status: answer.status, headers: new Headers(answer.headers), raw: bytes };

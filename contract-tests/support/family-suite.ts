@@ -7,6 +7,7 @@
 import { describe, it } from 'vitest';
 import { checkBadInput } from '../checks/bad-input.js';
 import { checkRequestLimits } from '../checks/cross-reference.js';
+import { checkCrossReferenceMatches } from '../checks/cross-reference-matches.js';
 import { checkDeclaredStatuses } from '../checks/declared-statuses.js';
 import { checkDownloads } from '../checks/downloads.js';
 import { checkFilters } from '../checks/filters.js';
@@ -15,6 +16,7 @@ import { checkIdEncoding } from '../checks/id-encoding.js';
 import { checkNotFound } from '../checks/not-found.js';
 import { checkEveryOperation } from '../checks/operations.js';
 import { checkPagination } from '../checks/pagination.js';
+import { checkSearch } from '../checks/search.js';
 import { checkSorting } from '../checks/sorting.js';
 import { runCheck } from './suite.js';
 
@@ -30,6 +32,8 @@ export function familySuite(family: string): void {
     it('percent-encoded identifiers round-trip (# as %23)', (t) => runCheck(t, checkIdEncoding, scope));
     it('downloads: HEAD and GET agree on length and type', (t) => runCheck(t, checkDownloads, scope));
     it('bounded request lists: the limit accepted, one more rejected', (t) => runCheck(t, checkRequestLimits, scope));
+    it('parametric search: every part returned belongs to the product and satisfies every filter, none lost', (t) => runCheck(t, checkSearch, scope));
+    it('cross-reference: known numbers match, one entry per input in request order, the matched part resolves', (t) => runCheck(t, checkCrossReferenceMatches, scope));
     it('malformed input gets 400 with details', (t) => runCheck(t, checkBadInput, scope));
     it('declared error statuses have their documented bodies (Prefer, mock only)', (t) => runCheck(t, checkDeclaredStatuses, scope));
   });
