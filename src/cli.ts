@@ -13,6 +13,7 @@ import type { Tier } from './server/tiers.js';
 import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
 import { ProxyUsageError, runProxyCli } from './proxy/index.js';
+import { RecordingsError } from './recordings/index.js';
 
 export const HELP = `web-data-mock: offline double of the Web Data API
 
@@ -181,7 +182,8 @@ export async function run(): Promise<void> {
     process.on('SIGINT', () => shutdown('SIGINT'));
     process.on('SIGTERM', () => shutdown('SIGTERM'));
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ProxyUsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    // A replay directory with a bad fixture is the user's input, like a flag: exit 2 with the file named.
+    if (error instanceof UsageError || error instanceof ProxyUsageError || error instanceof RecordingsError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`web-data-mock: ${(error as Error).message}\n(see --help)`);
       process.exit(2);
     }

@@ -20,6 +20,8 @@ it is never accepted on the command line, and never logged or sent back to the b
   --proxy <url>              live base URL, e.g. https://api.example.com${BASE_PATH}
   --api-key-file <path>      read the key from this file (first line; wins over ${API_KEY_ENV})
   --proxy-origin <origin>    browser origin allowed by CORS (repeatable), e.g. http://localhost:5173
+  --proxy-host <name>        host name the proxy answers to besides localhost, 127.0.0.0/8, [::1] and
+                             the --host address (repeatable); other Host headers get 403 (DNS rebinding)
   --port <n>                 listen port (default ${DEFAULT_PROXY_PORT}); --host <addr> (default ${DEFAULT_PROXY_HOST})
   --fixtures <dir>           record each conforming JSON response as a replayable fixture
   --signal-violations        add x-contract-violations: <count> to validated responses
@@ -72,6 +74,7 @@ export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       proxy: { type: 'string' },
       'api-key-file': { type: 'string' },
       'proxy-origin': { type: 'string', multiple: true, default: [] },
+      'proxy-host': { type: 'string', multiple: true, default: [] },
       port: { type: 'string' },
       host: { type: 'string' },
       fixtures: { type: 'string' },
@@ -88,6 +91,7 @@ export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     upstream: values.proxy,
     apiKey: readApiKey(values['api-key-file'], env),
     allowedOrigins: values['proxy-origin'],
+    allowedHosts: values['proxy-host'],
     port: positiveInteger('port', values.port) ?? DEFAULT_PROXY_PORT,
     host: values.host ?? DEFAULT_PROXY_HOST,
     fixturesDir: values.fixtures,

@@ -4,7 +4,8 @@
  * sees `--proxy`: parse the flags, start the proxy, print where it listens (never the key).
  * Usage errors are `ProxyUsageError`s for the CLI to print and exit 2 on.
  */
-import { parseProxyArgs, proxyHelp } from './args.js';
+import { RecordingsError } from '../recordings/index.js';
+import { parseProxyArgs, proxyHelp, ProxyUsageError } from './args.js';
 import { STATS_PATH } from './app.js';
 import { startProxy, type RunningProxy } from './listen.js';
 
@@ -15,7 +16,14 @@ export async function runProxyCli(argv: string[], env: NodeJS.ProcessEnv = proce
     write(proxyHelp);
     return undefined;
   }
-  const running = await startProxy(options);
+  let running: RunningProxy;
+  try {
+    running = await startProxy(options);
+  } catch (error) {
+    // A --fixtures path that can never be a directory is the user's to fix, like any flag.
+    if (error instanceof RecordingsError) throw new ProxyUsageError(error.message);
+    throw error;
+  }
   const { settings } = running.app;
   write(
     [

@@ -1,12 +1,12 @@
 /**
  * @module proxy/listen
  * `startProxy(options)`: the proxy on a socket (port 0 = ephemeral by default), for the CLI and
- * end-to-end tests. Closing stops accepting, ends idle keep-alive connections and waits for
- * in-flight requests.
+ * end-to-end tests, through the shared helper in src/net/listen.ts (the mock's too): closing
+ * ends silent and idle connections at once and cuts requests still in flight after the grace.
+ * The address it listens on is a host name it answers to (besides loopback and --proxy-host).
  */
-import { serve, type ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
 import { BASE_PATH } from '../contract/index.js';
+import { listen } from '../net/listen.js';
 import { createProxyApp, type ProxyApp } from './app.js';
 import { DEFAULT_PROXY_HOST, type ProxyInput } from './options.js';
 
@@ -18,26 +18,14 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-export type StartProxyOptions = ProxyInput & { port?: number; host?: string };
+export type StartProxyOptions = ProxyInput & { port?: number; host?: string; /** Shutdown grace for requests in flight (default 10 s). */ graceMs?: number };
+
+/** Listening on every interface names no host; a concrete address does. */
+const WILDCARDS = new Set(['0.0.0.0', '::']);
 
 export async function startProxy(options: StartProxyOptions): Promise<RunningProxy> {
-  const { port = 0, host = DEFAULT_PROXY_HOST, ...input } = options;
-  const app = await createProxyApp(input);
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s));
-    s.once('error', reject);
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  const origin = `http://${shownHost}:${address.port}`;
-  return {
-    url: `${origin}${BASE_PATH}`,
-    origin,
-    app,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        (server as ServerType & { closeIdleConnections?: () => void }).closeIdleConnections?.();
-      }),
-  };
+  const { port = 0, host = DEFAULT_PROXY_HOST, graceMs, ...input } = options;
+  const app = await createProxyApp({ ...input, allowedHosts: [...(input.allowedHosts ?? []), ...(WILDCARDS.has(host) ? [] : [host])] });
+  const listening = await listen(app.fetch, { port, host, graceMs });
+  return { url: `${listening.origin}${BASE_PATH}`, origin: listening.origin, app, close: listening.close };
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../server/listen.js';
 import { VIOLATIONS_HEADER } from './app.js';
 import { startProxy, type RunningProxy } from './listen.js';
-import { createReplayMiddleware, REPLAYED_HEADER } from './replay.js';
+import { createReplayMiddleware, REPLAYED_HEADER } from '../recordings/index.js';
 import { logSink, serveApp } from './testdata/servers.js';
 
 const KEY = 'demo-unlimited-key';

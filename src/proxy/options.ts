@@ -6,6 +6,7 @@
 import type { Release } from '../contract/index.js';
 import { BASE_PATH } from '../contract/index.js';
 import { normalizeOrigin } from './cors.js';
+import { parseAllowedHost } from './host-guard.js';
 import type { LogLine } from './report.js';
 import type { UpstreamFetch } from './upstream.js';
 
@@ -25,6 +26,8 @@ export interface ProxyOptions {
   apiKey: string;
   /** Browser origins allowed by CORS, e.g. `http://localhost:5173`. */
   allowedOrigins: string[];
+  /** Host names answered besides loopback (`--proxy-host`, plus the address listened on); others get 403. */
+  allowedHosts: string[];
   /** Add `x-contract-violations: <count>` to validated responses. */
   signalViolations: boolean;
   upstreamTimeoutMs: number;
@@ -40,12 +43,25 @@ export interface ProxyOptions {
   fetch: UpstreamFetch;
 }
 
+/** Visible ASCII only: no spaces, control characters or bytes a header cannot carry as they are. */
+const VALID_KEY = /^[\x21-\x7e]+$/;
+
+/** What is wrong with a key, by position and kind only: never the key itself. */
+function describeBadKey(key: string): string {
+  const characters = [...key];
+  const at = characters.findIndex((ch) => !VALID_KEY.test(ch));
+  const code = characters[at].codePointAt(0)!;
+  const kind = code < 0x20 || code === 0x7f ? 'a control character' : code === 0x20 ? 'a space' : 'a non-ASCII character';
+  return `${kind} at position ${at + 1} of ${characters.length}`;
+}
+
 export type ProxyInput = Partial<ProxyOptions> & Pick<ProxyOptions, 'upstream' | 'apiKey'>;
 
 export function resolveProxyOptions(input: ProxyInput): ProxyOptions {
   const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as ProxyInput;
   const options: ProxyOptions = {
     allowedOrigins: [],
+    allowedHosts: [],
     signalViolations: false,
     upstreamTimeoutMs: DEFAULT_UPSTREAM_TIMEOUT_MS,
     maxJsonBytes: DEFAULT_MAX_JSON_BYTES,
@@ -58,6 +74,8 @@ export function resolveProxyOptions(input: ProxyInput): ProxyOptions {
     ...given,
   };
   if (!options.apiKey) throw new Error(`proxy: no API key (set ${API_KEY_ENV} or pass --api-key-file)`);
+  // The key travels as a header value: refuse now what fetch would refuse on every request (never showing it).
+  if (!VALID_KEY.test(options.apiKey)) throw new Error(`proxy: the API key is not a valid header value (${describeBadKey(options.apiKey)}); check ${API_KEY_ENV} or the key file`);
   let upstream: URL;
   try {
     upstream = new URL(options.upstream);
@@ -71,5 +89,12 @@ export function resolveProxyOptions(input: ProxyInput): ProxyOptions {
   for (const [name, value] of [['upstreamTimeoutMs', options.upstreamTimeoutMs], ['maxJsonBytes', options.maxJsonBytes], ['maxRequestBytes', options.maxRequestBytes]] as const) {
     if (!Number.isInteger(value) || value <= 0) throw new Error(`proxy: ${name} must be a positive integer (got ${value})`);
   }
-  return { ...options, upstream: base, allowedOrigins: options.allowedOrigins.map(normalizeOrigin) };
+  const allowedHosts = options.allowedHosts.map((raw) => {
+    try {
+      return parseAllowedHost(raw);
+    } catch (error) {
+      throw new Error(`proxy: --proxy-host ${(error as Error).message}`);
+    }
+  });
+  return { ...options, upstream: base, allowedOrigins: options.allowedOrigins.map(normalizeOrigin), allowedHosts };
 }

@@ -1,23 +1,16 @@
 /**
  * @module proxy/report
  * What the proxy tells: one JSON line per event through an injectable `log`, the key scrubbed
- * from every line whatever put it there, and counters for `GET /__proxy/stats`. A violation line
- * has the contract suite's fields: operation, method, url, status, pointer, rule, expected,
- * actual, source.
+ * (in every encoding key-scrub.ts knows) from every string in it whatever put it there, and
+ * counters for `GET /__proxy/stats`. A violation line has the contract suite's fields:
+ * operation, method, url, status, pointer, rule, expected, actual, source.
  */
 import { isBinding } from '../contract/index.js';
 import type { Finding } from './check.js';
+import { createKeyScrubber, type KeyScrubber } from './key-scrub.js';
 
 /** Where lines go: stderr by default, an array in tests. */
 export type LogLine = (line: string) => void;
-
-export const REDACTED = '***';
-
-/** Replaces every occurrence of the secret (and of its percent-encoded form) with `***`. */
-export function createRedactor(secret: string): (text: string) => string {
-  const forms = [...new Set([secret, encodeURIComponent(secret)])].filter((f) => f.length > 0);
-  return (text) => forms.reduce((out, form) => out.split(form).join(REDACTED), text);
-}
 
 export interface Exchange {
   operation: string | null;
@@ -40,19 +33,29 @@ export interface ProxyStats {
   /** Passed through unchecked: no matching operation, or a JSON body over the size cap. */
   unvalidated: number;
   upstreamErrors: number;
+  /** Requests the proxy answered itself without forwarding (Host, origin, path or size refused; not under the base path). */
+  refused: number;
+  /** Requests that failed inside the proxy (500). */
+  proxyErrors: number;
+  /** Responses in which the live service echoed the key (scrubbed, or the stream cut). */
+  keyEchoes: number;
   recorded: number;
+  /** Fixtures the file system refused to take (the answers were served all the same). */
+  recordFailures: number;
   byOperation: Record<string, { requests: number; violations: number; inferredViolations: number; undeclaredFields: number }>;
 }
 
 /** The log-and-count half of the proxy; one per proxy app. */
 export class Reporter {
   readonly #log: LogLine;
-  readonly #redact: (text: string) => string;
+  readonly #scrubber: KeyScrubber;
   readonly #stats: ProxyStats;
+  /** Set by a failed fixture write, cleared by a successful one. */
+  #recordingBroken = false;
 
   constructor(options: { log: LogLine; secret: string; now: () => number }) {
     this.#log = options.log;
-    this.#redact = createRedactor(options.secret);
+    this.#scrubber = createKeyScrubber(options.secret);
     this.#stats = {
       startedAt: new Date(options.now()).toISOString(),
       requests: 0,
@@ -62,19 +65,26 @@ export class Reporter {
       undeclaredFields: 0,
       unvalidated: 0,
       upstreamErrors: 0,
+      refused: 0,
+      proxyErrors: 0,
+      keyEchoes: 0,
       recorded: 0,
+      recordFailures: 0,
       byOperation: {},
     };
   }
 
   /** Writes one event as one JSON line, the key scrubbed. */
   emit(event: Record<string, unknown>): void {
-    this.#log(this.#redact(JSON.stringify(event)));
+    // Scrubbed value by value, before serialising: a JSON-escaped form in a value stays a valid line.
+    this.#log(JSON.stringify(event, (_name, value: unknown) => (typeof value === 'string' ? this.#scrubber.scrubText(value) : value)));
   }
 
-  /** Counts a request and logs its access line. */
-  request(exchange: Exchange, extra: Record<string, unknown> = {}): void {
+  /** Counts a request, whatever answered it, and logs its access line. */
+  request(exchange: Exchange, extra: { forwarded: boolean } & Record<string, unknown>): void {
     this.#stats.requests += 1;
+    // Answered here with an error: refused (a preflight's 204 is not a refusal; a 500 is a proxy error).
+    if (!extra.forwarded && exchange.status >= 400 && exchange.status !== 500) this.#stats.refused += 1;
     if (exchange.operation) this.#perOperation(exchange.operation).requests += 1;
     this.emit({ event: 'request', ...exchange, ...extra });
   }
@@ -115,9 +125,29 @@ export class Reporter {
     this.emit({ event: 'upstream-error', severity: 'failure', ...exchange, error });
   }
 
+  /** The live service sent the key back; what was done about it is in `message`. */
+  keyEchoed(exchange: Exchange, message: string): void {
+    this.#stats.keyEchoes += 1;
+    this.emit({ event: 'key-echoed', severity: 'failure', ...exchange, message });
+  }
+
+  proxyError(where: { method: string; path: string; error: string }): void {
+    this.#stats.proxyErrors += 1;
+    this.emit({ event: 'proxy-error', severity: 'failure', ...where });
+  }
+
   recorded(exchange: Exchange, file: string): void {
     this.#stats.recorded += 1;
+    this.#recordingBroken = false;
     this.emit({ event: 'recorded', ...exchange, file });
+  }
+
+  /** Counts every failed write; logs only the first of a run of failures (a full disk would flood the log). */
+  recordFailed(exchange: Exchange, error: string): void {
+    this.#stats.recordFailures += 1;
+    if (this.#recordingBroken) return;
+    this.#recordingBroken = true;
+    this.emit({ event: 'record-failed', severity: 'failure', ...exchange, error, message: 'answer served; fixtures are not being written (further failures are counted at /__proxy/stats, not logged)' });
   }
 
   notRecorded(exchange: Exchange, reason: string, severity: 'info' | 'warning'): void {

@@ -32,7 +32,7 @@ import { FaultPlan } from './qa/fault-plan.js';
 import { scenarios } from './qa/scenarios.js';
 import { mountDocs } from './docs.js';
 import { buildExamples, EXAMPLES_PATH } from './examples.js';
-import { createReplayMiddleware } from '../proxy/replay.js';
+import { createReplayMiddleware } from '../recordings/index.js';
 
 /** What the app is made of, for the CLI banner, admin endpoints and tests. */
 export interface MockState {

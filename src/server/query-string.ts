@@ -1,6 +1,6 @@
 /**
  * @module query-string
- * Strict query-string parsing, and the split of a raw URL into path and query. `URLSearchParams` silently keeps malformed `%` escapes; the mock
+ * Strict query-string parsing (and the URL splitter, re-exported). `URLSearchParams` silently keeps malformed `%` escapes; the mock
  * answers them with a 400 that names the parameter instead, so clients learn about their bug.
  */
 import type { InputProblem } from '../contract/index.js';
@@ -36,14 +36,5 @@ export function parseQueryString(search: string): { pairs: [string, string][]; p
   return { pairs, problems };
 }
 
-/** The path and query of a request URL, both still percent-encoded. */
-export function splitUrl(url: string): { rawPath: string; search: string } {
-  const pathStart = url.indexOf('/', url.indexOf('://') + 3);
-  const queryStart = url.indexOf('?', pathStart);
-  const end = queryStart === -1 ? url.length : queryStart;
-  const hashStart = url.indexOf('#', pathStart);
-  return {
-    rawPath: pathStart === -1 ? '/' : url.slice(pathStart, hashStart !== -1 && hashStart < end ? hashStart : end),
-    search: queryStart === -1 ? '' : url.slice(queryStart + 1),
-  };
-}
+/** Shared with the proxy and replay (src/net/): one splitter for every raw URL. */
+export { splitUrl } from '../net/request-url.js';

@@ -1,38 +1,14 @@
 /**
- * @module proxy/replay
- * `createReplayMiddleware(dir)`: serves fixtures the proxy recorded (format in fixture-format.ts)
- * for matching requests, with the very body bytes recorded, and falls through to the next handler
- * when nothing matches. Meant to sit after auth in the mock (`--replay <dir>`), under any base path
+ * @module recordings/replay
+ * `createReplayMiddleware(dir)`: serves fixtures the proxy recorded (format in format.ts, loaded
+ * and checked by load.ts) for matching requests, with the very body bytes recorded, and falls
+ * through to the next handler when nothing matches. Meant to sit after auth in the mock (`--replay <dir>`), under any base path
  * ending in `/web-data/v1`. The directory is read once, when the middleware is built.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Env, MiddlewareHandler } from 'hono';
 import { BASE_PATH } from '../contract/index.js';
-import { FIXTURE_FORMAT, canonicalRequest, fixtureKey, isMetaFile, sha256, type FixtureMeta } from './fixture-format.js';
-
-interface Recording {
-  meta: FixtureMeta;
-  body: Uint8Array;
-}
-
-/** Every fixture under `dir`, by key; a fixture whose body does not match its hash is an error. */
-export function loadRecordings(dir: string): Map<string, Recording> {
-  const recordings = new Map<string, Recording>();
-  if (!existsSync(dir)) throw new Error(`replay: fixtures directory ${dir} does not exist`);
-  for (const operationDir of readdirSync(dir)) {
-    const folder = join(dir, operationDir);
-    if (!statSync(folder).isDirectory()) continue;
-    for (const name of readdirSync(folder).filter(isMetaFile)) {
-      const meta = JSON.parse(readFileSync(join(folder, name), 'utf8')) as FixtureMeta;
-      if (meta.format !== FIXTURE_FORMAT) throw new Error(`replay: ${join(folder, name)} is not a ${FIXTURE_FORMAT} fixture`);
-      const body = new Uint8Array(readFileSync(join(folder, meta.response.bodyFile)));
-      if (sha256(body) !== meta.response.bodySha256) throw new Error(`replay: ${meta.response.bodyFile} in ${folder} was changed after recording (hash mismatch)`);
-      recordings.set(fixtureKey(meta.request), { meta, body });
-    }
-  }
-  return recordings;
-}
+import { canonicalRequest, fixtureKey } from './format.js';
+import { loadRecordings } from './load.js';
 
 /** The path below `/web-data/v1` (or `/staging/web-data/v1`), still encoded; undefined elsewhere. */
 function pathBelowBase(url: string): { rawPath: string; search: string } | undefined {

@@ -1,6 +1,7 @@
 /**
- * @module proxy/fixture-format
- * The recorded-fixture format, shared by the recorder and the replay middleware. One recorded
+ * @module recordings/format
+ * The recorded-fixture format, shared by the recorder (the proxy's `--fixtures`) and replay (the
+ * mock's `--replay`). One recorded
  * exchange is two files under `<dir>/<operationId>/`:
  *   `<key>.json`       `{format, operationId, request: {method, path, query, bodySha256?},
  *                        response: {status, headers, bodyFile, bodySha256, bytes}, recordedAt}`
@@ -14,6 +15,12 @@ import { join } from 'node:path';
 
 export const FIXTURE_FORMAT = 'web-data-fixture/1';
 export const RECORDED_HEADERS = ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining'];
+/** Largest body recorded or replayed: above the proxy's default JSON cap (10 MiB), below anything that strains memory. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** A meta file is a few hundred bytes; anything this large is not one. */
+export const MAX_META_BYTES = 64 * 1024;
+/** Every replayed body is held in memory: the whole directory is capped. */
+export const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
 const META_SUFFIX = '.json';
 const BODY_SUFFIX = '.body.json';
 
@@ -87,6 +94,7 @@ export function fixtureFiles(dir: string, operationId: string, key: string): { m
   return { meta: join(dir, operationId, `${key}${META_SUFFIX}`), body: join(dir, operationId, `${key}${BODY_SUFFIX}`), bodyFile: `${key}${BODY_SUFFIX}` };
 }
 
+/** Whether a file name is a fixture's meta file (not its body). */
 export function isMetaFile(name: string): boolean {
   return name.endsWith(META_SUFFIX) && !name.endsWith(BODY_SUFFIX);
 }
