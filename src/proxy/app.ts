@@ -53,8 +53,8 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   const validators = createValidators(contract);
   // The live service's handling of `/products/` is unknown: rather check it as `listProducts` than not at all.
   const router = createOperationRouter(contract.operations, { emptySegments: 'skip' });
-  const reporter = new Reporter({ log: options.log, secret: options.apiKey, now: options.now });
   const scrubber = createKeyScrubber(options.apiKey);
+  const reporter = new Reporter({ log: options.log, scrubber, now: options.now });
   const recorder: Recorder | undefined = options.fixturesDir ? createRecorder({ dir: options.fixturesDir, now: options.now }) : undefined;
 
   const app = new Hono<ProxyEnv>() as ProxyApp;

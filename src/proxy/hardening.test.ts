@@ -119,6 +119,8 @@ describe('DNS rebinding: the Host header', () => {
     expect(res.status).toBe(403);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(JSON.parse(res.body)).toEqual({ error: expect.stringContaining('add a name with --proxy-host') });
+    // A rebinding page can read this answer: it must not learn the configured names.
+    expect(res.body).not.toContain('dev.example.test');
     expect(seen.length).toBe(before);
   });
 

@@ -40,12 +40,12 @@ export function parseAllowedHost(raw: string): string {
 
 export function hostGuard(options: { allowedHosts: readonly string[] }) {
   const allowed = new Set([...LOOPBACK_NAMES, ...options.allowedHosts.map(normalizeHostName)]);
-  const hint = [...allowed].join(', ');
   return createMiddleware(async function answerOnlyKnownHosts(c, next) {
     const header = c.req.header('host');
     const name = header === undefined ? undefined : hostNameOf(header);
     if (name !== undefined && (allowed.has(name) || LOOPBACK_V4.test(name))) return next();
     const shown = header === undefined ? 'no Host header' : `Host ${JSON.stringify(header.slice(0, 100))}`;
-    return c.json({ error: `${shown} is not a name this proxy answers to (it answers ${hint} and 127.0.0.0/8; add a name with --proxy-host); refused to protect the key against DNS rebinding` }, 403);
+    // The configured names are not listed: a rebinding page can read this answer.
+    return c.json({ error: `${shown} is not a name this proxy answers to (only loopback names, its own address and those given with --proxy-host; add a name with --proxy-host); refused to protect the key against DNS rebinding` }, 403);
   });
 }

@@ -7,7 +7,7 @@
  */
 import { isBinding } from '../contract/index.js';
 import type { Finding } from './check.js';
-import { createKeyScrubber, type KeyScrubber } from './key-scrub.js';
+import type { KeyScrubber } from './key-scrub.js';
 
 /** Where lines go: stderr by default, an array in tests. */
 export type LogLine = (line: string) => void;
@@ -15,7 +15,7 @@ export type LogLine = (line: string) => void;
 export interface Exchange {
   operation: string | null;
   method: string;
-  /** The upstream URL (the key never travels in it; redacted regardless). */
+  /** The upstream URL (the key never travels in it; redacted regardless); the request path for a request not forwarded. */
   url: string;
   status: number;
 }
@@ -53,9 +53,9 @@ export class Reporter {
   /** Set by a failed fixture write, cleared by a successful one. */
   #recordingBroken = false;
 
-  constructor(options: { log: LogLine; secret: string; now: () => number }) {
+  constructor(options: { log: LogLine; scrubber: KeyScrubber; now: () => number }) {
     this.#log = options.log;
-    this.#scrubber = createKeyScrubber(options.secret);
+    this.#scrubber = options.scrubber;
     this.#stats = {
       startedAt: new Date(options.now()).toISOString(),
       requests: 0,
