@@ -6,7 +6,6 @@
  * response checked against the document when asked.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { stringify as stringifyYaml } from 'yaml';
 import { BASE_PATH, createValidators, loadContract, readSpecText, UNRELEASED, type Contract, type Operation, type Validators } from '../contract/index.js';
@@ -19,6 +18,7 @@ import { handlers } from './handlers/index.js';
 import { loadKeys, type KeyStore } from './keys.js';
 import { auth } from './middleware/auth.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { readBody } from './middleware/read-body.js';
 import { Journal, requestLog } from './middleware/request-log.js';
 import { responseCheck } from './middleware/response-check.js';
 import { validateInput } from './middleware/validate.js';
@@ -87,7 +87,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     ...(options.replayDir ? [createReplayMiddleware(options.replayDir) as MiddlewareHandler<AppEnv>] : []),
   ];
   const validate = validateInput({ validators });
-  const limitBody = bodyLimit({ maxSize: options.maxBodyBytes, onError: () => { throw apiError(413, messages.tooLarge(options.maxBodyBytes), {}, { connection: 'close' }); } });
+  const limitBody = readBody({ maxBytes: options.maxBodyBytes, tooLarge: () => apiError(413, messages.tooLarge(options.maxBodyBytes), {}, { connection: 'close' }) });
 
   for (const api of apis) {
     for (const { path, operations } of byPathSpecificity(contract.operations)) {

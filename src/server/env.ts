@@ -18,6 +18,8 @@ export interface AppEnv {
     key: KeyRecord;
     /** Query and path input, typed and defaulted by the operation's schemas. */
     input: ParsedInput;
+    /** The raw text of a POST body, read once within the body limit. */
+    bodyText: string;
     /** The parsed, validated JSON body of a POST. */
     body: unknown;
   };

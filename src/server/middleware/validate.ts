@@ -66,9 +66,9 @@ export function validateInput(options: { validators: Validators }) {
     const operation = c.get('operation');
     const { input, problems: all } = parse(operation, c.get('api').basePath, c.req.url);
     if (operation.requestBody) {
-      // Read the body (bounded by the body limit) even when it will be refused: an unread body would
-      // leave the keep-alive connection unusable for the client's next request.
-      const body = parseBody(operation, c.req.header('content-type'), await c.req.text());
+      // The body was read (bounded by the body limit) even if it is refused here: an unread body
+      // would leave the keep-alive connection unusable for the client's next request.
+      const body = parseBody(operation, c.req.header('content-type'), c.get('bodyText') ?? (await c.req.text()));
       all.push(...body.problems);
       if (body.problems.length === 0) c.set('body', body.value);
     }
