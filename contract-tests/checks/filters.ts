@@ -66,7 +66,7 @@ async function checkRelation(probe: Probe, op: Operation, param: Parameter): Pro
   const idKey = identifierOf(listItemSchema(op));
   const related = listOperations(probe.ctx.contract).find((l) => l !== op && queryParameter(l, param.name) && param.name in collectProperties(listItemSchema(l)) && idKey !== undefined && declaresDeep(listItemSchema(l), idKey));
   if (!related || !idKey) {
-    probe.note(op, { severity: 'warning', rule: 'filter', expected: `records with a field ${param.name}, or a related list carrying it`, message: `filter ${param.name} not checked: nothing in the document says which records it matches` });
+    probe.skip(op, `filter ${param.name}`, 'nothing in the document says which records it matches (no field of that name, no related list carrying it)');
     return;
   }
   const value = (await firstPage(probe, related)).map((r) => filterValueFrom(r, param)).find((v) => v !== undefined);
@@ -99,7 +99,7 @@ export const checkFilters: Check = async (ctx, scope) => {
       const source = records.find((r) => filterValueFrom(r, param) !== undefined);
       if (source === undefined) {
         if (records.length > 0 && records.every((r) => fieldValues(r, target.field) === undefined)) await checkRelation(probe, op, param);
-        else probe.note(op, { severity: 'warning', rule: 'filter', expected: `a record on the first page with a ${target.field} value`, message: `filter ${param.name} not checked: no value to filter by on the first page` });
+        else probe.skip(op, `filter ${param.name}`, `no record on the first page has a ${target.field} value to filter by`);
         continue;
       }
       const value = filterValueFrom(source, param)!;

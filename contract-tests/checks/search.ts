@@ -8,12 +8,13 @@
  * is tried on a numeric attribute and `eq` (one value and an OR of two) on a text attribute, with
  * attributes from the target's own catalogue for that product and values its parts carry. The
  * names of the body's members are the reference's (`x-source: reference`) and are read from the
- * document: a body schema without them skips the check, saying so.
+ * document: a body schema without them skips the check, saying so. A search in a product that does
+ * not exist is a 404 (reference).
  */
 import type { Operation, Schema } from '../../src/contract/index.js';
 import type { Check, CheckContext } from '../support/context.js';
 import { show } from '../support/findings.js';
-import { firstPage } from '../support/inputs.js';
+import { firstPage, seededTokens } from '../support/inputs.js';
 import { Probe } from '../support/probe.js';
 import { PAGING, collectProperties, identifierOf, inScope, isRecord, listItemSchema, listOperations, queryParameter, type Json, type JsonRecord } from '../support/records.js';
 
@@ -163,6 +164,9 @@ export const checkSearch: Check = async (ctx, scope) => {
     probe.skip(op, 'parametric search semantics', 'the document names no attribute catalogue or product list to take inputs from');
     return probe.result();
   }
+  const [unknownProduct] = seededTokens(ctx.options.seed, 'contract-unknown-product', 1);
+  const notFound = op.responses.get('404');
+  if (notFound) await probe.call(op, { body: { [BODY.product]: unknownProduct }, expectStatus: [404], statusRule: 'not-found', statusSource: notFound.source });
   const search = async (productId: string, filters: Filter[]) => probe.call(op, { body: { [BODY.product]: productId, [BODY.limit]: PAGE, ...(filters.length ? { [BODY.filters]: filters } : {}) }, expectStatus: [200], statusRule: 'search' });
   for (const product of (await firstPage(probe, products)).slice(0, PRODUCTS_TRIED)) {
     const productId = isRecord(product) ? product[BODY.product] : undefined;
