@@ -9,7 +9,8 @@ import { BASE_PATH } from './contract/index.js';
 import { ENVIRONMENTS, type EnvironmentName } from './server/keys.js';
 import { startMockServer, type RunningServer } from './server/listen.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED } from './server/options.js';
-import type { Tier } from './server/tiers.js';
+import { TIER_FIELDS, type Tier } from './server/tiers.js';
+import { ConfigFileError } from './server/config-file.js';
 import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
 import { ProxyUsageError, runProxyCli } from './proxy/index.js';
@@ -48,7 +49,7 @@ Proxy (browser apps and live validation; see npm start -- --proxy --help)
                           or --api-key-file, validating every response against the document
 `;
 
-const TIER_FIELDS = new Set(['requestsPerMinute', 'requestsPerHour', 'concurrentConnections', 'bytesPerWindow', 'minuteWindowSeconds', 'hourWindowSeconds', 'transferWindowSeconds']);
+const TIER_FIELD_NAMES: ReadonlySet<string> = new Set(TIER_FIELDS);
 
 class UsageError extends Error {}
 
@@ -64,7 +65,7 @@ function parseTierOverride(raw: string | undefined): Partial<Tier> {
   const override: Record<string, number> = {};
   for (const pair of raw.split(',')) {
     const [field, value] = pair.split('=');
-    if (!TIER_FIELDS.has(field)) throw new UsageError(`--rate-limit: unknown field "${field}"`);
+    if (!TIER_FIELD_NAMES.has(field)) throw new UsageError(`--rate-limit: unknown field "${field}"`);
     const n = Number(value);
     if (!(n > 0)) throw new UsageError(`--rate-limit: ${field} must be a positive number`);
     override[field] = n;
@@ -182,8 +183,8 @@ export async function run(): Promise<void> {
     process.on('SIGINT', () => shutdown('SIGINT'));
     process.on('SIGTERM', () => shutdown('SIGTERM'));
   } catch (error) {
-    // A replay directory with a bad fixture is the user's input, like a flag: exit 2 with the file named.
-    if (error instanceof UsageError || error instanceof ProxyUsageError || error instanceof RecordingsError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    // A replay directory with a bad fixture, or a bad keys or tiers file, is the user's input, like a flag: exit 2 with the file named.
+    if (error instanceof UsageError || error instanceof ProxyUsageError || error instanceof RecordingsError || error instanceof ConfigFileError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`web-data-mock: ${(error as Error).message}\n(see --help)`);
       process.exit(2);
     }

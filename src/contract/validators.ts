@@ -304,3 +304,20 @@ export function createValidators(contract: Contract): Validators {
     },
   };
 }
+
+/** One broken rule in a file the user hands us (keys, tiers): where, which rule, in ajv's words. */
+export interface SchemaProblem {
+  /** JSON pointer into the file's data (`/keys/2/secret`). */
+  pointer: string;
+  rule: string;
+  message: string;
+}
+
+/**
+ * A checker for a JSON Schema of our own (configuration files), with the same ajv setup as the
+ * document's schemas. Problems never carry the offending value: a file may hold secrets.
+ */
+export function compileSchema(schema: Schema): (data: unknown) => SchemaProblem[] {
+  const check = createAjv({ useDefaults: false }).compile(schema);
+  return (data) => (check(data) ? [] : closestBranchErrors(check.errors ?? []).map((e) => ({ pointer: pointerOf(e), rule: ruleOf(e), message: e.message ?? 'is invalid' })));
+}

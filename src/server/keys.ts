@@ -4,8 +4,8 @@
  * are kept only as SHA-256 digests and compared in constant time; nothing here logs or returns one.
  */
 import { hash, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { checkAgainstSchema, ConfigFileError, fileSchema, readJsonFile } from './config-file.js';
 
 export const DEFAULT_KEYS_FILE = fileURLToPath(new URL('../../fixtures/keys.json', import.meta.url));
 
@@ -37,6 +37,42 @@ interface KeyFileEntry {
   purpose?: string;
 }
 
+/** Secrets travel in the `x-api-key` header: visible ASCII, no spaces, bounded. */
+const SECRET_PATTERN = '^[\\x21-\\x7e]+$';
+const MAX_KEYS = 10_000;
+
+/** The keys file's schema (checked with the project's ajv before anything else is read). */
+export const KEYS_FILE_SCHEMA = fileSchema('keys', {
+  type: 'array',
+  maxItems: MAX_KEYS,
+  items: {
+    type: 'object',
+    required: ['name', 'secret', 'environment', 'scopes', 'tier'],
+    additionalProperties: false,
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._-]+$' },
+      secret: { type: 'string', minLength: 1, maxLength: 512, pattern: SECRET_PATTERN },
+      environment: { enum: [...ENVIRONMENTS] },
+      scopes: { type: 'array', uniqueItems: true, items: { type: 'string', minLength: 1 } },
+      tier: { type: 'string', minLength: 1 },
+      expiresAt: { type: 'string', format: 'date-time' },
+      demo: { type: 'boolean' },
+      purpose: { type: 'string', maxLength: 500 },
+    },
+  },
+});
+
+/** `keys[2] (demo-x), field secret:` for a pointer into the file; never a value but the entry's public name. */
+function describeKeyPointer(entries: unknown): (pointer: string) => string {
+  return (pointer) => {
+    const [, index, ...field] = pointer.split('/').slice(1);
+    if (index === undefined) return pointer ? `${pointer.slice(1)}:` : '(file):';
+    const entry = Array.isArray(entries) ? (entries[Number(index)] as { name?: unknown } | undefined) : undefined;
+    const name = typeof entry?.name === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(entry.name) ? entry.name : 'unnamed';
+    return `keys[${index}] (${name})${field.length ? `, field ${field.join('/')}` : ''}:`;
+  };
+}
+
 export interface KeyStore {
   /** The record whose secret equals `secret`, or undefined. Constant time in the secret's content. */
   lookup(secret: string): KeyRecord | undefined;
@@ -48,28 +84,50 @@ export interface KeyStore {
 /** One-shot SHA-256 (no Hash object per request, about half the cost of `createHash`). */
 const digest = (secret: string): Buffer => hash('sha256', secret, 'buffer');
 
-/** Parses and checks a keys file; throws a message naming the bad entry. */
-export function loadKeys(file = DEFAULT_KEYS_FILE, tiers?: ReadonlySet<string>): KeyStore {
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { keys?: KeyFileEntry[] };
-  if (!Array.isArray(parsed.keys)) throw new Error(`${file}: expected {"keys": [...]}`);
-  const entries = parsed.keys.map((entry, index) => {
-    const where = `${file}: keys[${index}] (${entry.name ?? 'unnamed'})`;
-    if (!entry.name || !entry.secret) throw new Error(`${where}: name and secret are required`);
-    if (!['production', 'staging'].includes(entry.environment)) throw new Error(`${where}: environment must be production or staging`);
-    if (tiers && !tiers.has(entry.tier)) throw new Error(`${where}: unknown tier "${entry.tier}"`);
-    const expiresAt = entry.expiresAt === undefined ? undefined : Date.parse(entry.expiresAt);
-    if (expiresAt !== undefined && Number.isNaN(expiresAt)) throw new Error(`${where}: expiresAt is not a date`);
+export interface KeyFileChecks {
+  /** Tier names the tiers file defines. */
+  tiers?: ReadonlySet<string>;
+  /** Endpoint families (the document's tags) a scope may name. */
+  families?: ReadonlySet<string>;
+}
+
+/**
+ * Parses and checks a keys file: the schema, then tiers and scopes that exist, no two entries with
+ * one name (they would share rate-limit counters) or one secret (one would silently shadow the
+ * other). Throws a ConfigFileError naming the file, the entry and the field, never a secret.
+ */
+export function loadKeys(file = DEFAULT_KEYS_FILE, checks: KeyFileChecks = {}): KeyStore {
+  const parsed = readJsonFile(file) as { keys?: unknown };
+  checkAgainstSchema(file, parsed, KEYS_FILE_SCHEMA, describeKeyPointer(parsed?.keys));
+  const list = (parsed as { keys: KeyFileEntry[] }).keys;
+  const problems: string[] = [];
+  const byName = new Map<string, number>();
+  const bySecret = new Map<string, number>();
+  const entries = list.map((entry, index) => {
+    const where = `${file}: keys[${index}] (${entry.name})`;
+    if (checks.tiers && !checks.tiers.has(entry.tier)) problems.push(`${where}, field tier: unknown tier "${entry.tier}" (tiers: ${[...checks.tiers].join(', ')})`);
+    for (const scope of entry.scopes) {
+      if (checks.families && !checks.families.has(scope)) problems.push(`${where}, field scopes: unknown family "${scope}" (families: ${[...checks.families].join(', ')})`);
+    }
+    const seenName = byName.get(entry.name);
+    if (seenName !== undefined) problems.push(`${where}, field name: "${entry.name}" is also the name of keys[${seenName}]; names must be unique (rate limits are counted per name)`);
+    else byName.set(entry.name, index);
+    const secretDigest = digest(entry.secret);
+    const seenSecret = bySecret.get(secretDigest.toString('hex'));
+    if (seenSecret !== undefined) problems.push(`${where}, field secret: the same secret as keys[${seenSecret}] (${list[seenSecret].name}); secrets must be unique`);
+    else bySecret.set(secretDigest.toString('hex'), index);
     const record: KeyRecord = {
       name: entry.name,
       environment: entry.environment,
       scopes: new Set(entry.scopes),
       tier: entry.tier,
-      expiresAt,
+      expiresAt: entry.expiresAt === undefined ? undefined : Date.parse(entry.expiresAt),
       demo: entry.demo === true,
       purpose: entry.purpose ?? '',
     };
-    return { record, digest: digest(entry.secret), demoSecret: entry.demo === true ? entry.secret : undefined };
+    return { record, digest: secretDigest, demoSecret: entry.demo === true ? entry.secret : undefined };
   });
+  if (problems.length > 0) throw new ConfigFileError(problems.join('\n'));
   const byDigest = new Map(entries.map((e) => [e.digest.toString('hex'), e]));
   return {
     records: entries.map((e) => e.record),

@@ -3,8 +3,8 @@
  * Rate-limit tiers (the source names the kinds, not the numbers: see DECISIONS.md). Read from
  * `fixtures/tiers.json` or a file given with `--tiers`; windows are in seconds so QA can shrink them.
  */
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { checkAgainstSchema, fileSchema, readJsonFile } from './config-file.js';
 
 export const DEFAULT_TIERS_FILE = fileURLToPath(new URL('../../fixtures/tiers.json', import.meta.url));
 
@@ -19,20 +19,41 @@ export interface Tier {
   transferWindowSeconds: number;
 }
 
-const FIELDS: (keyof Tier)[] = ['requestsPerMinute', 'requestsPerHour', 'concurrentConnections', 'bytesPerWindow', 'minuteWindowSeconds', 'hourWindowSeconds', 'transferWindowSeconds'];
+/** The fields every tier must give, in the order the docs list them (`--rate-limit` takes the same names). */
+export const TIER_FIELDS: readonly (keyof Tier)[] = ['requestsPerMinute', 'requestsPerHour', 'concurrentConnections', 'bytesPerWindow', 'minuteWindowSeconds', 'hourWindowSeconds', 'transferWindowSeconds'];
+/** Counts are whole numbers; windows may be fractions of a second. Bounded so the arithmetic stays exact. */
+const COUNT = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
+const SECONDS = { type: 'number', exclusiveMinimum: 0, maximum: 366 * 24 * 3600 };
+const FIELD_SCHEMAS: Record<keyof Tier, object> = {
+  requestsPerMinute: COUNT,
+  requestsPerHour: COUNT,
+  concurrentConnections: COUNT,
+  bytesPerWindow: COUNT,
+  minuteWindowSeconds: SECONDS,
+  hourWindowSeconds: SECONDS,
+  transferWindowSeconds: SECONDS,
+};
 
+/** The tiers file's schema (checked with the project's ajv). */
+export const TIERS_FILE_SCHEMA = fileSchema('tiers', {
+  type: 'object',
+  minProperties: 1,
+  propertyNames: { pattern: '^[A-Za-z0-9._-]{1,100}$' },
+  additionalProperties: { type: 'object', required: [...TIER_FIELDS], additionalProperties: false, properties: FIELD_SCHEMAS },
+});
+
+/** `tiers.trial, field requestsPerMinute:` for a pointer into the file. */
+function describeTierPointer(pointer: string): string {
+  const [, name, ...field] = pointer.split('/').slice(1);
+  if (name === undefined) return pointer ? `${pointer.slice(1)}:` : '(file):';
+  return `tiers.${name}${field.length ? `, field ${field.join('/')}` : ''}:`;
+}
+
+/** Parses and checks a tiers file; throws a ConfigFileError naming the file, the tier and the field. */
 export function loadTiers(file = DEFAULT_TIERS_FILE): Map<string, Tier> {
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { tiers?: Record<string, Partial<Tier>> };
-  if (!parsed.tiers || typeof parsed.tiers !== 'object') throw new Error(`${file}: expected {"tiers": {...}}`);
-  const tiers = new Map<string, Tier>();
-  for (const [name, tier] of Object.entries(parsed.tiers)) {
-    for (const field of FIELDS) {
-      const value = tier[field];
-      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new Error(`${file}: tiers.${name}.${field} must be a positive number`);
-    }
-    tiers.set(name, tier as Tier);
-  }
-  return tiers;
+  const parsed = readJsonFile(file);
+  checkAgainstSchema(file, parsed, TIERS_FILE_SCHEMA, describeTierPointer);
+  return new Map(Object.entries((parsed as { tiers: Record<string, Tier> }).tiers));
 }
 
 /** Applies `--rate-limit` style overrides (e.g. `{requestsPerMinute: 5, minuteWindowSeconds: 10}`) to every tier. */

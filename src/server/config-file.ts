@@ -1,0 +1,53 @@
+/**
+ * @module config-file
+ * Reading a JSON file the user hands the mock (keys, tiers) and checking it against its schema
+ * with the project's one ajv setup. Every message names the file, the entry and the field and the
+ * rule broken, never a value from the file: a keys file holds secrets, and JSON.parse's own
+ * messages quote the text around the error.
+ */
+import { readFileSync } from 'node:fs';
+import { compileSchema, type Schema, type SchemaProblem } from '../contract/index.js';
+
+/** The outer shape every configuration file shares: `{ "$comment"?, "$schema"?, "<root>": ... }`. */
+export function fileSchema(root: string, schema: Schema): Schema {
+  return { type: 'object', required: [root], additionalProperties: false, properties: { $comment: { type: 'string' }, $schema: { type: 'string' }, [root]: schema } };
+}
+
+/** A configuration file the mock refuses to start with. */
+export class ConfigFileError extends Error {}
+
+/** Line and column of a character offset, for a parse error that must not quote the text. */
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
+}
+
+/** The file's JSON value; a missing file or bad JSON is a ConfigFileError naming the file (not its text). */
+export function readJsonFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigFileError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message);
+    throw new ConfigFileError(`${file}: not valid JSON${position ? ` (at ${lineAndColumn(text, Number(position[1]))})` : ''}`);
+  }
+}
+
+/**
+ * Checks `data` against `schema`; throws one ConfigFileError listing every problem, each as
+ * `file: <entry>: <field> <message> (rule: ...)`, the entry named by `describe(pointer)`.
+ */
+export function checkAgainstSchema(file: string, data: unknown, schema: Schema, describe: (pointer: string) => string): void {
+  const problems = compileSchema(schema)(data);
+  if (problems.length > 0) throw new ConfigFileError(problems.map((p) => formatProblem(file, p, describe)).join('\n'));
+}
+
+function formatProblem(file: string, problem: SchemaProblem, describe: (pointer: string) => string): string {
+  return `${file}: ${describe(problem.pointer)} ${problem.message} (rule: ${problem.rule})`;
+}
