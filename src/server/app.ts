@@ -2,8 +2,8 @@
  * @module app
  * `createApp(options)`: the mock as a Hono app that never listens. Routes are registered from the
  * document's operation table (operationId -> handler), most specific path first, each behind the
- * same straight line: request log -> QA scenario -> auth -> rate limit -> input validation -> handler, with the
- * response checked against the document when asked.
+ * same straight line: request log -> delivery -> (response self-check) -> auth -> rate limit -> QA scenario
+ * -> input validation -> handler.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -17,6 +17,7 @@ import { apiError, jsonResponse, messages } from './errors.js';
 import { handlers } from './handlers/index.js';
 import { loadKeys, type KeyStore } from './keys.js';
 import { auth } from './middleware/auth.js';
+import { delivery } from './middleware/delivery.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { readBody } from './middleware/read-body.js';
 import { Journal, requestLog } from './middleware/request-log.js';
@@ -56,7 +57,9 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   if (unhandled.length > 0) throw new Error(`no handler for: ${unhandled.map((op) => op.operationId).join(', ')}`);
   const validators = createValidators(contract);
   const tiers = overrideTiers(loadTiers(options.tiersFile), options.tierOverride);
-  const keys = loadKeys(options.keysFile, new Set(tiers.keys()));
+  // Scopes name endpoint families: the document's tags (all of them, whichever release is served).
+  const families = new Set((contract.document.tags ?? []).map((tag) => tag.name));
+  const keys = loadKeys(options.keysFile, { tiers: new Set(tiers.keys()), families: families.size > 0 ? families : undefined });
   const clock = new AdjustableClock(options.clock);
   const limiter = new RateLimiter(tiers, clock);
   const journal = new Journal();
@@ -78,11 +81,14 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   if (options.adminToken) app.route(ADMIN_PREFIX, adminRoutes({ token: options.adminToken, state: app.state, plan: faults }));
 
   const pipeline: MiddlewareHandler<AppEnv>[] = [
-    // Outermost, so a deliberately cut or slowed body is not read back by the self-check.
-    scenarios({ plan: faults, keys, validators }),
+    // Outermost: writes the body (cut or slowed when QA asked) and tells the rate limiter when it is done.
+    delivery(),
+    // Sees every response whole, before delivery cuts or slows it.
     ...(options.validateResponses ? [responseCheck({ validators })] : []),
     auth({ keys, clock }),
     rateLimit({ limiter }),
+    // QA controls act only on authenticated, admitted requests.
+    scenarios({ plan: faults, validators, maxDurationMs: options.maxQaDurationMs }),
     // Recorded live responses (behind auth and limits, like everything the mock serves).
     ...(options.replayDir ? [createReplayMiddleware(options.replayDir) as MiddlewareHandler<AppEnv>] : []),
   ];

@@ -5,6 +5,7 @@
 import type { Operation, ParsedInput } from '../contract/index.js';
 import type { KeyRecord } from './keys.js';
 import type { ApiContext } from './context.js';
+import type { BodyShape } from './middleware/delivery.js';
 
 export interface AppEnv {
   Variables: {
@@ -22,5 +23,9 @@ export interface AppEnv {
     bodyText: string;
     /** The parsed, validated JSON body of a POST. */
     body: unknown;
+    /** How a QA control wants the body to leave (cut short, dribbled); applied by the delivery step. */
+    bodyShape: BodyShape;
+    /** Told once, with the body bytes actually written, when the response ends or its connection closes. */
+    onDelivered: (bodyBytesWritten: number) => void;
   };
 }

@@ -6,6 +6,7 @@
 import type { Release } from '../contract/index.js';
 import type { Dataset } from '../fixtures/dataset.js';
 import type { FaultPlanOptions } from './qa/fault-plan.js';
+import { MAX_QA_DURATION_MS } from './qa/actions.js';
 import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_KEYS_FILE, type EnvironmentName } from './keys.js';
 import { DEFAULT_TIERS_FILE, type Tier } from './tiers.js';
@@ -40,6 +41,8 @@ export interface AppOptions {
   replayDir: string | undefined;
   /** Seeded random faults and global latency (QA); none by default. */
   faults: FaultPlanOptions;
+  /** Longest a response may be held up by QA delays and dribbles together (tests shorten it). */
+  maxQaDurationMs: number;
   /** A dataset built elsewhere (tests share one between apps); otherwise built from seed and scale. */
   datasets: Partial<Record<EnvironmentName, Dataset>>;
 }
@@ -63,6 +66,7 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     log: undefined,
     datasets: {},
     faults: { seed: DEFAULT_SEED },
+    maxQaDurationMs: MAX_QA_DURATION_MS,
     ...given,
   };
 }

@@ -2,7 +2,9 @@
  * @module middleware/rate-limit
  * Counts each authenticated request against its key's tier; answers 429 with `retry_after` and a
  * matching `Retry-After` when a limit is reached; puts `x-ratelimit-limit`/`-remaining` on what
- * it lets through; charges the response's bytes to the data-transfer window.
+ * it lets through. The request holds its concurrent-connection slot until the delivery step says
+ * its response was fully written or its connection closed, and is charged the body bytes actually
+ * written (none for a HEAD, half for a cut body, what got out before a client went away).
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.js';
@@ -20,10 +22,7 @@ export function rateLimit(options: { limiter: RateLimiter }) {
     }
     c.header('x-ratelimit-limit', String(admission.limit));
     c.header('x-ratelimit-remaining', String(admission.remaining));
-    try {
-      await next();
-    } finally {
-      admission.release(Number(c.res.headers.get('content-length') ?? 0));
-    }
+    c.set('onDelivered', admission.release);
+    await next();
   });
 }

@@ -1,18 +1,20 @@
 /**
  * @module middleware/request-log
  * Gives each request an id, times it, and records it in a bounded journal (method, path, status,
- * key name, duration; never the key) that the admin endpoint lists and the CLI can print.
+ * key name, duration; never the key, not even one sent in the query string) that the admin
+ * endpoint lists and the CLI can print.
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.js';
 import { splitUrl } from '../query-string.js';
+import { redactQueryKeys } from './query-keys.js';
 
 export interface JournalEntry {
   id: string;
   /** Epoch ms; formatted only when the journal is read (a Date per request costs throughput). */
   atMs: number;
   method: string;
-  /** Path and query as received (keys travel in a header, so none appear here). */
+  /** Path and query as received, the value of any key-like query parameter (`api_key`, ...) redacted. */
   path: string;
   status: number;
   key: string | null;
@@ -59,7 +61,7 @@ export function requestLog(options: { journal: Journal; now: () => number; log?:
         id,
         atMs: now(),
         method: c.req.method,
-        path: search ? `${rawPath}?${search}` : rawPath,
+        path: search ? `${rawPath}?${redactQueryKeys(search)}` : rawPath,
         status: c.res.status,
         key: c.get('key')?.name ?? null,
         operation: c.get('operation')?.operationId ?? null,

@@ -13,6 +13,7 @@ import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
 import { Lru } from '../lru.js';
 import { parseQueryString, splitUrl } from '../query-string.js';
+import { isKeyParameter, REDACTED } from './query-keys.js';
 
 /** Parsed inputs kept: distinct valid URLs per app. */
 const INPUT_CACHE_ENTRIES = 4096;
@@ -72,10 +73,15 @@ export function validateInput(options: { validators: Validators }) {
       all.push(...body.problems);
       if (body.problems.length === 0) c.set('body', body.value);
     }
-    if (all.length > 0) throw badRequest(all);
+    if (all.length > 0) throw badRequest(all.map(withoutKeys));
     c.set('input', input);
     await next();
   });
+}
+
+/** A problem about a key-like query parameter never echoes its value (it is someone's API key). */
+function withoutKeys(problem: InputProblem): InputProblem {
+  return problem.in === 'query' && isKeyParameter(problem.name) && 'received' in problem ? { ...problem, received: REDACTED } : problem;
 }
 
 const isJson = (contentType: string | undefined) => contentType !== undefined && /^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim());

@@ -4,8 +4,17 @@
  * armed fault, a seeded random fault, global latency), and the parsing of their text forms.
  */
 
-/** Longest delay a request may be held (a client's timeout test never needs more). */
-export const MAX_DELAY_MS = 120_000;
+/**
+ * The longest a response may be held up by QA controls, all together: its delay (`Prefer: delay`,
+ * an armed `delayMs`, random faults, global latency) plus the time its body takes to dribble out
+ * (`Prefer: slow`, an armed `slowBytesPerTick`). A single delay above this is refused; a sum that
+ * would exceed it is cut to it, and a dribble is sped up so the body ends within what is left.
+ */
+export const MAX_QA_DURATION_MS = 120_000;
+/** Longest single delay that may be asked for (the whole budget). */
+export const MAX_DELAY_MS = MAX_QA_DURATION_MS;
+/** Largest `Retry-After` a forced 429 may announce (one day). */
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
 
 export interface FaultAction {
   /** Answer with this documented status and its documented body. */
@@ -20,33 +29,67 @@ export interface FaultAction {
   slowBytesPerTick?: number;
 }
 
+/** What a `Prefer` header asks for: a fault action plus the `Retry-After` of a forced 429. */
+export interface PreferAction extends FaultAction {
+  retryAfterSeconds?: number;
+}
+
 export const SLOW_TICK_MS = 50;
 
 export class ActionError extends Error {}
 
-function parseDelay(raw: string, where: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > MAX_DELAY_MS) throw new ActionError(`${where}: delay must be an integer of milliseconds between 0 and ${MAX_DELAY_MS} (got "${raw}")`);
+function integerIn(raw: unknown, min: number, max: number): number | undefined {
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  return Number.isInteger(n) && (n as number) >= min && (n as number) <= max ? (n as number) : undefined;
+}
+
+/** An HTTP status, 100-599: the one range both `Prefer: code` and an armed `status` accept. */
+export function parseStatus(raw: unknown, where: string): number {
+  const status = integerIn(raw, 100, 599);
+  if (status === undefined) throw new ActionError(`${where} must be an HTTP status from 100 to 599 (got ${JSON.stringify(raw)})`);
+  return status;
+}
+
+/** Milliseconds of delay, 0 to MAX_DELAY_MS. */
+export function parseDelay(raw: unknown, where: string): number {
+  const ms = integerIn(raw, 0, MAX_DELAY_MS);
+  if (ms === undefined) throw new ActionError(`${where} must be an integer of milliseconds from 0 to ${MAX_DELAY_MS} (got ${JSON.stringify(raw)})`);
+  return ms;
+}
+
+/** Bytes per tick of a slow body: a positive integer. */
+export function parseBytesPerTick(raw: unknown, where: string): number {
+  const n = integerIn(raw, 1, Number.MAX_SAFE_INTEGER);
+  if (n === undefined) throw new ActionError(`${where} takes bytes per tick, a positive integer (got ${JSON.stringify(raw)})`);
   return n;
 }
 
+const PREFERENCES = new Set(['code', 'retry-after', 'delay', 'reset', 'truncate', 'slow']);
+
 /**
- * Reads a `Prefer` header (`code=429`, `delay=500`, `reset`, `truncate`, `slow=64`, several joined
- * by commas or semicolons) into a fresh object for this request only.
+ * Reads a `Prefer` header (`code=429`, `retry-after=30`, `delay=500`, `reset`, `truncate`,
+ * `slow=64`, several joined by commas or semicolons) into a fresh object for this request only.
+ * Returns undefined when the header asks for nothing this mock knows (RFC 7240: a server ignores
+ * preferences it does not know, e.g. `return=minimal`). The one parser of `Prefer`.
  */
-export function parsePrefer(header: string): FaultAction {
-  const action: FaultAction = {};
+export function parsePrefer(header: string): PreferAction | undefined {
+  const action: PreferAction = {};
+  let recognized = false;
   for (const token of header.split(/[,;]/).map((t) => t.trim()).filter(Boolean)) {
     const [name, value] = token.split('=').map((s) => s.trim().replace(/^"|"$/g, ''));
+    recognized ||= PREFERENCES.has(name.toLowerCase());
     switch (name.toLowerCase()) {
-      case 'code': {
-        const status = Number(value);
-        if (!Number.isInteger(status) || status < 100 || status > 599) throw new ActionError(`Prefer: code must be an HTTP status (got "${value}")`);
-        action.status = status;
+      case 'code':
+        action.status = parseStatus(value, 'Prefer: code');
+        break;
+      case 'retry-after': {
+        const seconds = integerIn(value, 0, MAX_RETRY_AFTER_SECONDS);
+        if (seconds === undefined) throw new ActionError(`Prefer: retry-after must be an integer of seconds from 0 to ${MAX_RETRY_AFTER_SECONDS} (got "${value}")`);
+        action.retryAfterSeconds = seconds;
         break;
       }
       case 'delay':
-        action.delayMs = parseDelay(value, 'Prefer');
+        action.delayMs = parseDelay(value, 'Prefer: delay');
         break;
       case 'reset':
         action.reset = true;
@@ -54,18 +97,14 @@ export function parsePrefer(header: string): FaultAction {
       case 'truncate':
         action.truncate = true;
         break;
-      case 'slow': {
-        const n = Number(value ?? 1);
-        if (!Number.isInteger(n) || n < 1) throw new ActionError(`Prefer: slow takes bytes per tick, a positive integer (got "${value}")`);
-        action.slowBytesPerTick = n;
+      case 'slow':
+        action.slowBytesPerTick = parseBytesPerTick(value ?? '1', 'Prefer: slow');
         break;
-      }
       default:
-        // RFC 7240: a server ignores preferences it does not know (e.g. `return=minimal`).
         break;
     }
   }
-  return action;
+  return recognized ? action : undefined;
 }
 
 /** `50` or `50-200` (uniform) milliseconds. */

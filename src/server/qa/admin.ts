@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { MockState } from '../app.js';
 import { apiError, jsonResponse } from '../errors.js';
-import { ActionError, MAX_DELAY_MS, type FaultAction } from './actions.js';
+import { ActionError, parseBytesPerTick, parseDelay, parseStatus, type FaultAction } from './actions.js';
 import type { FaultPlan } from './fault-plan.js';
 
 export const ADMIN_PREFIX = '/__mock';
@@ -31,23 +31,15 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   throw apiError(400, 'admin request body must be a JSON object', { details: [{ in: 'body', name: '', rule: 'JSON object', message: 'not a JSON object' }] });
 }
 
+/** An armed fault's action from the request body, checked by the same parsers as `Prefer`. */
 function actionOf(body: Record<string, unknown>): FaultAction {
   const action: FaultAction = {};
   const { status, delayMs, reset, truncate, slowBytesPerTick } = body;
-  if (status !== undefined) {
-    if (!Number.isInteger(status) || (status as number) < 300 || (status as number) > 599) throw new ActionError('status must be an HTTP error status (300-599)');
-    action.status = status as number;
-  }
-  if (delayMs !== undefined) {
-    if (!Number.isInteger(delayMs) || (delayMs as number) < 0 || (delayMs as number) > MAX_DELAY_MS) throw new ActionError(`delayMs must be an integer from 0 to ${MAX_DELAY_MS}`);
-    action.delayMs = delayMs as number;
-  }
+  if (status !== undefined) action.status = parseStatus(status, 'status');
+  if (delayMs !== undefined) action.delayMs = parseDelay(delayMs, 'delayMs');
   if (reset === true) action.reset = true;
   if (truncate === true) action.truncate = true;
-  if (slowBytesPerTick !== undefined) {
-    if (!Number.isInteger(slowBytesPerTick) || (slowBytesPerTick as number) < 1) throw new ActionError('slowBytesPerTick must be a positive integer');
-    action.slowBytesPerTick = slowBytesPerTick as number;
-  }
+  if (slowBytesPerTick !== undefined) action.slowBytesPerTick = parseBytesPerTick(slowBytesPerTick, 'slowBytesPerTick');
   return action;
 }
 

@@ -1,96 +1,58 @@
 /**
  * @module qa/scenarios
- * The scenario step of the request line (after routing, before auth): applies what QA asked for
- * this request (`Prefer` header, parsed into a fresh object per request and never stored), else
- * what the fault plan decides (armed or seeded faults, global latency). Delays really wait;
- * resets really drop the socket; truncated and slow bodies really arrive that way.
+ * The scenario step of the request line, after auth and rate limit (a request without a valid key
+ * gets its 401/403 first, whatever it asks for): applies what QA asked for this request. A `Prefer`
+ * header that asks for anything this mock knows governs the request alone and leaves the fault
+ * plan untouched (no armed fault used up, no random draw); otherwise the fault plan decides
+ * (armed faults, seeded random faults, global latency). Delays really wait here; a dropped
+ * connection and a cut or slowed body are carried out by the delivery step. Everything together stays within
+ * MAX_QA_DURATION_MS.
  */
-import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Validators } from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
-import type { KeyStore } from '../keys.js';
-import { API_KEY_HEADER } from '../middleware/auth.js';
-import { ActionError, parsePrefer, SLOW_TICK_MS, type FaultAction } from './actions.js';
+import { ActionError, MAX_QA_DURATION_MS, parsePrefer, type FaultAction, type PreferAction } from './actions.js';
 import type { FaultPlan } from './fault-plan.js';
 import { forcedError } from './forced-response.js';
 
-const PREFER_RULE = 'Prefer: code=<declared status>, delay=<ms>, reset, truncate, slow=<bytes per tick>, retry-after=<s>';
+const PREFER_RULE = 'Prefer: code=<declared status>, retry-after=<s>, delay=<ms>, reset, truncate, slow=<bytes per tick>';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function preferOf(c: Context<AppEnv>): (FaultAction & { retryAfterSeconds?: number }) | undefined {
+function preferOf(c: Context<AppEnv>): PreferAction | undefined {
   const header = c.req.header('prefer');
   if (!header) return undefined;
   try {
-    const action = parsePrefer(header);
-    const retryAfter = /retry-after\s*=\s*(\d+)/i.exec(header);
-    return retryAfter ? { ...action, retryAfterSeconds: Number(retryAfter[1]) } : action;
+    return parsePrefer(header);
   } catch (error) {
-    throw badRequest([{ in: 'header', name: 'prefer', rule: PREFER_RULE, message: (error as ActionError).message, received: header }]);
+    if (!(error instanceof ActionError)) throw error;
+    throw badRequest([{ in: 'header', name: 'prefer', rule: PREFER_RULE, message: error.message, received: header }]);
   }
 }
 
-/** Drops the connection without a response (over HTTP); in-process callers get a network error. */
-function dropConnection(c: Context<AppEnv>): Response {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  if (incoming) {
-    incoming.socket.destroy();
-    return new Response(null, { status: 204 });
-  }
-  return Response.error();
-}
-
-/** The same response with its body cut short (then the connection dropped) or dribbled out slowly. */
-async function reshapeBody(res: Response, action: FaultAction): Promise<Response> {
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  let sent = 0;
-  const chunk = action.truncate ? Math.floor(bytes.length / 2) : (action.slowBytesPerTick ?? bytes.length);
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (action.truncate && sent >= chunk) {
-        // Let the headers and the first half reach the client before the connection drops.
-        await sleep(SLOW_TICK_MS);
-        controller.error(new Error('body truncated by a QA scenario'));
-        return;
-      }
-      if (sent > 0 && action.slowBytesPerTick) await sleep(SLOW_TICK_MS);
-      const end = Math.min(sent + Math.max(chunk, 1), bytes.length);
-      controller.enqueue(bytes.subarray(sent, end));
-      sent = end;
-      if (sent >= bytes.length && !action.truncate) controller.close();
-    },
-  });
-  return new Response(body, { status: res.status, headers: res.headers });
-}
-
-export function scenarios(options: { plan: FaultPlan; keys: KeyStore; validators: Validators }) {
-  const { plan, keys, validators } = options;
+export function scenarios(options: { plan: FaultPlan; validators: Validators; maxDurationMs?: number }) {
+  const { plan, validators } = options;
+  const budgetMs = options.maxDurationMs ?? MAX_QA_DURATION_MS;
   return createMiddleware<AppEnv>(async function applyScenario(c, next) {
+    const started = performance.now();
     const op = c.get('operation');
     const prefer = preferOf(c);
     const declares = (status: number) => validators.responseFor(op, status) !== undefined;
     if (prefer?.status !== undefined && !declares(prefer.status)) {
       throw badRequest([{ in: 'header', name: 'prefer', rule: `declared statuses of ${op.operationId}: ${[...op.responses.keys()].join(', ')}`, message: `code=${prefer.status} is not a status this operation declares`, received: c.req.header('prefer') }]);
     }
-    const secret = c.req.header(API_KEY_HEADER);
-    // The key's name is only read when a fault armed for one key is pending: hashing a key costs
-    // microseconds, and auth hashes it again right after.
-    const planned = plan.decide({
-      operationId: op.operationId,
-      get keyName() {
-        return secret ? keys.lookup(secret)?.name : undefined;
-      },
-      declares,
-    });
-    const action = prefer && Object.keys(prefer).length > 0 ? prefer : planned;
+    const action: FaultAction | undefined = prefer ?? plan.decide({ operationId: op.operationId, keyName: c.get('key')?.name, declares });
     if (!action) return next();
-    if (action.delayMs) await sleep(action.delayMs);
-    if (action.reset) return dropConnection(c);
+    if (action.delayMs) await sleep(Math.min(action.delayMs, budgetMs));
+    if (action.reset) {
+      // The delivery step drops the connection instead of answering; the answer it drops is the normal one.
+      c.set('bodyShape', { reset: true });
+      return next();
+    }
     if (action.status !== undefined && action.status >= 300) throw forcedError(op, action.status, prefer?.retryAfterSeconds);
+    if (action.truncate || action.slowBytesPerTick) c.set('bodyShape', { truncate: action.truncate, slowBytesPerTick: action.slowBytesPerTick, deadline: started + budgetMs });
     await next();
-    if (action.truncate || action.slowBytesPerTick) c.res = await reshapeBody(c.res, action);
   });
 }

@@ -1,0 +1,35 @@
+/**
+ * @module middleware/query-keys
+ * API keys a client puts in the query string by mistake (the API reads them from `x-api-key`
+ * only): the parameter names taken for keys, and the query text with their values blanked, for
+ * the request log, the request journal and error bodies.
+ */
+
+/** Query parameter names whose value is taken to be an API key (compared case-insensitively, decoded). */
+export const KEY_QUERY_PARAMETERS: ReadonlySet<string> = new Set(['api_key', 'x-api-key', 'key', 'apikey']);
+export const REDACTED = 'REDACTED';
+
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+export function isKeyParameter(name: string): boolean {
+  return KEY_QUERY_PARAMETERS.has(name.toLowerCase());
+}
+
+/** The raw query (without `?`) with the value of every key-like parameter replaced by REDACTED. */
+export function redactQueryKeys(search: string): string {
+  if (search === '') return search;
+  return search
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const name = eq === -1 ? part : part.slice(0, eq);
+      return KEY_QUERY_PARAMETERS.has(decodedName(name)) ? `${name}=${REDACTED}` : part;
+    })
+    .join('&');
+}
