@@ -96,16 +96,21 @@ export function delivery() {
       return;
     }
     const res = c.res;
-    const length = Number(res.headers.get('content-length') ?? 0);
     if (c.req.method === 'HEAD' || !res.body) {
       if (outgoing) outgoing.once('close', () => done(0));
       else done(0);
       return;
     }
-    if (!shape && (!outgoing || length <= DELIVERY_CHUNK_BYTES)) {
-      // In one write: written in full once the response finished, nothing if the connection closed first.
-      if (outgoing) outgoing.once('close', () => done(outgoing.writableFinished ? length : 0));
-      else done(length);
+    const declared = res.headers.get('content-length');
+    const length = Number(declared ?? 0);
+    if (!outgoing && !shape) {
+      // In process there is no socket: the response is delivered once it is built.
+      done(declared !== null ? length : (await res.clone().arrayBuffer()).byteLength);
+      return;
+    }
+    if (!shape && outgoing && declared !== null && length <= DELIVERY_CHUNK_BYTES) {
+      // One write: written in full once the response finished, nothing if the connection closed first.
+      outgoing.once('close', () => done(outgoing.writableFinished ? length : 0));
       return;
     }
     const bytes = new Uint8Array(await res.arrayBuffer());
