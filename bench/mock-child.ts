@@ -7,7 +7,7 @@
  * Usage (forked by bench/run.ts and bench/soak.ts): `node --import tsx bench/mock-child.ts <size> [seed]`,
  * size a scale factor or `live`.
  */
-import { startMockServer } from '../src/server/listen.js';
+import { startMockServer, type ListenOptions } from '../src/server/listen.js';
 import { searchBody, type Examples, type SearchExample } from '../src/server/examples.js';
 import type { Dataset } from '../src/fixtures/dataset.js';
 import { serveParent } from './ipc.js';
@@ -19,10 +19,12 @@ export const CROSS_REFERENCE_BATCH = 200;
 /** The parametric search scenario's filter count. */
 const SEARCH_FILTERS = 3;
 
-/** Startup options for a bench size. */
-function sizeOptions(size: Size): { scale: number } {
-  if (size === LIVE_SIZE) throw new Error('the live catalogue size is not available in this version of the mock');
-  return { scale: Number(size) };
+/** The mock's `scale` option: a factor, or `live` (the live catalogue's counts) where the mock has it. */
+type ScaleOption = NonNullable<ListenOptions['scale']>;
+
+/** Startup options for a bench size (`live` is passed through; a mock without it fails to start, and the run reports that size as not run). */
+function sizeOptions(size: Size): { scale: ScaleOption } {
+  return { scale: (size === LIVE_SIZE ? LIVE_SIZE : Number(size)) as ScaleOption };
 }
 
 /** The 200 numbers of the cross-reference scenario, padded with unknown ones when the dataset knows fewer. */
