@@ -96,7 +96,10 @@ export async function validate(env: NodeJS.ProcessEnv): Promise<ContractOptions>
     options = readOptions(env);
     loadAllowlist(options.allowlistPath);
     if (options.baselineFile) readBaseline(options.baselineFile);
-    await loadContract({ release: options.release });
+    const contract = await loadContract({ release: options.release });
+    const families = [...new Set(contract.operations.map((op) => op.family))];
+    const unknown = (options.restrictedFamilies ?? []).filter((f) => !families.includes(f));
+    if (unknown.length > 0) throw new Error(`CONTRACT_RESTRICTED_FAMILIES names no family of the document: ${unknown.join(', ')} (families: ${families.join(', ')})`);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -76,6 +76,7 @@ describe('web-data-contract', () => {
     [['--release', '9.9'], {}, /^web-data-contract: Unknown release "9.9"/],
     [['--baseline', '/no/such/report.json'], {}, /^web-data-contract: CONTRACT_BASELINE \/no\/such\/report.json: cannot read/],
     [['a', 'b'], {}, /^web-data-contract: one base URL expected, got 2/],
+    [['--restricted-families', 'docments'], {}, /^web-data-contract: CONTRACT_RESTRICTED_FAMILIES names no family of the document: docments \(families: products, /],
   ])('%j: one line, exit 2', (args, env, message) => {
     const out = run(args, env);
     expect(out.stderr).toMatch(message);
