@@ -11,3 +11,4 @@ export * from './prune.js';
 export * from './undeclared.js';
 export * from './check-response.js';
 export * from './router.js';
+export * from './fact-kinds.js';

@@ -8,7 +8,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { stringify as stringifyYaml } from 'yaml';
-import { BASE_PATH, createValidators, loadContract, readSpecText, UNRELEASED, type Contract, type Operation, type Validators } from '../contract/index.js';
+import { BASE_PATH, createValidators, loadContract, readSpecText, renderKindsTable, UNRELEASED, type Contract, type Operation, type Validators } from '../contract/index.js';
 import { generateDataset } from '../fixtures/generate.js';
 import { AdjustableClock } from './clock.js';
 import { basePathFor, createApiContext, type ApiContext } from './context.js';
@@ -77,7 +77,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   const examples = buildExamples({ contract, api: apis[0], keys, tiers, seed: options.seed, scale: options.scale, now: clock.now() });
   const examplesText = JSON.stringify(examples, null, 2);
   app.get(EXAMPLES_PATH, (c) => c.body(examplesText, 200, { 'content-type': 'application/json; charset=utf-8' }));
-  mountDocs(app, { specText: () => (contract.release === UNRELEASED ? readSpecText() : stringifyYaml(contract.sourceDocument)), apiBaseUrl: `${options.origin}${apis[0].basePath}`, demoKey: examples.keys.byPurpose.fullAccess?.key, examples: examples.operations });
+  mountDocs(app, { specText: () => (contract.release === UNRELEASED ? readSpecText() : stringifyYaml(contract.sourceDocument)), apiBaseUrl: `${options.origin}${apis[0].basePath}`, demoKey: examples.keys.byPurpose.fullAccess?.key, examples: examples.operations, kindsOfFact: () => renderKindsTable(contract) });
   if (options.adminToken) app.route(ADMIN_PREFIX, adminRoutes({ token: options.adminToken, state: app.state, plan: faults }));
 
   const pipeline: MiddlewareHandler<AppEnv>[] = [

@@ -5,7 +5,8 @@
  * The Scalar bundle is served from `node_modules`, so the page loads nothing from a CDN (and, with
  * fonts and telemetry off, nothing from the internet at all). The page reads a copy of the
  * document with this mock's working examples (`/examples.json`) filled into every operation's path
- * parameters and request body, so "try it" answers 200 on every operation as it stands.
+ * parameters and request body, so "try it" answers 200 on every operation as it stands, and the
+ * table of kinds of fact (source, vendor reference, ours) in its introduction.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -23,6 +24,8 @@ export interface DocsOptions {
   demoKey?: string;
   /** Working inputs per operationId (see examples.ts), filled into the page's copy of the document. */
   examples?: Record<string, OperationInputs>;
+  /** Markdown appended to the page's introduction: the table of kinds of fact (see src/contract/fact-kinds.ts). */
+  kindsOfFact?: () => string;
 }
 
 /** What "try it" needs to send a request that works: path parameter values and a JSON body. */
@@ -86,6 +89,15 @@ export function withExamples(documentJson: string, examples: Record<string, Oper
   return JSON.stringify(document);
 }
 
+/** The page's copy of the document: working examples filled in and the kinds-of-fact table in its introduction. */
+function docsCopy(documentJson: string, options: DocsOptions): string {
+  const withInputs = options.examples ? withExamples(documentJson, options.examples) : documentJson;
+  if (!options.kindsOfFact) return withInputs;
+  const document = JSON.parse(withInputs) as { info?: { description?: string } };
+  document.info = { ...document.info, description: `${document.info?.description ?? ''}\n\n## Kinds of fact\n\n${options.kindsOfFact()}` };
+  return JSON.stringify(document);
+}
+
 /** Registers `GET /openapi.yaml`, `GET /openapi.json`, `GET /docs` and the bundle on `app`. */
 export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): void {
   if (!options.apiBaseUrl) throw new Error('mountDocs: apiBaseUrl is required');
@@ -98,7 +110,7 @@ export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): vo
       if (!yaml.trim()) throw new Error('mountDocs: specText is empty');
       // The YAML anchors the document uses are expanded by the parser.
       const json = JSON.stringify(parseYaml(yaml));
-      texts = { yaml, json, docs: options.examples ? withExamples(json, options.examples) : json };
+      texts = { yaml, json, docs: docsCopy(json, options) };
     }
     return texts;
   };
@@ -107,7 +119,7 @@ export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): vo
 
   app.get(SPEC_YAML_PATH, (c) => c.body(documentTexts().yaml, 200, { 'content-type': 'application/yaml; charset=utf-8' }));
   app.get(SPEC_JSON_PATH, (c) => c.body(documentTexts().json, 200, { 'content-type': 'application/json; charset=utf-8' }));
-  if (options.examples) app.get(DOCS_SPEC_PATH, (c) => c.body(documentTexts().docs, 200, { 'content-type': 'application/json; charset=utf-8' }));
+  if (options.examples || options.kindsOfFact) app.get(DOCS_SPEC_PATH, (c) => c.body(documentTexts().docs, 200, { 'content-type': 'application/json; charset=utf-8' }));
   app.get(bundlePath, (c) =>
     c.body(new Uint8Array(bundleBody), 200, {
       'content-type': 'text/javascript; charset=utf-8',
@@ -118,7 +130,7 @@ export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): vo
     DOCS_PATH,
     Scalar({
       pageTitle: 'Web Data API (mock) reference',
-      url: options.examples ? DOCS_SPEC_PATH : SPEC_JSON_PATH,
+      url: options.examples || options.kindsOfFact ? DOCS_SPEC_PATH : SPEC_JSON_PATH,
       cdn: bundlePath,
       servers: [{ url: options.apiBaseUrl, description: 'This server' }],
       authentication: options.demoKey

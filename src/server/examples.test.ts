@@ -98,8 +98,12 @@ describe('the reference page uses the examples', () => {
       }
     }
     expect(operations).toBe(app.state.contract.operations.length);
+    // The introduction carries the table of kinds of fact for the served release.
+    expect(document.info.description).toContain('## Kinds of fact');
+    expect(document.info.description).toContain('| `POST /product-parts/search` | reference |');
     // The raw document stays as written.
     const raw = await (await app.request('http://mock.test/openapi.json')).json();
     expect(raw.paths['/product-parts/{orderable_id}'].get.parameters[0].example).toBeUndefined();
+    expect(raw.info.description).not.toContain('## Kinds of fact');
   });
 });

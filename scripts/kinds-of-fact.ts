@@ -1,0 +1,59 @@
+/**
+ * @module kinds-of-fact
+ * `docs/kinds-of-fact.md`: the one table of what the contract takes from the source, from the
+ * vendor's reference and from us, generated from `spec/openapi.yaml` (never edited by hand).
+ * `npm run types:gen` writes it (`--write`); `npm run types:check` fails when it is stale.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadContract, renderKindsTable, UNRELEASED } from '../src/contract/index.js';
+import { firstDifference } from './check-types-fresh.js';
+
+export const KINDS_PATH = fileURLToPath(new URL('../docs/kinds-of-fact.md', import.meta.url));
+
+/** The page's text for the whole document (every release, the unreleased operations included). */
+export async function renderKindsDocument(specPath?: string): Promise<string> {
+  const contract = await loadContract({ specPath, release: UNRELEASED });
+  return [
+    '# Kinds of fact',
+    '',
+    '_Generated from `spec/openapi.yaml` by `npm run types:gen`; do not edit by hand._',
+    '',
+    renderKindsTable(contract),
+  ].join('\n');
+}
+
+/** The failure text when the committed page is not what the document gives today, else undefined. */
+export async function checkKindsFresh(path = KINDS_PATH, specPath?: string): Promise<string | undefined> {
+  const expected = await renderKindsDocument(specPath);
+  let actual = '';
+  try {
+    actual = readFileSync(path, 'utf8');
+  } catch {
+    return `${relative(process.cwd(), path)} is missing. Fix: run \`npm run types:gen\` and commit it.`;
+  }
+  const diff = firstDifference(expected, actual);
+  if (!diff) return undefined;
+  return [
+    `${relative(process.cwd(), path)} is stale: it does not match spec/openapi.yaml (first difference at line ${diff.line}).`,
+    `  Fix: run \`npm run types:gen\` and commit docs/kinds-of-fact.md together with the spec change.`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--write')) {
+    writeFileSync(KINDS_PATH, await renderKindsDocument());
+    console.log(`wrote ${relative(process.cwd(), KINDS_PATH)}`);
+    return;
+  }
+  const failure = await checkKindsFresh();
+  if (failure) {
+    console.error(failure);
+    process.exitCode = 1;
+    return;
+  }
+  console.log('types:check: docs/kinds-of-fact.md matches spec/openapi.yaml.');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
