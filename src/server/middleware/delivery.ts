@@ -5,7 +5,9 @@
  * the socket, so a client that stops reading holds back the rest; a QA shape (cut short, dribbled)
  * is applied here, after the self-check saw the whole body. `onDelivered` (the rate limiter's slot
  * and transfer charge) is told the body bytes actually written once the response has been fully
- * written or its connection has closed, whichever comes first. A HEAD writes no body bytes.
+ * written or its connection has closed, whichever comes first (a connection that closes while
+ * the response is still being made, during a QA delay say, frees the slot then, charged nothing).
+ * A HEAD writes no body bytes.
  */
 import type { HttpBindings } from '@hono/node-server';
 import { createMiddleware } from 'hono/factory';
@@ -84,12 +86,17 @@ function dropConnection(env: Partial<HttpBindings> | undefined, res: Response): 
 
 export function delivery() {
   return createMiddleware<AppEnv>(async function deliver(c, next) {
+    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+    /** Body bytes written so far, as the connection's close reports them (none until a body is on its way). */
+    let written = () => 0;
+    // Listening before the request is handled: a client that leaves during a QA delay or a slow
+    // handler frees its slot at once (the slot's release counts once; later calls do nothing).
+    outgoing?.once('close', () => c.get('onDelivered')?.(written()));
     await next();
     const onDelivered = c.get('onDelivered');
     const shape = c.get('bodyShape');
     if (!onDelivered && !shape) return;
     const done = onDelivered ?? (() => undefined);
-    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
     if (shape?.reset) {
       done(0);
       c.res = dropConnection(c.env as Partial<HttpBindings> | undefined, c.res);
@@ -102,12 +109,12 @@ export function delivery() {
       // One write: written in full once the response finished, nothing if the connection closed first.
       // Checked before `res.body`: reading it turns @hono/node-server's ready-made response into a
       // web Response and costs its one-write fast path (about 100 us per request).
-      outgoing.once('close', () => done(outgoing.writableFinished ? length : 0));
+      written = () => (outgoing.writableFinished ? length : 0);
       return;
     }
     if (c.req.method === 'HEAD' || !res.body) {
-      if (outgoing) outgoing.once('close', () => done(0));
-      else done(0);
+      // Over HTTP the close reports none written.
+      if (!outgoing) done(0);
       return;
     }
     if (!outgoing && !shape) {
@@ -116,14 +123,14 @@ export function delivery() {
       return;
     }
     const bytes = new Uint8Array(await res.arrayBuffer());
-    let written = 0;
+    let taken = 0;
     const body = chunkedBody(bytes, shape ?? {}, (n, ended) => {
-      written = n;
+      taken = n;
       // Without a socket (in-process), the end of the stream is the end of the response.
       if (ended && !outgoing) done(n);
     });
     // The stream's own count: a truncated response ends "finished" too once its error is written out.
-    if (outgoing) outgoing.once('close', () => done(written));
+    written = () => taken;
     // The declared length stays: a cut body then really arrives shorter than announced.
     c.res = new Response(body, { status: res.status, headers: res.headers });
   });
