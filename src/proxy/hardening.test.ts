@@ -14,11 +14,13 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH } from '../contract/index.js';
 import { parseProxyArgs, ProxyUsageError } from './args.js';
 import { runProxyCli } from './cli.js';
 import { startProxy, type RunningProxy } from './listen.js';
+import type { UpstreamFetch } from './upstream.js';
 import { logSink, serveApp, type Served } from './testdata/servers.js';
 
 const SECRET = 'demo-live-key/7f';
@@ -68,6 +70,10 @@ function upstreamApp(): Hono {
       await s.write(`${jsonEscaped(SECRET.slice(5))} end`);
     });
   });
+  // Compressed although the proxy asked for identity: fetch decodes it before the scan.
+  const gzipped = (body: string, contentType: string) => new Response(gzipSync(body), { headers: { 'content-type': contentType, 'content-encoding': 'gzip' } });
+  app.get(`${BASE_PATH}/products/echo-gzip`, () => gzipped(`{"error":"key ${SECRET} is not allowed here"}`, 'application/json'));
+  app.get(`${BASE_PATH}/documents/download/GZIP`, () => gzipped(`%PDF-1.4 ${'A'.repeat(10_000)} ${SECRET} end`, 'application/pdf'));
   app.get(`${BASE_PATH}/software-tools/held`, () => new Promise<Response>((resolve) => (releaseHeld = () => resolve(new Response('{}')))));
   return app;
 }
@@ -223,6 +229,16 @@ describe('the key echoed by the live service', () => {
     expect(sink.events('key-echoed').at(-1)).toMatchObject({ operation: 'downloadDocument', message: expect.stringContaining('stream was cut') });
   });
 
+  it('is scrubbed from a compressed body too (decoded before the scan, passed on uncompressed), and cut from a compressed download', async () => {
+    const echoesBefore = sink.events('key-echoed').length;
+    const res = await fetch(`${proxy.url}/products/echo-gzip`);
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(await res.json()).toEqual({ error: 'key *** is not allowed here' });
+    const download = await fetch(`${proxy.url}/documents/download/GZIP`);
+    await expect(download.arrayBuffer()).rejects.toThrow();
+    expect(sink.events('key-echoed')).toHaveLength(echoesBefore + 2);
+  });
+
   it('appears in no log line and no fixture in any form', () => {
     const files = readdirSync(join(fixtures, 'rec'), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
     expect(files.length).toBeGreaterThan(0);
@@ -269,6 +285,21 @@ describe('recording never breaks serving', () => {
       expect(lines.events('request').map((e) => [e.status, e.forwarded])).toEqual([[403, false], [400, false], [404, false], [200, true]]);
     } finally {
       await counted.close();
+    }
+  });
+
+  it('counts a request that failed inside the proxy (500) as a request and a proxy error', async () => {
+    const lines = logSink();
+    // A live answer the proxy cannot read at all: the error handler answers, the count must still see it.
+    const broken: UpstreamFetch = async () => Object.defineProperty(new Response('{}'), 'headers', { get: () => { throw new Error('unreadable headers'); } });
+    const failing = await startProxy({ upstream: upstream.url, apiKey: SECRET, log: lines.log, fetch: broken });
+    try {
+      for (let i = 0; i < 3; i += 1) expect((await fetch(`${failing.url}/products`)).status).toBe(500);
+      const stats = (await (await fetch(`${failing.origin}/__proxy/stats`)).json()) as Record<string, number>;
+      expect(stats).toMatchObject({ requests: 3, proxyErrors: 3, refused: 0 });
+      expect(lines.events('request').map((e) => e.status)).toEqual([500, 500, 500]);
+    } finally {
+      await failing.close();
     }
   });
 
