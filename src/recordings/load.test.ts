@@ -70,7 +70,7 @@ describe('loadRecordings', () => {
       meta.response.bodySha256 = sha256(outsideBytes);
       meta.response.bytes = outsideBytes.length;
     });
-    expect(loadError()).toContain(`${file}: /response/bodyFile must match pattern`);
+    expect(loadError()).toContain(`${file}: /response/bodyFile must be a plain file name next to its meta file`);
   });
 
   it('refuses an absolute bodyFile', () => {
@@ -79,7 +79,7 @@ describe('loadRecordings', () => {
       meta.response.bodySha256 = sha256(outsideBytes);
       meta.response.bytes = outsideBytes.length;
     });
-    expect(loadError()).toContain(`${file}: /response/bodyFile must match pattern`);
+    expect(loadError()).toContain(`${file}: /response/bodyFile must be a plain file name next to its meta file`);
   });
 
   it('refuses a body file that is a symlink out of the directory (its real path is checked)', () => {
@@ -142,11 +142,12 @@ describe('loadRecordings', () => {
     expect(loadError()).toContain(`${file}: body file`);
   });
 
-  it('reports every bad file at once', () => {
+  it('reports every bad file at once, counting files and problems apart', () => {
     writeFixture((meta) => (meta.response.status = 700));
     const request = canonicalRequest('GET', '/products/P3', '');
     writeFileSync(join(dir, 'getProduct', `${fixtureKey(request)}.json`), 'not json');
-    expect(loadError()).toMatch(/has 2 bad fixture file\(s\)/);
+    writeFileSync(join(dir, 'getProduct', 'empty.json'), '{"format": "web-data-fixture/1"}');
+    expect(loadError()).toMatch(/has 3 bad fixture file\(s\), 5 problem\(s\):/);
   });
 
   it('names a directory that does not exist', () => {

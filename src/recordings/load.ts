@@ -57,8 +57,21 @@ const META_SCHEMA = {
 
 const validateMeta = new Ajv2020({ allErrors: true, strict: true }).compile<FixtureMeta>(META_SCHEMA);
 
-/** Problems found so far: each line names its file. */
-type Problems = string[];
+/** Problems found so far, each line naming its file; `files` counts the files they are about. */
+class Problems {
+  readonly lines: string[] = [];
+  readonly #files = new Set<string>();
+  add(file: string, problem: string): void {
+    this.#files.add(file);
+    this.lines.push(`${file}: ${problem}`);
+  }
+  get files(): number {
+    return this.#files.size;
+  }
+}
+
+/** What a bad `bodyFile` is told (the pattern itself says little to a reader). */
+const PLAIN_FILE_NAME_RULE = 'must be a plain file name next to its meta file (no "/", "\\" or "..")';
 /** How many problems one error message lists (the rest are counted). */
 const PROBLEMS_SHOWN = 20;
 
@@ -66,7 +79,7 @@ const PROBLEMS_SHOWN = 20;
 export function loadRecordings(dir: string): Map<string, Recording> {
   const root = realDirectory(dir);
   const recordings = new Map<string, Recording>();
-  const problems: Problems = [];
+  const problems = new Problems();
   let total = 0;
   for (const entry of readdirSync(root)) {
     const folder = join(root, entry);
@@ -74,7 +87,7 @@ export function loadRecordings(dir: string): Map<string, Recording> {
     try {
       isFolder = statSync(folder).isDirectory();
     } catch (error) {
-      problems.push(`${folder}: cannot be read (${describeFsError(error)})`);
+      problems.add(folder, `cannot be read (${describeFsError(error)})`);
       continue;
     }
     if (!isFolder) continue;
@@ -84,15 +97,16 @@ export function loadRecordings(dir: string): Map<string, Recording> {
       if (!recording) continue;
       total += recording.body.byteLength;
       if (total > MAX_TOTAL_BYTES) {
-        problems.push(`${file}: the replay directory holds more than ${MAX_TOTAL_BYTES} bytes of bodies (the cap); split it`);
+        problems.add(file, `the replay directory holds more than ${MAX_TOTAL_BYTES} bytes of bodies (the cap); split it`);
         break;
       }
       recordings.set(fixtureKey(recording.meta.request), recording);
     }
   }
-  if (problems.length > 0) {
-    const more = problems.length > PROBLEMS_SHOWN ? [`... and ${problems.length - PROBLEMS_SHOWN} more`] : [];
-    throw new RecordingsError(`replay: ${dir} has ${problems.length} bad fixture file(s):\n  ${[...problems.slice(0, PROBLEMS_SHOWN), ...more].join('\n  ')}`);
+  const { lines } = problems;
+  if (lines.length > 0) {
+    const more = lines.length > PROBLEMS_SHOWN ? [`... and ${lines.length - PROBLEMS_SHOWN} more`] : [];
+    throw new RecordingsError(`replay: ${dir} has ${problems.files} bad fixture file(s), ${lines.length} problem(s):\n  ${[...lines.slice(0, PROBLEMS_SHOWN), ...more].join('\n  ')}`);
   }
   return recordings;
 }
@@ -115,11 +129,14 @@ function loadOne(root: string, file: string, problems: Problems): Recording | un
   try {
     parsed = JSON.parse(metaText.toString('utf8'));
   } catch (error) {
-    problems.push(`${file}: not valid JSON (${(error as Error).message})`);
+    problems.add(file, `not valid JSON (${(error as Error).message})`);
     return undefined;
   }
   if (!validateMeta(parsed)) {
-    for (const e of validateMeta.errors ?? []) problems.push(`${file}: ${e.instancePath || 'the top level'} ${e.message}${e.keyword === 'const' ? ` (expected "${FIXTURE_FORMAT}")` : ''}`);
+    for (const e of validateMeta.errors ?? []) {
+      const message = e.instancePath === '/response/bodyFile' && e.keyword === 'pattern' ? PLAIN_FILE_NAME_RULE : e.message;
+      problems.add(file, `${e.instancePath || 'the top level'} ${message}${e.keyword === 'const' ? ` (expected "${FIXTURE_FORMAT}")` : ''}`);
+    }
     return undefined;
   }
   const meta = parsed;
@@ -127,7 +144,7 @@ function loadOne(root: string, file: string, problems: Problems): Recording | un
   const body = readConfined(root, bodyPath, MAX_BODY_BYTES, problems, file);
   if (body === undefined) return undefined;
   if (body.byteLength !== meta.response.bytes || sha256(body) !== meta.response.bodySha256) {
-    problems.push(`${file}: body file ${meta.response.bodyFile} was changed after recording (size or hash differs)`);
+    problems.add(file, `body file ${meta.response.bodyFile} was changed after recording (size or hash differs)`);
     return undefined;
   }
   return { meta, body: new Uint8Array(body) };
@@ -140,21 +157,21 @@ function readConfined(root: string, path: string, cap: number, problems: Problem
   try {
     real = realpathSync(path);
   } catch (error) {
-    problems.push(`${owner}: ${what}cannot be read (${describeFsError(error)})`);
+    problems.add(owner, `${what}cannot be read (${describeFsError(error)})`);
     return undefined;
   }
   const within = relative(root, real);
   if (within === '' || within.startsWith(`..${sep}`) || within === '..' || isAbsolute(within)) {
-    problems.push(`${owner}: ${what}resolves outside the replay directory (to ${real}); fixtures must stay inside it`);
+    problems.add(owner, `${what}resolves outside the replay directory (to ${real}); fixtures must stay inside it`);
     return undefined;
   }
   const stats = statSync(real);
   if (!stats.isFile()) {
-    problems.push(`${owner}: ${what}is not a regular file`);
+    problems.add(owner, `${what}is not a regular file`);
     return undefined;
   }
   if (stats.size > cap) {
-    problems.push(`${owner}: ${what}is ${stats.size} bytes, over the ${cap}-byte cap`);
+    problems.add(owner, `${what}is ${stats.size} bytes, over the ${cap}-byte cap`);
     return undefined;
   }
   return readFileSync(real);

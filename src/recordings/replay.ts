@@ -7,17 +7,15 @@
  */
 import type { Env, MiddlewareHandler } from 'hono';
 import { BASE_PATH } from '../contract/index.js';
+import { splitUrl } from '../net/request-url.js';
 import { canonicalRequest, fixtureKey } from './format.js';
 import { loadRecordings } from './load.js';
 
 /** The path below `/web-data/v1` (or `/staging/web-data/v1`), still encoded; undefined elsewhere. */
 function pathBelowBase(url: string): { rawPath: string; search: string } | undefined {
-  const pathStart = url.indexOf('/', url.indexOf('://') + 3);
-  const queryStart = url.indexOf('?', pathStart);
-  const path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart);
-  const base = path.indexOf(`${BASE_PATH}/`);
-  if (pathStart === -1 || base === -1) return undefined;
-  return { rawPath: path.slice(base + BASE_PATH.length), search: queryStart === -1 ? '' : url.slice(queryStart + 1) };
+  const { rawPath, search } = splitUrl(url);
+  const base = rawPath.indexOf(`${BASE_PATH}/`);
+  return base === -1 ? undefined : { rawPath: rawPath.slice(base + BASE_PATH.length), search };
 }
 
 /** Recorded POST bodies are small (search filters, part numbers); a larger one is left to the app's own limit. */
