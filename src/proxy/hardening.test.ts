@@ -178,6 +178,8 @@ describe('forwarding', () => {
     `${BASE_PATH}/products/.%2E/.%2e/__mock/config`,
     `${BASE_PATH}/products/../../__mock/config`,
     `${BASE_PATH}/products/./x`,
+    `${BASE_PATH}/products/..;/..;/__mock/config`,
+    `${BASE_PATH}/products/.%2e;jsessionid=1/x`,
     `${BASE_PATH}/products/a%252f..%252fb`,
     `${BASE_PATH}/products/a%00b`,
     `${BASE_PATH}/products/a%zzb`,

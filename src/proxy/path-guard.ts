@@ -1,7 +1,7 @@
 /**
  * @module proxy/path-guard
  * Paths the proxy refuses to forward with the key: a segment that decodes to a separator
- * (`a%2f..%2fetc`, `a%5cb`), a dot segment in any spelling (`..`, `%2e%2e`, `.%2E`), an escape
+ * (`a%2f..%2fetc`, `a%5cb`), a dot segment in any spelling (`..`, `%2e%2e`, `.%2E`, `..;x`), an escape
  * still encoded after decoding (`%252f`: a second decoder would see a separator), a control
  * character, or a malformed escape. Any of them could make the live side (or a server in front
  * of it) resolve another resource than the one the document describes. The check reads the
@@ -27,7 +27,8 @@ export function unsafePathProblem(rawPath: string): string | undefined {
     } catch {
       return `malformed percent-escape in segment "${segment}"`;
     }
-    if (DOT_SEGMENT.test(decoded)) return `dot segment "${segment}"`;
+    // `..;x` too: servers that take `;` as a path parameter (Tomcat, Spring) resolve it as `..`.
+    if (DOT_SEGMENT.test(decoded.split(';')[0])) return `dot segment "${segment}"`;
     if (SEPARATOR_OR_CONTROL.test(decoded)) return `segment "${segment}" encodes a separator or control character`;
     if (STILL_ENCODED.test(decoded)) return `segment "${segment}" is encoded twice (a second decoding would give a separator or dot)`;
   }
