@@ -9,7 +9,7 @@ import { BASE_PATH } from './contract/index.js';
 import { ENVIRONMENTS, type EnvironmentName } from './server/keys.js';
 import { startMockServer, type RunningServer } from './server/listen.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED } from './server/options.js';
-import { TIER_FIELDS, type Tier } from './server/tiers.js';
+import { TIER_FIELDS, tierOverrideProblems, type Tier } from './server/tiers.js';
 import { ConfigFileError } from './server/config-file.js';
 import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
@@ -70,6 +70,9 @@ function parseTierOverride(raw: string | undefined): Partial<Tier> {
     if (!(n > 0)) throw new UsageError(`--rate-limit: ${field} must be a positive number`);
     override[field] = n;
   }
+  // The tiers file's rules: counts are whole numbers, every value bounded.
+  const problems = tierOverrideProblems(override);
+  if (problems.length > 0) throw new UsageError(`--rate-limit: ${problems.join('; ')}`);
   return override as Partial<Tier>;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from './clock.js';
 import { RateLimiter } from './rate-limiter.js';
-import type { Tier } from './tiers.js';
+import { tierOverrideProblems, type Tier } from './tiers.js';
 
 const tier: Tier = { requestsPerMinute: 3, requestsPerHour: 5, concurrentConnections: 2, bytesPerWindow: 1000, minuteWindowSeconds: 60, hourWindowSeconds: 3600, transferWindowSeconds: 600 };
 const setup = () => {
@@ -66,5 +66,14 @@ describe('RateLimiter', () => {
     expect(limiter.admit('a', 't').ok).toBe(false);
     limiter.reset('a');
     expect(limiter.admit('a', 't').ok).toBe(true);
+  });
+});
+
+describe('--rate-limit overrides', () => {
+  it('follow the tiers file\'s field rules: whole counts, bounded values', () => {
+    expect(tierOverrideProblems({ concurrentConnections: 1, minuteWindowSeconds: 0.5 })).toEqual([]);
+    expect(tierOverrideProblems({ concurrentConnections: 1.5 })).toEqual(['concurrentConnections must be integer']);
+    expect(tierOverrideProblems({ requestsPerMinute: 1e300 })).toEqual([expect.stringMatching(/^requestsPerMinute must be <= /)]);
+    expect(tierOverrideProblems({ hourWindowSeconds: 1e9 })).toEqual([expect.stringMatching(/^hourWindowSeconds must be <= /)]);
   });
 });

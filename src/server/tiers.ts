@@ -4,6 +4,7 @@
  * `fixtures/tiers.json` or a file given with `--tiers`; windows are in seconds so QA can shrink them.
  */
 import { fileURLToPath } from 'node:url';
+import { compileSchema } from '../contract/index.js';
 import { checkAgainstSchema, fileSchema, readJsonFile } from './config-file.js';
 
 export const DEFAULT_TIERS_FILE = fileURLToPath(new URL('../../fixtures/tiers.json', import.meta.url));
@@ -54,6 +55,11 @@ export function loadTiers(file = DEFAULT_TIERS_FILE): Map<string, Tier> {
   const parsed = readJsonFile(file);
   checkAgainstSchema(file, parsed, TIERS_FILE_SCHEMA, describeTierPointer);
   return new Map(Object.entries((parsed as { tiers: Record<string, Tier> }).tiers));
+}
+
+/** What is wrong with a `--rate-limit` override, by the tiers file's own field rules (`field message`). */
+export function tierOverrideProblems(override: Record<string, number>): string[] {
+  return compileSchema({ type: 'object', properties: FIELD_SCHEMAS })(override).map((p) => `${p.pointer.slice(1)} ${p.message}`);
 }
 
 /** Applies `--rate-limit` style overrides (e.g. `{requestsPerMinute: 5, minuteWindowSeconds: 10}`) to every tier. */
