@@ -23,7 +23,42 @@ function lineAndColumn(text: string, offset: number): string {
   return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
 }
 
-/** The file's JSON value; a missing file or bad JSON is a ConfigFileError naming the file (not its text). */
+/** A member name safe to print: a keys file's field names and key names, never a stray secret. */
+const PRINTABLE_NAME = /^[A-Za-z0-9._$-]{1,100}$/;
+
+/**
+ * The first object member named twice in one object of valid JSON text, with where it is:
+ * JSON.parse keeps the last silently (two tiers named alike, a key with two `secret`s).
+ */
+export function duplicateMember(text: string): { name: string; offset: number } | undefined {
+  const objects: (Set<string> | undefined)[] = [];
+  let expectName = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i];
+    if (ch === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const names = objects.at(-1);
+      if (expectName && names) {
+        const name = JSON.parse(text.slice(i, end + 1)) as string;
+        if (names.has(name)) return { name, offset: i };
+        names.add(name);
+      }
+      expectName = false;
+      i = end;
+    } else if (ch === '{' || ch === '[') {
+      objects.push(ch === '{' ? new Set() : undefined);
+      expectName = ch === '{';
+    } else if (ch === '}' || ch === ']') {
+      objects.pop();
+    } else if (ch === ',') {
+      expectName = objects.at(-1) !== undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The file's JSON value; a missing file, bad JSON or a member named twice is a ConfigFileError naming the file (not its text). */
 export function readJsonFile(file: string): unknown {
   let text: string;
   try {
@@ -31,12 +66,19 @@ export function readJsonFile(file: string): unknown {
   } catch (error) {
     throw new ConfigFileError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     const position = /position (\d+)/.exec((error as Error).message);
     throw new ConfigFileError(`${file}: not valid JSON${position ? ` (at ${lineAndColumn(text, Number(position[1]))})` : ''}`);
   }
+  const twice = duplicateMember(text);
+  if (twice) {
+    const name = PRINTABLE_NAME.test(twice.name) ? `"${twice.name}"` : 'a member name';
+    throw new ConfigFileError(`${file}: ${name} appears twice in one object (at ${lineAndColumn(text, twice.offset)}); JSON would keep only the last, so remove or rename one`);
+  }
+  return value;
 }
 
 /**

@@ -72,6 +72,14 @@ describe('keys file', () => {
     expect(message).not.toContain('secret-value-1');
   });
 
+  it('refuses a member named twice in one entry (JSON would keep the last secret silently), never printing either', () => {
+    const path = file('{"keys": [{"name": "k1", "secret": "first-secret-1", "secret": "second-secret-2", "environment": "production", "scopes": ["products"], "tier": "standard"}]}');
+    const message = failure(() => loadKeys(path, { tiers, families }));
+    expect(message).toMatch(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: "secret" appears twice in one object \\(at line 1, column \\d+\\)`));
+    expect(message).not.toContain('first-secret-1');
+    expect(message).not.toContain('second-secret-2');
+  });
+
   it('accepts the bundled demo keys', () => {
     expect(loadKeys().records.length).toBeGreaterThan(0);
   });
@@ -90,6 +98,11 @@ describe('tiers file', () => {
     const { concurrentConnections: _, ...rest } = tier;
     expect(failure(() => loadTiers(file({ tiers: { trial: rest } })))).toContain('tiers.trial, field concurrentConnections');
   });
+  it('refuses two tiers with one name (JSON would keep the last silently)', () => {
+    const text = `{"tiers": {"trial": ${JSON.stringify(tier)},\n  "trial": ${JSON.stringify({ ...tier, requestsPerMinute: 99 })}}}`;
+    expect(failure(() => loadTiers(file(text)))).toMatch(/: "trial" appears twice in one object \(at line 2, column 3\)/);
+  });
+
   it('accepts the bundled tiers', () => {
     expect(loadTiers().size).toBeGreaterThan(0);
   });
