@@ -24,7 +24,8 @@ Server
   --port <n>              port (env PORT; default ${DEFAULT_PORT})
   --host <addr>           interface (env HOST; default ${DEFAULT_HOST}, loopback only)
   --seed <n>              dataset seed (env MOCK_SEED; default ${DEFAULT_SEED}); same seed, same bytes
-  --scale <x>             dataset size multiplier (default 1; 1000 = 100,000 products, 1,000,000 parts)
+  --scale <x|live>        dataset size multiplier (default 1; 1000 = 100,000 products, 1,000,000 parts),
+                          or live: the live catalogue's size (85,000+ parts, 125,000 documents, 2,050 boards and kits)
   --api-version <v>       serve what release <v> served (1.0.0 ... 1.3.0, or "unreleased" to add
                           the download endpoints); default: the newest release
   --environment <e>       production | staging | both (default production; with both, staging is
@@ -123,8 +124,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stdout.write(HELP);
     return undefined;
   }
-  const scale = values.scale === undefined ? undefined : Number(values.scale);
-  if (scale !== undefined && !(scale > 0)) throw new UsageError(`--scale must be a positive number (got "${values.scale}")`);
+  const scale = values.scale === undefined || values.scale === 'live' ? values.scale : Number(values.scale);
+  if (typeof scale === 'number' && !(scale > 0 && Number.isFinite(scale))) throw new UsageError(`--scale must be a positive number or "live" (got "${values.scale}")`);
   const started = performance.now();
   const running = await startMockServer({
     port: integer('port', values.port ?? env.PORT, 0) ?? DEFAULT_PORT,

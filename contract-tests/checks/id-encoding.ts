@@ -6,7 +6,7 @@
 import type { Check } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { Probe } from '../support/probe.js';
-import { PAGING, byIdOperations, fieldForPathParameter, isRecord, listItemSchema, pathParameters, queryParameter, sourceListOf } from '../support/records.js';
+import { PAGING, byIdOperations, fieldForPathParameter, isRecord, listItemSchema, offsetOfPage, pathParameters, queryParameter, sourceListOf } from '../support/records.js';
 
 /** Characters `encodeURIComponent` leaves alone; an identifier with anything else needs encoding. */
 const UNRESERVED = /^[A-Za-z0-9\-_.!~*'()]*$/;
@@ -24,7 +24,7 @@ export const checkIdEncoding: Check = async (ctx, scope) => {
     const limit = String(Math.min(SCAN_LIMIT, Number(queryParameter(list, PAGING.limit)?.schema.maximum ?? SCAN_LIMIT)));
     let id: string | undefined;
     for (let page = 0; page < SCAN_PAGES && id === undefined; page++) {
-      const ex = await probe.cached(list, { query: [[PAGING.limit, limit], [PAGING.page, String(page)]] });
+      const ex = await probe.cached(list, { query: [[PAGING.limit, limit], [PAGING.page, String(offsetOfPage(list, page, Number(limit)))]] });
       const data = isRecord(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
       id = data.map((r) => (isRecord(r) ? r[field] : undefined)).find((v): v is string => typeof v === 'string' && !UNRESERVED.test(v));
       if (data.length === 0) break;

@@ -1,6 +1,8 @@
 /**
  * @module checks/pagination
- * Pagination arithmetic the schema cannot express, on every list: `offset` is page x limit,
+ * Pagination arithmetic the schema cannot express, on every list: `pagination.offset` is the
+ * items skipped (page x limit where `offset` counts pages, the offset itself where the document
+ * says it counts items: `x-offset`),
  * `limit` is honoured, `data` holds min(limit, what is left), `has_more` is true exactly when more
  * items follow, `total` is stable, pages do not overlap and together cover `total`. Short lists are
  * walked whole; long ones are sampled (first pages, middle, last, one past the end).
@@ -15,7 +17,7 @@ import type { Exchange } from '../support/client.js';
 import type { Check } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { Probe } from '../support/probe.js';
-import { PAGING, idOf, isRecord, listOperations, queryParameter, type Json } from '../support/records.js';
+import { PAGING, idOf, isRecord, listOperations, offsetOfPage, queryParameter, type Json } from '../support/records.js';
 
 /** The non-default page size used to see that `limit` is honoured (small, so it splits a default page). */
 const SMALL_LIMIT = 3;
@@ -48,6 +50,14 @@ const LIMIT_CAP_NOT_STATED = 'the maximum of `limit` is not shown by the source 
 
 type Fail = (ex: Exchange, rule: string, expected: string, actual: unknown, message: string, pointer?: string) => void;
 
+/** How the items a page skips follow from the `offset` sent, and how a finding explains it. */
+function offsetRule(op: Operation): { skippedBy: (value: number, limit: number) => number; explain: (page: number, limit: number) => string } {
+  if (queryParameter(op, PAGING.page)?.offsetUnit === 'item') {
+    return { skippedBy: (value) => value, explain: (page, limit) => `offset = ${page * limit} items (offset counts items on this list)` };
+  }
+  return { skippedBy: (value, limit) => value * limit, explain: (page, limit) => `offset = page x limit = ${page} x ${limit} = ${page * limit}` };
+}
+
 /**
  * Asks for the largest page the document allows: the target may honour it, or cap it below the
  * request when `pagination.limit` says so and the page holds no more than that (a warning).
@@ -78,6 +88,7 @@ export const checkPagination: Check = async (ctx, scope) => {
       probe.add(op, ex, { rule, pointer, expected, actual: show(actual), message, source: 'documented' });
     };
     const limitParam = queryParameter(op, PAGING.limit);
+    const offsets = offsetRule(op);
     const declaredLimit = defaultOf(op, PAGING.limit);
     const first = pageOf(await probe.cached(op));
     if (!first) continue; // the probe already reported the shape
@@ -88,7 +99,7 @@ export const checkPagination: Check = async (ctx, scope) => {
     }
     // From here on, the page size the target says it used.
     const limit = positiveInteger(first.pagination.limit) ? first.pagination.limit : declaredLimit || 1;
-    const startOffset = defaultOf(op, PAGING.page) * limit;
+    const startOffset = offsets.skippedBy(defaultOf(op, PAGING.page), limit);
     if (first.pagination.offset !== startOffset) fail(first.ex, 'pagination.offset', `offset ${startOffset} for the default page`, first.pagination.offset, 'default page does not start at offset 0', '/pagination/offset');
     const total = Number(first.pagination.total);
     const pageCount = Math.ceil(total / limit);
@@ -97,13 +108,13 @@ export const checkPagination: Check = async (ctx, scope) => {
     const seen = new Map<string, number>();
     const ordered: string[] = [];
     for (const p of pages) {
-      const query: [string, string][] = [[PAGING.limit, String(limit)], [PAGING.page, String(p)]];
+      const query: [string, string][] = [[PAGING.limit, String(limit)], [PAGING.page, String(offsetOfPage(op, p, limit))]];
       const page = pageOf(await probe.call(op, { query, expectStatus: [200] }));
       if (!page) continue;
       const { ex, data, pagination } = page;
       if (pagination.limit !== limit) fail(ex, 'pagination.limit', `limit ${limit} (as requested)`, pagination.limit, 'requested limit not honoured', '/pagination/limit');
       const expectedLength = Math.max(0, Math.min(limit, total - p * limit));
-      if (pagination.offset !== p * limit) fail(ex, 'pagination.offset', `offset = page x limit = ${p} x ${limit} = ${p * limit}`, pagination.offset, `pagination.offset is not page x limit`, '/pagination/offset');
+      if (pagination.offset !== p * limit) fail(ex, 'pagination.offset', offsets.explain(p, limit), pagination.offset, 'pagination.offset is not the items skipped', '/pagination/offset');
       if (pagination.total !== total) fail(ex, 'pagination.total', `the same total on every page (${total})`, pagination.total, 'total changes between pages', '/pagination/total');
       if (data.length !== expectedLength) fail(ex, 'pagination.count', `${expectedLength} items on page ${p} of ${total} at limit ${limit}`, data.length, 'page holds the wrong number of items', '/data');
       const more = p * limit + data.length < total;
@@ -124,11 +135,11 @@ export const checkPagination: Check = async (ctx, scope) => {
     // A smaller page size must cut the same ordering at page x limit.
     const small = Math.min(SMALL_LIMIT, limit);
     await checkCap(probe, op, limit, fail);
-    const smallPage = pageOf(await probe.call(op, { query: [[PAGING.limit, String(small)], [PAGING.page, String(SMALL_PAGE)]], expectStatus: [200] }));
+    const smallPage = pageOf(await probe.call(op, { query: [[PAGING.limit, String(small)], [PAGING.page, String(offsetOfPage(op, SMALL_PAGE, small))]], expectStatus: [200] }));
     if (smallPage) {
       const start = SMALL_PAGE * small;
       if (smallPage.pagination.limit !== small) fail(smallPage.ex, 'pagination.limit', `limit ${small} (as requested)`, smallPage.pagination.limit, 'requested limit not honoured', '/pagination/limit');
-      if (smallPage.pagination.offset !== start) fail(smallPage.ex, 'pagination.offset', `offset = ${SMALL_PAGE} x ${small} = ${start}`, smallPage.pagination.offset, 'pagination.offset is not page x limit', '/pagination/offset');
+      if (smallPage.pagination.offset !== start) fail(smallPage.ex, 'pagination.offset', offsets.explain(SMALL_PAGE, small), smallPage.pagination.offset, 'pagination.offset is not the items skipped', '/pagination/offset');
       const want = ordered.slice(start, start + small);
       const got = smallPage.data.map((r) => idOf(op, r));
       if (got.length > small) fail(smallPage.ex, 'pagination.limit', `at most ${small} items`, got.length, 'more items than the requested limit', '/data');

@@ -63,6 +63,8 @@ interface Case {
 const cases: Case[] = [
   { broken: "a field's type", rule: 'schema', check: checkEveryOperation, scope: packages, mutation: onList('/packages', (b) => void (b.data![0].title = 42)) },
   { broken: 'a required field missing', rule: 'schema', check: checkEveryOperation, scope: packages, mutation: onList('/packages', (b) => void delete b.data![0].packageCode) },
+  { broken: 'a field whose presence the source states (relatedProducts in the product list) missing', rule: 'schema', check: checkEveryOperation, scope: { family: 'products' }, mutation: onList('/products', (b) => void delete b.data![0].relatedProducts) },
+  { broken: 'a null where the field is not nullable', rule: 'schema', check: checkEveryOperation, scope: { family: 'software-tools' }, mutation: onList('/software-tools', (b) => void (b.data![0].discontinued = null)) },
   { broken: 'an enum value', rule: 'schema', check: checkEveryOperation, scope: { family: 'boards-kits' }, mutation: onList('/boards-kits', (b) => void (b.data![0].boardKitType = 'prototype')) },
   { broken: 'pagination offset (page instead of page x limit)', rule: 'pagination.offset', check: checkPagination, scope: packages, mutation: onList('/packages', (b, req) => void (b.pagination!.offset = Number(req.query.get('offset') ?? 0))) },
   { broken: 'has_more', rule: 'pagination.has_more', check: checkPagination, scope: packages, mutation: onList('/packages', (b) => void (b.pagination!.has_more = false)) },

@@ -101,7 +101,6 @@ const otherErrorWording: Mutation = {
     if (res.status === 400 && req.method === 'GET') res.status = 422;
     const body = res.json as Record<string, unknown> | undefined;
     if (body && typeof body.error === 'string') body.error = `Request could not be processed (${res.status})`;
-    if (body) delete body.details;
   },
 };
 
@@ -172,6 +171,34 @@ function otherDefaultOrder(list: Operation): Mutation {
   };
 }
 
+/** Fields whose presence neither the source nor the reference states, left out of every record. */
+const UNSTATED_FIELDS = ['images', 'uuid', 'features', 'applications', 'shortDescription', 'nid', 'chipImage', 'url'];
+const sparseRecords: Mutation = {
+  response(res) {
+    if (res.status !== 200 || !res.json) return;
+    for (const record of recordsOf(res.json as Body)) for (const key of UNSTATED_FIELDS) delete record[key];
+  },
+};
+
+/** The records of a list page, or the one record of a by-ID answer. */
+function recordsOf(body: Body): Record<string, unknown>[] {
+  return Array.isArray(body.data) ? body.data : [body];
+}
+
+/** The source's forms where it and the reference disagree (the mock serves the reference's). */
+const sourceForms: Mutation = {
+  response(res, req) {
+    if (res.status !== 200 || !res.json) return;
+    for (const r of recordsOf(res.json as Body)) {
+      // Grouped categories (the source's sample), board categories as names, tool categories as {title}, one sub-type string.
+      if (Array.isArray(r.category) && req.path.startsWith('/boards-kits')) r.category = (r.category as { title: string }[]).map((e) => e.title);
+      else if (Array.isArray(r.category) && r.category.length > 0) r.category = [r.category];
+      if (Array.isArray(r.parentSoftwareCategory)) r.parentSoftwareCategory = (r.parentSoftwareCategory as string[]).map((title) => ({ title }));
+      if (Array.isArray(r.subType)) r.subType = (r.subType as string[])[0] ?? null;
+    }
+  },
+};
+
 interface Variant {
   name: string;
   checks: Check[];
@@ -196,6 +223,8 @@ const variants: Variant[] = [
   { name: 'a category filter that matches only the leaf level', checks: [checkFilters], scope: { family: 'products' }, mutation: () => leafOnlyCategory, warns: ['filter'] },
   { name: '422 and other wording for malformed input, other wording for every error', checks: [checkBadInput, checkNotFound], mutation: () => otherErrorWording },
   { name: 'pretty-printed, gzip-coded, chunked JSON with dates in RFC 1123 form', checks: everything, scope: { family: 'boards-kits' }, mutation: () => otherWireForm },
+  { name: 'records that leave out fields whose presence neither the source nor the reference states', checks: [checkEveryOperation, checkPagination], mutation: () => sparseRecords, warns: ['absent-field'] },
+  { name: "the source's forms where it and the reference disagree (grouped categories, board categories as names, tool categories as {title}, one sub-type string)", checks: [checkEveryOperation, checkFilters], mutation: () => sourceForms },
   { name: 'a limit capped below the request, stated in pagination.limit', checks: [checkPagination, checkSorting, checkFilters], scope: { family: 'products' }, mutation: () => cappedLimit, warns: ['pagination.limit-capped'] },
   {
     name: 'inferred filter and sort names refused with 400',

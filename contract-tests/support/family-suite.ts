@@ -34,7 +34,7 @@ export function familySuite(family: string): void {
     it('bounded request lists: the limit accepted, one more rejected', (t) => runCheck(t, checkRequestLimits, scope));
     it('parametric search: every part returned belongs to the product and satisfies every filter, none lost', (t) => runCheck(t, checkSearch, scope));
     it('cross-reference: known numbers match, one entry per input in request order, the matched part resolves', (t) => runCheck(t, checkCrossReferenceMatches, scope));
-    it('malformed input gets 400 with details', (t) => runCheck(t, checkBadInput, scope));
+    it('malformed input gets a 4xx naming the problem', (t) => runCheck(t, checkBadInput, scope));
     it('declared error statuses have their documented bodies (Prefer, mock only)', (t) => runCheck(t, checkDeclaredStatuses, scope));
   });
 }

@@ -14,9 +14,13 @@ export function severityFor(source: Source, strict: boolean): Severity {
   return isBinding(source) || strict ? 'failure' : 'warning';
 }
 
+const RATE_LIMIT_LIMIT = 'x-ratelimit-limit';
 /** Why a missing rate-limit header is only a warning (said once per run). */
 export const RATE_LIMIT_HEADERS_MAY =
   'successful responses *may* carry x-ratelimit-limit and x-ratelimit-remaining (source, Limits rule 2); the vendor reference publishes no rate-limit headers';
+/** Why an absent declared field is only a warning. */
+export const FIELD_PRESENCE_NOT_STATED =
+  'neither the source nor the vendor reference marks record fields required (the reference\'s own responses leave many out); the document requires only identifiers and the presence the source states (DECISIONS.md 10)';
 /** Why any 4xx is an acceptable answer to malformed input. */
 export const MALFORMED_INPUT_NOT_SHOWN = 'responses to malformed input are "not shown" (source, Errors rule 3): any 4xx is accepted, a 5xx is a failure';
 
@@ -39,23 +43,20 @@ function bodyOf(ex: Exchange): ResponseBody {
 }
 
 /** Generic findings for one response. Undeclared fields come back separately, for de-duplication. */
-export function inspectExchange(ctx: CheckContext, op: Operation, ex: Exchange, inspect: InspectOptions = {}): { findings: Finding[]; undeclared: { pointer: string; sample: unknown }[] } {
+export function inspectExchange(ctx: CheckContext, op: Operation, ex: Exchange, inspect: InspectOptions = {}): { findings: Finding[]; undeclared: { pointer: string; sample: unknown }[]; absent: string[] } {
   const { validators, options } = ctx;
   const findings: Finding[] = [];
   const undeclared: { pointer: string; sample: unknown }[] = [];
+  const absent: string[] = [];
   const at = about(op, ex);
-  const checked = checkResponse(validators, op, { status: ex.status, method: ex.spec.method, header: (name) => ex.headers.get(name), body: bodyOf(ex) }, { undeclaredFields: true });
+  const checked = checkResponse(validators, op, { status: ex.status, method: ex.spec.method, header: (name) => ex.headers.get(name), body: bodyOf(ex) }, { undeclaredFields: true, absentFields: true });
   for (const f of checked) {
     if (f.kind === 'undeclared') {
       undeclared.push({ pointer: f.pointer, sample: f.actual });
       continue;
     }
-    if (f.rule === 'rate-limit-headers' && f.expected === 'required header') {
-      // Absent "may" headers: one warning per run, not one per response.
-      if (!ctx.once.has(f.rule)) {
-        ctx.once.add(f.rule);
-        findings.push({ ...at, severity: 'warning', rule: f.rule, pointer: f.pointer, expected: 'x-ratelimit-limit and x-ratelimit-remaining (optional)', actual: 'absent', message: 'the target sends no rate-limit headers (said once per run)', source: 'documented', assumption: RATE_LIMIT_HEADERS_MAY });
-      }
+    if (f.kind === 'absent') {
+      absent.push(f.pointer);
       continue;
     }
     const clientError = ex.status >= 400 && ex.status < 500;
@@ -66,5 +67,12 @@ export function inspectExchange(ctx: CheckContext, op: Operation, ex: Exchange, 
     const message = f.rule === 'inferred-shape' ? `inferred shape differs: ${f.message}` : f.message;
     findings.push({ ...at, severity: severityFor(f.source, options.strict), rule: f.rule, pointer: f.pointer, expected: f.expected, actual: show(f.actual), message, source: f.source });
   }
-  return { findings, undeclared };
+  // Absent "may" headers: one warning per run, not one per response.
+  const rule = 'rate-limit-headers';
+  const declared = ex.status >= 200 && ex.status < 300 ? validators.responseFor(op, ex.status) : undefined;
+  if (!ctx.once.has(rule) && declared?.headers.some((h) => h.name === RATE_LIMIT_LIMIT) && ex.headers.get(RATE_LIMIT_LIMIT) === null) {
+    ctx.once.add(rule);
+    findings.push({ ...at, severity: 'warning', rule, pointer: `header:${RATE_LIMIT_LIMIT}`, expected: 'x-ratelimit-limit and x-ratelimit-remaining (optional)', actual: 'absent', message: 'the target sends no rate-limit headers (said once per run)', source: 'documented', assumption: RATE_LIMIT_HEADERS_MAY });
+  }
+  return { findings, undeclared, absent };
 }

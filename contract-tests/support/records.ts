@@ -26,6 +26,11 @@ export function queryParameter(op: Operation, name: string): Parameter | undefin
   return op.parameters.find((p) => p.in === 'query' && p.name === name);
 }
 
+/** The `offset` value that asks a list for page `page` at `limit`: the page itself, or the items before it where `offset` counts items (`x-offset: item`). */
+export function offsetOfPage(op: Operation, page: number, limit: number): number {
+  return queryParameter(op, PAGING.page)?.offsetUnit === 'item' ? page * limit : page;
+}
+
 export function pathParameters(op: Operation): Parameter[] {
   return op.parameters.filter((p) => p.in === 'path');
 }

@@ -37,11 +37,16 @@ describe('checkResponse', () => {
     ]);
   });
 
-  it('missing rate-limit headers are documented rate-limit-headers findings', () => {
-    const findings = checkResponse(validators, listPackages, response({ headers: { 'x-ratelimit-limit': null, 'x-ratelimit-remaining': null } }));
-    expect(findings.map((f) => [f.rule, f.pointer, f.source])).toEqual([
-      ['rate-limit-headers', 'header:x-ratelimit-limit', 'documented'],
-      ['rate-limit-headers', 'header:x-ratelimit-remaining', 'documented'],
+  it('missing rate-limit headers are no finding (the source says "may carry"; the reference publishes none)', () => {
+    expect(checkResponse(validators, listPackages, response({ headers: { 'x-ratelimit-limit': null, 'x-ratelimit-remaining': null } }))).toEqual([]);
+    expect(checkResponse(validators, listPackages, response({ headers: { 'x-ratelimit-remaining': null } }))).toEqual([]);
+  });
+
+  it('mistyped rate-limit headers are documented rate-limit-headers findings', () => {
+    const findings = checkResponse(validators, listPackages, response({ headers: { 'x-ratelimit-limit': 'many', 'x-ratelimit-remaining': '-1' } }));
+    expect(findings.map((f) => [f.rule, f.pointer, f.expected, f.source])).toEqual([
+      ['rate-limit-headers', 'header:x-ratelimit-limit', 'type: integer', 'documented'],
+      ['rate-limit-headers', 'header:x-ratelimit-remaining', 'minimum: 0', 'documented'],
     ]);
   });
 
@@ -92,7 +97,7 @@ describe('checkResponse', () => {
     expect(rules(response({ method: 'HEAD', body: broken, headers: { 'content-type': null } }))).toEqual([]);
     expect(rules(response({ body: { kind: 'none' }, headers: { 'content-type': null } }))).toEqual([]);
     expect(rules(response({ body: { kind: 'too-large' } }))).toEqual([]);
-    expect(rules(response({ method: 'HEAD', headers: { 'x-ratelimit-limit': null } }))).toEqual(['rate-limit-headers']);
+    expect(rules(response({ method: 'HEAD', headers: { 'x-ratelimit-limit': 'many' } }))).toEqual(['rate-limit-headers']);
   });
 
   it('takes a file download as declared (not JSON) and checks its media type', () => {

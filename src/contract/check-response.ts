@@ -7,7 +7,7 @@
  * names; what to do with them (a 500, a log line, a failed test) is the caller's business.
  */
 import type { Operation, Source } from './load.js';
-import { findUndeclared } from './undeclared.js';
+import { findAbsent, findUndeclared } from './undeclared.js';
 import type { Validators } from './validators.js';
 
 /**
@@ -23,11 +23,11 @@ export type ResponseBody =
   | { kind: 'too-large' };
 
 /** The rule names findings carry. */
-export type ResponseRule = 'undeclared-status' | 'headers' | 'rate-limit-headers' | 'rate-limit-remaining' | 'content-type' | 'json' | 'schema' | 'inferred-shape' | 'undeclared-field';
+export type ResponseRule = 'undeclared-status' | 'headers' | 'rate-limit-headers' | 'rate-limit-remaining' | 'content-type' | 'json' | 'schema' | 'inferred-shape' | 'undeclared-field' | 'absent-field';
 
 export interface ResponseFinding {
   /** `violation`: a rule of the document broken; `undeclared`: a field the document does not name (drift it allows). */
-  kind: 'violation' | 'undeclared';
+  kind: 'violation' | 'undeclared' | 'absent';
   rule: ResponseRule;
   /** JSON pointer into the body, `header:<name>`, or `status`. */
   pointer: string;
@@ -52,6 +52,8 @@ export interface ResponseUnderCheck {
 export interface CheckResponseOptions {
   /** Also walk a JSON body for fields the schema does not declare (`kind: 'undeclared'` findings). */
   undeclaredFields?: boolean;
+  /** Also walk it for declared fields it leaves out where presence is not stated (`kind: 'absent'` findings). */
+  absentFields?: boolean;
 }
 
 /** Statuses that carry no body by HTTP, whatever their headers say. */
@@ -80,7 +82,7 @@ export function checkResponse(validators: Validators, op: Operation, response: R
   }
   const findings: ResponseFinding[] = [];
   for (const v of validators.checkResponseHeaders(op, status, header)) {
-    // The source states the rate-limit headers for every success, whatever the shape's own source.
+    // The rate-limit headers are the source's ("may" carry): a malformed one breaks a documented rule, whatever the shape's source.
     const rateLimit = RATE_LIMIT_HEADER.test(v.pointer);
     findings.push(violation(rateLimit ? 'rate-limit-headers' : 'headers', v.pointer, v.rule, v.actual, v.message, rateLimit ? 'documented' : v.source));
   }
@@ -108,6 +110,11 @@ export function checkResponse(validators: Validators, op: Operation, response: R
     if (options.undeclaredFields) {
       for (const field of findUndeclared(declared.jsonSchema, body.value)) {
         findings.push({ kind: 'undeclared', rule: 'undeclared-field', pointer: field.pointer, expected: 'only fields the document declares', actual: field.sample, message: `${field.pointer} is not declared by the document`, source: declared.source });
+      }
+    }
+    if (options.absentFields) {
+      for (const pointer of findAbsent(declared.jsonSchema, body.value)) {
+        findings.push({ kind: 'absent', rule: 'absent-field', pointer, expected: 'every field the document declares (presence not stated)', actual: 'absent', message: `${pointer} is declared but absent`, source: declared.source });
       }
     }
   }

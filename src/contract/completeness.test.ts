@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isSource, loadContract, type Contract, type Operation, type Schema, type Source } from './index.js';
+import { isSource, loadContract, type Contract, type Operation, type Parameter, type Schema, type Source } from './index.js';
 
 const DECISIONS_PATH = new URL('../../spec/DECISIONS.md', import.meta.url);
 
@@ -22,7 +22,10 @@ interface SourceOperation {
   path: string;
   operationId: string;
   family: string;
-  /** documented when the source shows the response shape; inferred when it says "not shown". */
+  /**
+   * documented when the source shows the response shape; reference when the source says "not shown"
+   * and the vendor's published reference shows it; inferred when neither does.
+   */
   source: Source;
   since: string;
   kind: Kind;
@@ -40,24 +43,27 @@ const OPERATIONS: SourceOperation[] = [
   { method: 'get', path: '/product-parts/attributes', operationId: 'listProductPartAttributes', family: 'product-parts', source: 'reference', since: '1.2.0', kind: 'list', body: 'ProductPartAttributeList' },
   { method: 'get', path: '/product-parts/attributes/{productPartAttributeId}', operationId: 'getProductPartAttribute', family: 'product-parts', source: 'reference', since: '1.3.0', kind: 'by-id', body: 'ProductPartAttribute' },
   { method: 'post', path: '/product-parts/cross-reference', operationId: 'crossReferenceProductParts', family: 'product-parts', source: 'reference', since: '1.3.0', kind: 'post', body: 'CrossReferenceResponse' },
-  { method: 'get', path: '/documents', operationId: 'listDocuments', family: 'documents', source: 'inferred', since: '1.1.0', kind: 'list', body: 'DocumentList' },
-  { method: 'get', path: '/documents/{dcp_id}', operationId: 'getDocument', family: 'documents', source: 'inferred', since: '1.1.0', kind: 'by-id', body: 'Document' },
+  // The source shows no shape for these four; the reference shows the list, the by-DCP-id record and the type list.
+  { method: 'get', path: '/documents', operationId: 'listDocuments', family: 'documents', source: 'reference', since: '1.1.0', kind: 'list', body: 'DocumentList' },
+  { method: 'get', path: '/documents/{dcp_id}', operationId: 'getDocument', family: 'documents', source: 'reference', since: '1.1.0', kind: 'by-id', body: 'Document' },
   { method: 'get', path: '/documents/agile-id/{agile_id}', operationId: 'getDocumentByAgileId', family: 'documents', source: 'documented', since: '1.1.0', kind: 'by-id', body: 'Document' },
-  { method: 'get', path: '/documents/types', operationId: 'listDocumentTypes', family: 'documents', source: 'inferred', since: '1.3.0', kind: 'list', body: 'DocumentTypeList' },
+  { method: 'get', path: '/documents/types', operationId: 'listDocumentTypes', family: 'documents', source: 'reference', since: '1.3.0', kind: 'list', body: 'DocumentTypeList' },
+  // Unreleased in the source, absent from the reference: ours alone.
   { method: 'get', path: '/documents/download/{dcp_id}', operationId: 'downloadDocument', family: 'documents', source: 'inferred', since: 'unreleased', kind: 'by-id' },
   { method: 'head', path: '/documents/download/{dcp_id}', operationId: 'checkDocumentDownload', family: 'documents', source: 'inferred', since: 'unreleased', kind: 'head' },
   { method: 'get', path: '/boards-kits', operationId: 'listBoardsKits', family: 'boards-kits', source: 'documented', since: '1.1.0', kind: 'list', body: 'BoardKitList' },
-  { method: 'get', path: '/boards-kits/{board_kit_id}', operationId: 'getBoardKit', family: 'boards-kits', source: 'inferred', since: '1.1.0', kind: 'by-id', body: 'BoardKit' },
-  { method: 'get', path: '/packages', operationId: 'listPackages', family: 'packages', source: 'inferred', since: '1.1.0', kind: 'list', body: 'PackageList' },
+  { method: 'get', path: '/boards-kits/{board_kit_id}', operationId: 'getBoardKit', family: 'boards-kits', source: 'reference', since: '1.1.0', kind: 'by-id', body: 'BoardKit' },
+  { method: 'get', path: '/packages', operationId: 'listPackages', family: 'packages', source: 'reference', since: '1.1.0', kind: 'list', body: 'PackageList' },
   { method: 'get', path: '/packages/{package_code}', operationId: 'getPackage', family: 'packages', source: 'documented', since: '1.1.0', kind: 'by-id', body: 'Package' },
-  { method: 'get', path: '/software-tools', operationId: 'listSoftwareTools', family: 'software-tools', source: 'inferred', since: '1.1.0', kind: 'list', body: 'SoftwareToolList' },
+  { method: 'get', path: '/software-tools', operationId: 'listSoftwareTools', family: 'software-tools', source: 'reference', since: '1.1.0', kind: 'list', body: 'SoftwareToolList' },
   { method: 'get', path: '/software-tools/{software_tool_id}', operationId: 'getSoftwareTool', family: 'software-tools', source: 'documented', since: '1.1.0', kind: 'by-id', body: 'SoftwareTool' },
 ];
 
 /**
  * Statuses every operation declares: 200; 401/403/429 (the source's general Errors table); 500
- * (documented for lists and by-ID endpoints, inferred for agile-id); 400 (malformed input, inferred);
- * 404 on by-ID endpoints; 413 on the POST endpoints (oversized bodies, inferred).
+ * (documented for lists and by-ID endpoints, inferred for agile-id); 400 (malformed input: the
+ * reference's plain `{error}` envelope); 404 on by-ID endpoints; 413 on the POST endpoints
+ * (oversized bodies, inferred).
  */
 function expectedStatuses(op: SourceOperation): string[] {
   const common = ['200', '400', '401', '403', '429', '500'];
@@ -72,7 +78,9 @@ function expectedStatuses(op: SourceOperation): string[] {
 function expectedResponseSource(op: SourceOperation, status: string): Source {
   // HEAD responses have no body and are described only by us.
   if (op.kind === 'head') return 'inferred';
-  if (status === '400' || status === '413') return 'inferred';
+  // 400 on a body is the reference's (declared on the two POSTs); on query/path input it is our choice.
+  if (status === '400') return op.kind === 'post' ? 'reference' : 'inferred';
+  if (status === '413') return 'inferred';
   if (status === '200') return op.source;
   // Errors rule 2: the agile-id endpoint documents only 404.
   if (op.operationId === 'getDocumentByAgileId' && status === '500') return 'inferred';
@@ -81,6 +89,12 @@ function expectedResponseSource(op: SourceOperation, status: string): Source {
 
 // ---------------------------------------------------------------------------------------------
 // Field tables, in the source's own type notation ("string,null" = nullable).
+//
+// Presence: neither the source nor the vendor's reference marks record fields required, and the
+// reference's own responses leave many out. So a shape requires only what the source states is
+// present: the record's identifier, the list envelope (`data`, `pagination` and its four members),
+// the error envelope's members, and the two fields the source says the product list carries.
+// Every other source field is declared, with the source's type, but optional.
 // ---------------------------------------------------------------------------------------------
 
 type FieldSpec = string | { type: string; enum?: readonly unknown[]; const?: unknown };
@@ -88,7 +102,11 @@ type FieldSpec = string | { type: string; enum?: readonly unknown[]; const?: unk
 interface FieldTable {
   /** `Schema` or `Schema.prop`, `Schema.prop[]` (array items), chained. */
   at: string;
+  /** When the node at `at` is an `anyOf`, the branch (by type notation) the source's fields describe. */
+  branch?: string;
   fields: Record<string, FieldSpec>;
+  /** Exactly the fields whose presence the source states (the identifier, and what it says is present). */
+  required: readonly string[];
   /** Fields the source says this shape does not carry. */
   absent?: string[];
 }
@@ -123,32 +141,46 @@ const PRODUCT_BY_ID_COMMON: Record<string, FieldSpec> = {
 
 const BOARD_KIT_TYPES = ['development', 'evaluation', 'demonstration', 'reference', 'starter'];
 
+/** The 1.2.0 by-ID shape's document reference: the source types `dcpDocumentId` as a string, the reference as nullable; both are accepted. */
+const DOCUMENT_REFERENCE_STRICT: Record<string, FieldSpec> = { ...DOCUMENT_REFERENCE, dcpDocumentId: 'string,null' };
+
 const FIELD_TABLES: FieldTable[] = [
   // Shared shapes
-  { at: 'CategoryEntry', fields: { level: { type: 'integer', enum: [1, 2, 3, 4] }, title: 'string' } },
-  { at: 'DocumentReference', fields: DOCUMENT_REFERENCE },
-  { at: 'OrderableReference', fields: { orderableId: 'string', href: 'string' } },
-  { at: 'BoardKitReference', fields: { boardKitId: 'string', title: 'string', href: 'string' } },
-  { at: 'Partner', fields: { name: 'string', url: 'string,null' } },
-  { at: 'Pagination', fields: { offset: 'integer', limit: 'integer', total: 'integer', has_more: 'boolean' } },
-  // Product: list item and 1.0.0 by-ID shape
-  { at: 'Product', fields: { ...PRODUCT_BY_ID_COMMON, additionalDetails: 'string,null', relatedProducts: 'array' } },
-  { at: 'ProductV1_0_0', fields: { ...PRODUCT_BY_ID_COMMON, additionalDetails: 'string,null', relatedProducts: 'array' }, absent: ['applicationBlockDiagrams'] },
-  { at: 'Product.relatedProducts[]', fields: { productId: 'string', title: 'string', href: 'string' } },
-  { at: 'Product.softwareTools[]', fields: { softwareToolName: 'string', href: 'string' } },
-  { at: 'Product.featuredDocuments[]', fields: DOCUMENT_REFERENCE },
-  { at: 'Product.relatedDocuments[]', fields: DOCUMENT_REFERENCE },
-  { at: 'Product.relatedDocumentsSecondary[]', fields: DOCUMENT_REFERENCE },
-  { at: 'Product.orderableProducts[]', fields: { orderableId: 'string', href: 'string' } },
-  { at: 'Product.relatedBoardsKits[]', fields: { boardKitId: 'string', title: 'string', href: 'string' } },
-  { at: 'ProductList', fields: { data: 'array', pagination: 'object' } },
-  // Product: 1.2.0 by-ID shape ("dcpDocumentId ... is typed as string")
-  { at: 'ProductV1_2_0', fields: { ...PRODUCT_BY_ID_COMMON, applicationBlockDiagrams: 'array' }, absent: ['additionalDetails', 'relatedProducts'] },
-  { at: 'ProductV1_2_0.applicationBlockDiagrams[]', fields: { title: 'string', description: 'string', imageUrl: 'string', url: 'string' } },
-  { at: 'ProductV1_2_0.featuredDocuments[]', fields: { ...DOCUMENT_REFERENCE, dcpDocumentId: 'string' } },
-  { at: 'ProductV1_2_0.relatedDocuments[]', fields: { ...DOCUMENT_REFERENCE, dcpDocumentId: 'string' } },
-  { at: 'ProductV1_2_0.relatedDocumentsSecondary[]', fields: { ...DOCUMENT_REFERENCE, dcpDocumentId: 'string' } },
-  // Document
+  { at: 'CategoryEntry', fields: { level: { type: 'integer', enum: [1, 2, 3, 4] }, title: 'string' }, required: [] },
+  { at: 'DocumentReference', fields: DOCUMENT_REFERENCE, required: ['agileId'] },
+  { at: 'OrderableReference', fields: { orderableId: 'string', href: 'string' }, required: ['orderableId'] },
+  { at: 'BoardKitReference', fields: { boardKitId: 'string', title: 'string', href: 'string' }, required: ['boardKitId'] },
+  { at: 'Partner', fields: { name: 'string', url: 'string,null' }, required: [] },
+  { at: 'Pagination', fields: { offset: 'integer', limit: 'integer', total: 'integer', has_more: 'boolean' }, required: ['offset', 'limit', 'total', 'has_more'] },
+  // Product: list item and 1.0.0 by-ID shape ("present in the list response": additionalDetails, relatedProducts)
+  { at: 'Product', fields: { ...PRODUCT_BY_ID_COMMON, additionalDetails: 'string,null', relatedProducts: 'array' }, required: ['productId', 'additionalDetails', 'relatedProducts'] },
+  {
+    at: 'ProductV1_0_0',
+    fields: { ...PRODUCT_BY_ID_COMMON, additionalDetails: 'string,null', relatedProducts: 'array' },
+    required: ['productId', 'additionalDetails', 'relatedProducts'],
+    absent: ['applicationBlockDiagrams'],
+  },
+  { at: 'Product.relatedProducts[]', fields: { productId: 'string', title: 'string', href: 'string' }, required: ['productId'] },
+  { at: 'Product.softwareTools[]', fields: { softwareToolName: 'string', href: 'string' }, required: ['softwareToolName'] },
+  { at: 'Product.featuredDocuments[]', fields: DOCUMENT_REFERENCE, required: ['agileId'] },
+  { at: 'Product.relatedDocuments[]', fields: DOCUMENT_REFERENCE, required: ['agileId'] },
+  { at: 'Product.relatedDocumentsSecondary[]', fields: DOCUMENT_REFERENCE, required: ['agileId'] },
+  { at: 'Product.orderableProducts[]', fields: { orderableId: 'string', href: 'string' }, required: ['orderableId'] },
+  { at: 'Product.relatedBoardsKits[]', fields: { boardKitId: 'string', title: 'string', href: 'string' }, required: ['boardKitId'] },
+  { at: 'ProductList', fields: { data: 'array', pagination: 'object' }, required: ['data', 'pagination'] },
+  // Product: 1.2.0 by-ID shape (the source's by-ID shape names applicationBlockDiagrams)
+  {
+    at: 'ProductV1_2_0',
+    fields: { ...PRODUCT_BY_ID_COMMON, applicationBlockDiagrams: 'array' },
+    required: ['productId', 'applicationBlockDiagrams'],
+    absent: ['additionalDetails', 'relatedProducts'],
+  },
+  { at: 'ProductV1_2_0.applicationBlockDiagrams[]', fields: { title: 'string', description: 'string', imageUrl: 'string', url: 'string' }, required: [] },
+  { at: 'ProductV1_2_0.featuredDocuments[]', fields: DOCUMENT_REFERENCE_STRICT, required: ['agileId'] },
+  { at: 'ProductV1_2_0.relatedDocuments[]', fields: DOCUMENT_REFERENCE_STRICT, required: ['agileId'] },
+  { at: 'ProductV1_2_0.relatedDocumentsSecondary[]', fields: DOCUMENT_REFERENCE_STRICT, required: ['agileId'] },
+  // Document. The source writes `myvendorDocument` and says the interface carries the vendor's
+  // name there; the reference spells that name `myrenesasDocument`.
   {
     at: 'Document',
     fields: {
@@ -172,16 +204,20 @@ const FIELD_TABLES: FieldTable[] = [
       relationship: 'string',
       filename: 'string',
       disclaimer: 'array',
-      myvendorDocument: 'boolean',
+      myrenesasDocument: 'boolean',
     },
+    required: ['agileId'],
+    absent: ['myvendorDocument'],
   },
   {
     at: 'Document.product[]',
     fields: { productId: 'string', type: { type: 'string', enum: ['Product', 'Board & Kit', 'Software Tool'] }, title: 'string', nid: 'string', uuid: 'string', language: 'string' },
+    required: ['productId'],
   },
-  { at: 'Document.translation[]', fields: { language: 'string', dcpDocumentId: 'string', agileId: 'string', title: 'string', href: 'string' } },
-  { at: 'Document.disclaimer[]', fields: { dcpDocumentId: 'string', agileId: 'string', language: 'string', title: 'string', href: 'string' } },
-  // Board or kit
+  { at: 'Document.translation[]', fields: { language: 'string', dcpDocumentId: 'string', agileId: 'string', title: 'string', href: 'string' }, required: ['agileId'] },
+  { at: 'Document.disclaimer[]', fields: { dcpDocumentId: 'string', agileId: 'string', language: 'string', title: 'string', href: 'string' }, required: ['agileId'] },
+  // Board or kit. `category`: the source says "array of string, or null", the reference declares
+  // category entries; the items accept both (checked below), so the notation here is the array's.
   {
     at: 'BoardKit',
     fields: {
@@ -190,7 +226,7 @@ const FIELD_TABLES: FieldTable[] = [
       uuid: 'string',
       title: 'string',
       boardKitType: { type: 'string', enum: BOARD_KIT_TYPES },
-      category: 'array of string,null',
+      category: 'array,null',
       description: 'string',
       features: 'string',
       applications: 'string',
@@ -203,10 +239,11 @@ const FIELD_TABLES: FieldTable[] = [
       softwareTools: 'array',
       partner: 'array,null',
     },
+    required: ['boardKitId'],
   },
-  { at: 'BoardKit.softwareTools[]', fields: { name: 'string', url: 'string,null' } },
-  { at: 'BoardKit.partner[]', fields: { name: 'string', url: 'string,null' } },
-  { at: 'BoardKitList', fields: { data: 'array', pagination: 'object' } },
+  { at: 'BoardKit.softwareTools[]', fields: { name: 'string', url: 'string,null' }, required: [] },
+  { at: 'BoardKit.partner[]', fields: { name: 'string', url: 'string,null' }, required: [] },
+  { at: 'BoardKitList', fields: { data: 'array', pagination: 'object' }, required: ['data', 'pagination'] },
   // Package
   {
     at: 'Package',
@@ -229,6 +266,7 @@ const FIELD_TABLES: FieldTable[] = [
       images: 'array of string',
       relatedDocuments: 'array',
     },
+    required: ['packageCode'],
   },
   {
     at: 'Package.specifications',
@@ -243,9 +281,10 @@ const FIELD_TABLES: FieldTable[] = [
       jeitaStandard: 'string,null',
       mark: 'string,null',
     },
+    required: [],
   },
-  { at: 'Package.regulatory', fields: { leadFree: { type: 'string', enum: ['Yes', 'No'] }, pbFreeCategory: 'string,null' } },
-  { at: 'Package.relatedDocuments[]', fields: DOCUMENT_REFERENCE },
+  { at: 'Package.regulatory', fields: { leadFree: { type: 'string', enum: ['Yes', 'No'] }, pbFreeCategory: 'string,null' }, required: [] },
+  { at: 'Package.relatedDocuments[]', fields: DOCUMENT_REFERENCE, required: ['agileId'] },
   // Software tool
   {
     at: 'SoftwareTool',
@@ -278,20 +317,25 @@ const FIELD_TABLES: FieldTable[] = [
       partner: 'array,null',
       relatedVideos: 'array',
     },
+    required: ['softwareToolName'],
   },
-  { at: 'SoftwareTool.parentSoftwareCategory[]', fields: { title: 'string' } },
-  { at: 'SoftwareTool.evaluationBoards[]', fields: { boardKitId: 'string', title: 'string', href: 'string' } },
-  { at: 'SoftwareTool.relatedSoftwareTools[]', fields: { softwareToolName: 'string', href: 'string' } },
-  { at: 'SoftwareTool.relatedSoftwareToolsSecondary[]', fields: { name: 'string', href: 'string' } },
-  { at: 'SoftwareTool.alternative', fields: { softwareToolName: 'string', href: 'string', notes: 'string,null' } },
-  { at: 'SoftwareTool.relatedVideos[]', fields: { videoId: 'string', title: 'string', url: 'string' } },
-  { at: 'SoftwareTool.partner[]', fields: { name: 'string', url: 'string,null' } },
+  // The source's items are `{title}`; the reference's are strings (both accepted, checked below).
+  { at: 'SoftwareTool.parentSoftwareCategory[]', branch: 'object', fields: { title: 'string' }, required: [] },
+  { at: 'SoftwareTool.evaluationBoards[]', fields: { boardKitId: 'string', title: 'string', href: 'string' }, required: ['boardKitId'] },
+  { at: 'SoftwareTool.relatedSoftwareTools[]', fields: { softwareToolName: 'string', href: 'string' }, required: ['softwareToolName'] },
+  { at: 'SoftwareTool.relatedSoftwareToolsSecondary[]', fields: { name: 'string', href: 'string' }, required: [] },
+  { at: 'SoftwareTool.alternative', fields: { softwareToolName: 'string', href: 'string', notes: 'string,null' }, required: ['softwareToolName'] },
+  { at: 'SoftwareTool.relatedVideos[]', fields: { videoId: 'string', title: 'string', url: 'string' }, required: ['videoId'] },
+  { at: 'SoftwareTool.partner[]', fields: { name: 'string', url: 'string,null' }, required: [] },
   // Error bodies (the source's Errors table)
-  { at: 'UnauthorizedError', fields: { error: 'string', code: { type: 'integer', const: 401 } } },
-  { at: 'ForbiddenError', fields: { error: 'string', code: { type: 'integer', const: 403 } } },
-  { at: 'NotFoundError', fields: { error: 'string' } },
-  { at: 'RateLimitError', fields: { error: 'string', code: { type: 'integer', const: 429 }, retry_after: 'integer' } },
-  { at: 'ServerError', fields: { error: 'string' } },
+  { at: 'UnauthorizedError', fields: { error: 'string', code: { type: 'integer', const: 401 } }, required: ['error', 'code'] },
+  { at: 'ForbiddenError', fields: { error: 'string', code: { type: 'integer', const: 403 } }, required: ['error', 'code'] },
+  { at: 'NotFoundError', fields: { error: 'string' }, required: ['error'] },
+  { at: 'RateLimitError', fields: { error: 'string', code: { type: 'integer', const: 429 }, retry_after: 'integer' }, required: ['error', 'code', 'retry_after'] },
+  { at: 'ServerError', fields: { error: 'string' }, required: ['error'] },
+  // Error bodies the source does not show: the reference's plain envelope, one string member, no code or details.
+  { at: 'BadRequestError', fields: { error: 'string' }, required: ['error'], absent: ['code', 'details'] },
+  { at: 'PayloadTooLargeError', fields: { error: 'string' }, required: ['error'], absent: ['code', 'details'] },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -341,6 +385,31 @@ function notationOf(schema: Schema): string {
   let base = types.filter((t) => t !== 'null').join('|');
   if (base === 'array' && isSchema(schema.items) && schema.items.type === 'string') base = 'array of string';
   return nullable ? `${base},null` : base;
+}
+
+/** The node a field table describes: the schema at `at`, or, for an `anyOf`, its branch of the given notation. */
+function tableNode(schemas: Record<string, Schema>, table: FieldTable): Schema {
+  const node = schemaAt(schemas, table.at);
+  if (!table.branch) return node;
+  const branches = Array.isArray(node.anyOf) ? (node.anyOf as Schema[]) : [];
+  const branch = branches.find((b) => notationOf(b) === table.branch);
+  if (!branch) throw new Error(`${table.at}: no anyOf branch of type ${table.branch}`);
+  return branch;
+}
+
+/** Names a schema forbids through `not: {required}` or `not: {anyOf: [{required}...]}` in its `allOf` chain. */
+function forbiddenNames(schema: Schema): Set<string> {
+  const names = new Set<string>();
+  const fromNot = (n: Schema): void => {
+    if (Array.isArray(n.required)) for (const name of n.required) names.add(String(name));
+    if (Array.isArray(n.anyOf)) for (const b of n.anyOf) if (isSchema(b) && Array.isArray(b.required) && b.required.length === 1) names.add(String(b.required[0]));
+  };
+  const visit = (s: Schema): void => {
+    if (isSchema(s.not)) fromNot(s.not);
+    if (Array.isArray(s.allOf)) for (const part of s.allOf) if (isSchema(part)) visit(part);
+  };
+  visit(schema);
+  return names;
 }
 
 function componentSchemas(contract: Contract): Record<string, Schema> {
@@ -424,9 +493,10 @@ describe('x-source and x-since annotations', () => {
     expect(missing).toEqual([]);
   });
 
-  it('query parameters the source names are documented, even on inferred operations', () => {
+  it('query parameters the source names are documented, even where the reference gives the operation', () => {
     const named: [string, string][] = [
       ['listProducts', 'limit'],
+      ['listBoardsKits', 'limit'],
       ['listProducts', 'offset'],
       ['listProducts', 'order'],
       ['listProducts', 'orderDirection'],
@@ -437,10 +507,37 @@ describe('x-source and x-since annotations', () => {
       ['listProductParts', 'product_family'],
       ['listDocuments', 'type'],
       ['listDocuments', 'subType'],
+      ['listProductPartAttributes', 'productId'],
     ];
     for (const [operationId, name] of named) {
       const param = full.operation(operationId).parameters.find((p) => p.name === name);
       expect(param?.source, `${operationId} ?${name}`).toBe('documented');
+    }
+  });
+
+  it('query parameters only the reference names are marked reference', () => {
+    const named: [string, string][] = [
+      ['listDocuments', 'language'],
+      ['listDocuments', 'dcpDocumentIdStartsWith'],
+      ['listDocuments', 'productId'],
+      ['listDocuments', 'category'],
+      ['listDocuments', 'documentRevisionDateStart'],
+      ['listDocuments', 'documentRevisionDateEnd'],
+      ['listDocuments', 'offset'],
+      ['listDocumentTypes', 'offset'],
+      ['listDocumentTypes', 'limit'],
+      ['listPackages', 'packageCode'],
+      ['listPackages', 'packageType'],
+      ['listPackages', 'packageStatus'],
+      ['listPackages', 'order'],
+      ['listSoftwareTools', 'softwareToolName'],
+      ['listSoftwareTools', 'softwareType'],
+      ['listSoftwareTools', 'includeDiscontinued'],
+      ['listSoftwareTools', 'order'],
+    ];
+    for (const [operationId, name] of named) {
+      const param = full.operation(operationId).parameters.find((p) => p.name === name);
+      expect(param?.source, `${operationId} ?${name}`).toBe('reference');
     }
   });
 
@@ -480,7 +577,7 @@ describe('x-source and x-since annotations', () => {
 describe('field tables from the source match the dereferenced schemas', () => {
   for (const table of FIELD_TABLES) {
     it(`${table.at}: every source field, its type, nullability and enum`, () => {
-      const schema = schemaAt(componentSchemas(full), table.at);
+      const schema = tableNode(componentSchemas(full), table);
       const { properties } = shapeOf(schema);
       const actual: Record<string, unknown> = {};
       for (const [name, spec] of Object.entries(table.fields)) {
@@ -498,19 +595,26 @@ describe('field tables from the source match the dereferenced schemas', () => {
       expect(actual).toEqual(table.fields);
     });
 
-    it(`${table.at}: every source field is required (nullable ones are sent as null, not left out)`, () => {
-      const { required } = shapeOf(schemaAt(componentSchemas(full), table.at));
-      const notRequired = Object.keys(table.fields).filter((name) => !required.has(name));
-      expect(notRequired).toEqual([]);
+    const stated = table.required.length > 0 ? table.required.join(', ') : 'nothing';
+    it(`${table.at}: requires ${stated}; every other source field is optional (presence not stated)`, () => {
+      const { required } = shapeOf(tableNode(componentSchemas(full), table));
+      // The required names are source fields, and exactly the stated ones: no more, no fewer.
+      for (const name of table.required) expect(table.fields, `${table.at}: ${name} is not in the source's table`).toHaveProperty(name);
+      expect([...required].sort()).toEqual([...table.required].sort());
     });
 
     it(`${table.at}: any field beyond the source's table is marked x-source: reference or inferred`, () => {
-      const { properties } = shapeOf(schemaAt(componentSchemas(full), table.at));
+      const node = tableNode(componentSchemas(full), table);
+      const { properties } = shapeOf(node);
       const unmarked = Object.entries(properties)
         .filter(([name, s]) => !(name in table.fields) && s['x-source'] !== 'inferred' && s['x-source'] !== 'reference')
         .map(([name]) => name);
       expect(unmarked).toEqual([]);
-      for (const name of table.absent ?? []) expect(properties, `${table.at} must not define ${name}`).not.toHaveProperty(name);
+      // A field the source says the shape does not carry is either not declared or forbidden (`not: {required}`).
+      const forbidden = forbiddenNames(node);
+      for (const name of table.absent ?? []) {
+        expect(name in properties && !forbidden.has(name), `${table.at} must not carry ${name}`).toBe(false);
+      }
     });
   }
 
@@ -525,6 +629,52 @@ describe('field tables from the source match the dereferenced schemas', () => {
     const items = schemaAt(componentSchemas(full), 'Product.category').items as Schema;
     const branches = (items.anyOf as Schema[]).map((b) => notationOf(b));
     expect(branches.sort()).toEqual(['array', 'object']);
+  });
+
+  it('where source and reference disagree on a shape, both forms are declared', () => {
+    const schemas = componentSchemas(full);
+    // Board/kit category: the source's strings, the reference's category entries.
+    const boardCategory = schemaAt(schemas, 'BoardKit.category').items as Schema;
+    expect((boardCategory.anyOf as Schema[]).map((b) => notationOf(b)).sort()).toEqual(['object', 'string']);
+    expect((boardCategory.anyOf as Schema[]).find((b) => notationOf(b) === 'object')).toBe(schemas.CategoryEntry);
+    // Tool parent categories: the source's `{title}`, the reference's strings.
+    const parent = schemaAt(schemas, 'SoftwareTool.parentSoftwareCategory[]');
+    expect((parent.anyOf as Schema[]).map((b) => notationOf(b)).sort()).toEqual(['object', 'string']);
+    // Document sub-type: the reference's array of strings and its example's single string (or null).
+    const subType = schemaAt(schemas, 'Document.subType');
+    expect(notationOf(subType)).toBe('array|string,null');
+    expect((subType.items as Schema).type).toBe('string');
+    expect(subType['x-source']).toBe('reference');
+    // Board/kit software tools: the source's `{name, url}` and the reference schema's `{softwareToolName, href}`.
+    const link = shapeOf(schemaAt(schemas, 'BoardKit.softwareTools[]')).properties;
+    expect(Object.keys(link).sort()).toEqual(['href', 'name', 'softwareToolName', 'url']);
+    expect([link.softwareToolName['x-alternative-of'], link.href['x-alternative-of']]).toEqual(['name', 'url']);
+  });
+
+  it('fields only the reference shows are declared, optional, and marked reference', () => {
+    const schemas = componentSchemas(full);
+    const expected: [string, string, string][] = [
+      ['Document', 'href', 'string'],
+      ['BoardKit', 'url', 'string'],
+      ['Package', 'chipImage', 'string'],
+      ['Product', 'applicationBlockDiagrams', 'array'],
+    ];
+    for (const [at, name, type] of expected) {
+      const { properties, required } = shapeOf(schemas[at]);
+      expect(properties[name], `${at}.${name}`).toBeDefined();
+      expect([notationOf(properties[name]), properties[name]['x-source'], required.has(name)], `${at}.${name}`).toEqual([type, 'reference', false]);
+    }
+  });
+
+  it('the 400 body is the reference\'s plain envelope; InputProblem is gone', () => {
+    const schemas = componentSchemas(full);
+    expect(schemas).not.toHaveProperty('InputProblem');
+    expect(Object.keys(shapeOf(schemas.BadRequestError).properties)).toEqual(['error']);
+    expect(schemas.BadRequestError['x-source']).toBe('reference');
+    const responses = full.document.components?.responses as Record<string, Schema>;
+    // The reference declares 400 on the two POSTs only; on query and path input the status is ours.
+    expect(responses.InvalidRequestBody['x-source']).toBe('reference');
+    expect(responses.BadRequest['x-source']).toBe('inferred');
   });
 
   it('the product part shows what the source shows: orderableId and the changelog properties', () => {
@@ -596,9 +746,91 @@ describe('query parameters the source documents', () => {
     expect(Object.keys(params('listProductPartAttributes'))).toContain('productId');
   });
 
-  it('listDocuments filters by type and subType plus language, category, product and revision date', () => {
-    const names = Object.keys(params('listDocuments'));
-    expect(names).toEqual(expect.arrayContaining(['type', 'subType', 'language', 'category', 'productId', 'revisionDateFrom', 'revisionDateTo']));
+  const param = (operationId: string, name: string): Parameter => {
+    const found = full.operation(operationId).parameters.find((p) => p.in === 'query' && p.name === name);
+    if (!found) throw new Error(`${operationId} has no query parameter ${name}`);
+    return found;
+  };
+
+  it('limit is 1..100 on every list (the reference\'s bounds), default 10, 50 on the attribute and document-type lists', () => {
+    const lists = OPERATIONS.filter((op) => op.kind === 'list').map((op) => op.operationId);
+    const limits = Object.fromEntries(lists.map((id) => {
+      const s = params(id).limit;
+      return [id, [s.minimum, s.maximum, s.default]];
+    }));
+    expect(limits).toEqual({
+      listProducts: [1, 100, 10],
+      listProductParts: [1, 100, 10],
+      listProductPartAttributes: [1, 100, 50],
+      listDocuments: [1, 100, 10],
+      listDocumentTypes: [1, 100, 50],
+      listBoardsKits: [1, 100, 10],
+      listPackages: [1, 100, 10],
+      listSoftwareTools: [1, 100, 10],
+    });
+    // The reference's schema gives /documents no default (its prose names one): that default is ours.
+    expect(param('listDocuments', 'limit').source).toBe('inferred');
+    // The source states `limit` (default 10) on products and boards; the other lists have it from the reference.
+    for (const id of lists.filter((id) => !['listDocuments', 'listProducts', 'listBoardsKits'].includes(id))) expect(param(id, 'limit').source, id).toBe('reference');
+    for (const id of ['listProducts', 'listBoardsKits']) expect(param(id, 'limit').source, id).toBe('documented');
+    // The search body takes the same bounds.
+    const body = full.operation('searchProductParts').requestBody!.schema;
+    const limit = (body.properties as Record<string, Schema>).limit;
+    expect([limit.minimum, limit.maximum, limit.default]).toEqual([1, 100, 10]);
+  });
+
+  it('offset is a plain item offset on /documents and /documents/types, a page index on every other list', () => {
+    const units = Object.fromEntries(OPERATIONS.filter((op) => op.kind === 'list').map((op) => [op.operationId, param(op.operationId, 'offset').offsetUnit]));
+    expect(units).toEqual({
+      listProducts: 'page',
+      listProductParts: 'page',
+      listProductPartAttributes: 'page',
+      listDocuments: 'item',
+      listDocumentTypes: 'item',
+      listBoardsKits: 'page',
+      listPackages: 'page',
+      listSoftwareTools: 'page',
+    });
+    expect(params('listDocuments').offset.default).toBe(0);
+    expect(params('listDocumentTypes').offset.minimum).toBe(0);
+  });
+
+  it('listDocuments: the reference\'s filters, no sorting; revisionDateFrom/To are gone', () => {
+    const p = params('listDocuments');
+    expect(Object.keys(p).sort()).toEqual(
+      ['category', 'dcpDocumentIdStartsWith', 'documentRevisionDateEnd', 'documentRevisionDateStart', 'language', 'limit', 'offset', 'productId', 'subType', 'type'].sort(),
+    );
+    expect(p.language.enum).toEqual(['en', 'ja', 'zh-hans']);
+    expect(p.documentRevisionDateStart.format).toBe('date');
+    expect(p.documentRevisionDateEnd.format).toBe('date');
+    expect(param('listDocuments', 'dcpDocumentIdStartsWith').filter).toEqual({ field: 'dcpDocumentId', match: 'prefix' });
+    expect(param('listDocuments', 'documentRevisionDateStart').filter).toEqual({ field: 'revisionDate', match: 'from' });
+    expect(param('listDocuments', 'documentRevisionDateEnd').filter).toEqual({ field: 'revisionDate', match: 'to' });
+    expect(param('listDocuments', 'productId').filter).toEqual({ field: 'productId', match: 'exact' });
+  });
+
+  it('listDocumentTypes: limit and a plain offset only', () => {
+    expect(Object.keys(params('listDocumentTypes')).sort()).toEqual(['limit', 'offset']);
+  });
+
+  it('listPackages: order values wwwUpdateDate, packageCode, packageType, packageStatus; filters packageCode, packageType, packageStatus', () => {
+    const p = params('listPackages');
+    expect((p.order.items as Schema).enum).toEqual(['wwwUpdateDate', 'packageCode', 'packageType', 'packageStatus']);
+    expect(p.order.default).toEqual(['wwwUpdateDate']);
+    expect(Object.keys(p).sort()).toEqual(['limit', 'offset', 'order', 'orderDirection', 'packageCode', 'packageStatus', 'packageType']);
+    expect(p.packageStatus.enum).toEqual(['Active', 'Inactive']);
+    expect(param('listPackages', 'packageCode').filter).toEqual({ field: 'packageCode', match: 'exact' });
+  });
+
+  it('listSoftwareTools: order values wwwUpdateDate, softwareToolName, softwareType; name contains, type default all, includeDiscontinued default false', () => {
+    const p = params('listSoftwareTools');
+    expect((p.order.items as Schema).enum).toEqual(['wwwUpdateDate', 'softwareToolName', 'softwareType']);
+    expect(Object.keys(p).sort()).toEqual(['includeDiscontinued', 'limit', 'offset', 'order', 'orderDirection', 'softwareToolName', 'softwareType']);
+    expect(param('listSoftwareTools', 'softwareToolName').filter).toEqual({ field: 'softwareToolName', match: 'contains' });
+    expect(p.softwareType.default).toBe('all');
+    expect(param('listSoftwareTools', 'softwareType').filter).toEqual({ field: 'softwareType', match: 'exact', any: 'all' });
+    expect([p.includeDiscontinued.type, p.includeDiscontinued.default]).toEqual(['boolean', false]);
+    expect(param('listSoftwareTools', 'includeDiscontinued').filter).toEqual({ field: 'discontinued', match: 'include' });
   });
 });
 

@@ -3,6 +3,9 @@
  * The loader: release trimming by `x-since`, the operation table, caching, and the declared-response
  * lookup order (exact status, then `4XX`, then `default`).
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { declaredResponse, loadContract, type Contract, type Operation, type ResponseSpec, type Schema } from './index.js';
 
@@ -99,23 +102,59 @@ describe('operation table', () => {
   });
 
   it('reads parameters: comma-joined arrays, required path params, per-parameter since and source', async () => {
-    const op = (await loadContract()).operation('listDocuments');
-    const byName = new Map(op.parameters.map((p) => [p.name, p]));
-    expect(byName.get('order')?.commaJoined).toBe(true);
-    expect(byName.get('orderDirection')?.commaJoined).toBe(true);
-    expect(byName.get('language')?.commaJoined).toBe(false);
-    expect(byName.get('type')).toMatchObject({ since: '1.3.0', source: 'documented' });
-    expect(byName.get('language')).toMatchObject({ since: '1.1.0', source: 'inferred' });
-    const path = (await loadContract()).operation('getSoftwareTool').parameters.find((p) => p.in === 'path');
+    const contract = await loadContract();
+    const tools = new Map(contract.operation('listSoftwareTools').parameters.map((p) => [p.name, p]));
+    expect(tools.get('order')?.commaJoined).toBe(true);
+    expect(tools.get('orderDirection')?.commaJoined).toBe(true);
+    expect(tools.get('softwareToolName')?.commaJoined).toBe(false);
+    const docs = new Map(contract.operation('listDocuments').parameters.map((p) => [p.name, p]));
+    expect(docs.get('language')?.commaJoined).toBe(false);
+    expect(docs.get('type')).toMatchObject({ since: '1.3.0', source: 'documented' });
+    expect(docs.get('language')).toMatchObject({ since: '1.1.0', source: 'reference' });
+    // The reference's schema gives /documents no limit default; the default is ours.
+    expect(docs.get('limit')).toMatchObject({ since: '1.1.0', source: 'inferred' });
+    const path = contract.operation('getSoftwareTool').parameters.find((p) => p.in === 'path');
     expect(path).toMatchObject({ name: 'software_tool_id', required: true });
+  });
+
+  it('reads x-filter: the record field, the match and the no-filter value', async () => {
+    const contract = await loadContract();
+    const filterOf = (operationId: string, name: string) => contract.operation(operationId).parameters.find((p) => p.name === name)?.filter;
+    expect(filterOf('listSoftwareTools', 'softwareType')).toEqual({ field: 'softwareType', match: 'exact', any: 'all' });
+    expect(filterOf('listSoftwareTools', 'includeDiscontinued')).toEqual({ field: 'discontinued', match: 'include' });
+    expect(filterOf('listDocuments', 'documentRevisionDateStart')).toEqual({ field: 'revisionDate', match: 'from' });
+    expect(filterOf('listSoftwareTools', 'limit')).toBeUndefined();
+  });
+
+  it('reads x-offset: a page index on most lists, a plain item offset on /documents and /documents/types', async () => {
+    const contract = await loadContract();
+    const unitOf = (operationId: string, name = 'offset') => contract.operation(operationId).parameters.find((p) => p.name === name)?.offsetUnit;
+    expect(unitOf('listDocuments')).toBe('item');
+    expect(unitOf('listDocumentTypes')).toBe('item');
+    for (const id of ['listProducts', 'listProductParts', 'listProductPartAttributes', 'listBoardsKits', 'listPackages', 'listSoftwareTools']) expect(unitOf(id), id).toBe('page');
+    expect(unitOf('listDocuments', 'limit')).toBeUndefined();
+  });
+
+  it('rejects a document whose x-offset is neither page nor item', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'x-offset-'));
+    try {
+      const specPath = join(dir, 'openapi.yaml');
+      const text = readFileSync(new URL('../../spec/openapi.yaml', import.meta.url), 'utf8');
+      expect(text).toContain('x-offset: item\n');
+      writeFileSync(specPath, text.replace('x-offset: item\n', 'x-offset: items\n'));
+      await expect(loadContract({ specPath, release: 'unreleased' })).rejects.toThrow(/\?offset: x-offset must be page or item, got "items"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads responses: lower-cased header names, required flags, content types, body schema', async () => {
     const contract = await loadContract({ release: 'unreleased' });
     const ok = contract.operation('listProducts').responses.get('200')!;
+    // The source says successes "may" carry them; the reference publishes none: declared, not required.
     expect(ok.headers.map((h) => [h.name, h.required])).toEqual([
-      ['x-ratelimit-limit', true],
-      ['x-ratelimit-remaining', true],
+      ['x-ratelimit-limit', false],
+      ['x-ratelimit-remaining', false],
     ]);
     expect(ok.contentTypes).toEqual(['application/json']);
     const limited = contract.operation('listProducts').responses.get('429')!;
@@ -123,7 +162,7 @@ describe('operation table', () => {
     const download = contract.operation('downloadDocument').responses.get('200')!;
     expect(download.jsonSchema).toBeUndefined();
     expect(download.contentTypes).toContain('application/pdf');
-    expect(download.headers.map((h) => h.name)).toEqual(expect.arrayContaining(['content-length', 'content-disposition']));
+    expect(download.headers.filter((h) => h.required).map((h) => h.name).sort()).toEqual(['content-disposition', 'content-length']);
     expect(contract.operation('checkDocumentDownload').responses.get('404')!.contentTypes).toEqual([]);
   });
 

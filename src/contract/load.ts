@@ -62,7 +62,13 @@ export interface Parameter {
   filter?: FilterSpec;
   /** On `order`: sort key -> record field (`x-sort`); a key it does not name sorts by the field of its own name. */
   sortFields?: Readonly<Record<string, string>>;
+  /** On `offset`: whether it counts pages (multiplied by `limit`) or items (`x-offset`). */
+  offsetUnit?: OffsetUnit;
 }
+
+/** What a list's `offset` counts (`x-offset`): a page index multiplied by `limit`, or items to skip. */
+export type OffsetUnit = 'page' | 'item';
+const OFFSET_UNITS: readonly OffsetUnit[] = ['page', 'item'];
 
 export interface HeaderSpec {
   name: string;
@@ -233,10 +239,15 @@ function sourceOf(node: unknown, fallback: Source): Source {
   return isSource(value) ? value : fallback;
 }
 
-/** `x-filter` and `x-sort` of a parameter, checked: a document that misstates them does not load. */
-function listingExtensions(p: OpenAPIV3_1.ParameterObject, where: string): Pick<Parameter, 'filter' | 'sortFields'> {
+/** `x-filter`, `x-sort` and `x-offset` of a parameter, checked: a document that misstates them does not load. */
+function listingExtensions(p: OpenAPIV3_1.ParameterObject, where: string): Pick<Parameter, 'filter' | 'sortFields' | 'offsetUnit'> {
   const raw = p as unknown as Record<string, unknown>;
-  const result: Pick<Parameter, 'filter' | 'sortFields'> = {};
+  const result: Pick<Parameter, 'filter' | 'sortFields' | 'offsetUnit'> = {};
+  const unit = raw['x-offset'];
+  if (unit !== undefined) {
+    if (!OFFSET_UNITS.includes(unit as OffsetUnit)) throw new Error(`${where} ?${p.name}: x-offset must be ${OFFSET_UNITS.join(' or ')}, got ${JSON.stringify(unit)}`);
+    result.offsetUnit = unit as OffsetUnit;
+  }
   const filter = raw['x-filter'] as Record<string, unknown> | undefined;
   if (filter !== undefined) {
     const match = filter.match as FilterMatch;

@@ -188,7 +188,7 @@ const document: S['Document'] = {
   product: [{ productId: 'LTM4700', type: 'Product', title: 'LTM4700', nid: '48213', uuid: '6f1c2a52-2f0e-4a41-9a37-0d5d1b0c9e11', language: 'en' }],
   title: 'LTM4700 Data Sheet',
   type: 'Data Sheet',
-  subType: null,
+  subType: ['Driver Package'],
   fileType: 'PDF',
   secureDocument: false,
   revisionDate: '2025-11-03',
@@ -202,7 +202,8 @@ const document: S['Document'] = {
   relationship: '',
   filename: 'ltm4700.pdf',
   disclaimer: [{ dcpDocumentId: 'DCP-9000', agileId: 'AG-9000', language: 'en', title: 'Important Notice', href: '/documents/DCP-9000' }],
-  myvendorDocument: false,
+  myrenesasDocument: false,
+  href: '/documents/DCP-1001',
 };
 
 const pagination = (total: number): S['Pagination'] => ({ offset: 0, limit: 10, total, has_more: total > 10 });
@@ -220,8 +221,9 @@ const boardKit: S['BoardKit'] = {
   wwwUpdateDate: UPDATED,
   uuid: '0f3c8e77-4b0a-44a3-9bb6-6a2f3b0b7d21',
   title: 'LTM4700 Demo Board',
+  url: `${WEB}/boards/dc2702a.html`,
   boardKitType: 'demonstration',
-  category: ['Power Management'],
+  category: [{ level: 1, title: 'Power Management' }],
   description: 'Demonstrates the LTM4700 in a dual-output configuration.',
   features: 'Dual 50A outputs\nPMBus connector',
   applications: 'Evaluation of high-current point-of-load designs',
@@ -252,6 +254,7 @@ const pkg: S['Package'] = {
   tubeOrTray: 'Tray',
   previousCode: null,
   images: [`${WEB}/images/packages/bga-144.png`],
+  chipImage: `${WEB}/images/chips/bga-144.png`,
   relatedDocuments: [{ ...docRef('AG-0400', 'DCP-4001', 'BGA-144 Outline Drawing', 'Package Drawing'), href: `${API}/documents/DCP-4001` }],
 };
 
@@ -263,7 +266,7 @@ const softwareTool: S['SoftwareTool'] = {
   shortDescription: 'Power system management GUI.',
   description: 'A Windows development environment for digital power system management.',
   softwareType: 'Evaluation Software',
-  parentSoftwareCategory: [{ title: 'Power Management Software' }],
+  parentSoftwareCategory: ['Power Management Software'],
   features: 'Telemetry\nFault logging',
   additionalDetails: null,
   documentationDetails: null,
@@ -289,8 +292,13 @@ const softwareTool: S['SoftwareTool'] = {
 const VALID: [operationId: string, status: number, body: unknown][] = [
   ['listProducts', 200, { data: [product], pagination: pagination(1) }],
   ['listProducts', 200, { data: [{ ...product, category: [category] }], pagination: pagination(1) }],
+  // The reference's product carries applicationBlockDiagrams in the list too.
+  ['listProducts', 200, { data: [{ ...product, applicationBlockDiagrams: product120.applicationBlockDiagrams }], pagination: pagination(1) }],
   ['getProduct', 200, product],
   ['getProduct', 200, product120],
+  // Only the identifier (and, on the list/1.0.0 shape, the two fields the source says are present) is required.
+  ['getProduct', 200, { productId: 'LTM4700', additionalDetails: null, relatedProducts: [] }],
+  ['getProduct', 200, { productId: 'LTM4700', applicationBlockDiagrams: [] }],
   ['listProductParts', 200, { data: [productPart], pagination: pagination(1) }],
   ['getProductPart', 200, productPart],
   [
@@ -308,20 +316,32 @@ const VALID: [operationId: string, status: number, body: unknown][] = [
   ['listDocuments', 200, { data: [document], pagination: pagination(25) }],
   ['getDocument', 200, document],
   ['getDocumentByAgileId', 200, document],
+  // subType: the reference's example sends one string; no sub-type at all may be null.
+  ['getDocumentByAgileId', 200, { ...document, subType: 'Driver Package' }],
+  ['getDocument', 200, { ...document, subType: null }],
+  ['getDocument', 200, { agileId: 'AG-0001' }],
   ['listDocumentTypes', 200, documentTypes],
   ['listBoardsKits', 200, { data: [boardKit], pagination: pagination(1) }],
   ['getBoardKit', 200, boardKit],
+  // The source's category strings, and the reference schema's tool links, are accepted too.
+  ['getBoardKit', 200, { ...boardKit, category: ['Power Management'], softwareTools: [{ softwareToolName: 'LTpowerPlay', href: '/software-tools/LTpowerPlay' }] }],
+  ['getBoardKit', 200, { boardKitId: 'DC2702A' }],
   ['listPackages', 200, { data: [pkg], pagination: pagination(1) }],
   ['getPackage', 200, pkg],
+  ['getPackage', 200, { packageCode: '05-08-1990' }],
   ['listSoftwareTools', 200, { data: [softwareTool], pagination: pagination(1) }],
   ['getSoftwareTool', 200, softwareTool],
-  ['getPackage', 400, { error: 'Bad request', code: 400, details: [{ in: 'query', name: 'limit', rule: 'type: integer', message: 'query parameter "limit" must be integer', received: 'ten' }] }],
+  // The source's parent-category items `{title}` are accepted too.
+  ['getSoftwareTool', 200, { ...softwareTool, parentSoftwareCategory: [{ title: 'Power Management Software' }] }],
+  ['getSoftwareTool', 200, { softwareToolName: 'LTpowerPlay' }],
+  ['getPackage', 400, { error: 'query parameter "limit" must be integer (type: integer), received "ten"' }],
+  ['searchProductParts', 400, { error: 'body /productId is required (required: productId)' }],
   ['getPackage', 401, { error: 'Missing or invalid API key', code: 401 }],
   ['getPackage', 403, { error: 'This key may not use the packages endpoints', code: 403 }],
   ['getPackage', 404, { error: 'No package with code "X"' }],
   ['getPackage', 429, { error: 'Rate limit exceeded', code: 429, retry_after: 42 }],
   ['getPackage', 500, { error: 'Internal server error' }],
-  ['crossReferenceProductParts', 413, { error: 'Request body too large', code: 413 }],
+  ['crossReferenceProductParts', 413, { error: 'Request body too large' }],
 ];
 
 let contract: Contract;
@@ -364,20 +384,39 @@ describe('broken samples fail with the right pointer and rule', () => {
     expect(rules(check('listProducts', 200, body))).toEqual([{ pointer: '/data/1/title', rule: 'type: string' }]);
   });
 
-  it('missing required field', () => {
+  it('missing required field: the record identifier', () => {
     const body = broken(document, (d) => {
-      delete (d as Partial<S['Document']>).title;
+      delete (d as Partial<S['Document']>).agileId;
     });
     const violations = check('getDocumentByAgileId', 200, body);
-    expect(rules(violations)).toEqual([{ pointer: '/title', rule: 'required: title' }]);
+    expect(rules(violations)).toEqual([{ pointer: '/agileId', rule: 'required: agileId' }]);
     expect(violations[0].source).toBe('documented');
   });
 
-  it('missing nullable field: null must be sent, not omitted', () => {
-    const body = broken(softwareTool, (t) => {
-      delete (t as Partial<S['SoftwareTool']>).externalUrl;
+  it('missing required field: the identifier of a nested reference', () => {
+    const body = broken(pkg, (p) => {
+      delete (p.relatedDocuments![0] as Partial<S['DocumentReference']>).agileId;
     });
-    expect(rules(check('getSoftwareTool', 200, body))).toEqual([{ pointer: '/externalUrl', rule: 'required: externalUrl' }]);
+    expect(rules(check('getPackage', 200, body))).toEqual([{ pointer: '/relatedDocuments/0/agileId', rule: 'required: agileId' }]);
+  });
+
+  it('missing field whose presence the source states: relatedProducts in the product list', () => {
+    const item = broken(product, (p) => {
+      delete (p as Partial<S['Product']>).relatedProducts;
+    });
+    expect(rules(check('listProducts', 200, { data: [item], pagination: pagination(1) }))).toEqual([{ pointer: '/data/0/relatedProducts', rule: 'required: relatedProducts' }]);
+  });
+
+  it('an absent optional field passes; a null in a non-nullable field fails', () => {
+    // Neither the source nor the reference states these fields' presence: leaving them out is no violation.
+    const absent = broken(softwareTool, (t) => {
+      delete (t as Partial<S['SoftwareTool']>).externalUrl;
+      delete (t as Partial<S['SoftwareTool']>).discontinued;
+    });
+    expect(check('getSoftwareTool', 200, absent)).toEqual([]);
+    // Sent, a field must still have its type: `discontinued` is a boolean, never null.
+    const nulled = broken(softwareTool, (t) => Object.assign(t, { discontinued: null }));
+    expect(rules(check('getSoftwareTool', 200, nulled))).toEqual([{ pointer: '/discontinued', rule: 'type: boolean' }]);
   });
 
   it('bad enum value', () => {
@@ -386,7 +425,7 @@ describe('broken samples fail with the right pointer and rule', () => {
   });
 
   it('bad enum value in a nested object', () => {
-    const body = broken(pkg, (p) => Object.assign(p.regulatory, { leadFree: 'yes' }));
+    const body = broken(pkg, (p) => Object.assign(p.regulatory!, { leadFree: 'yes' }));
     expect(rules(check('getPackage', 200, body))).toEqual([{ pointer: '/regulatory/leadFree', rule: 'enum: Yes, No' }]);
   });
 
@@ -395,10 +434,10 @@ describe('broken samples fail with the right pointer and rule', () => {
     expect(rules(check('getSoftwareTool', 200, body))).toEqual([{ pointer: '/description', rule: 'type: string' }]);
   });
 
-  it('null DCP id in a document reference is fine in the list shape but not in the 1.2.0 by-ID shape', () => {
+  it('null DCP id in a document reference is accepted in both product shapes (the reference declares it nullable)', () => {
     expect(check('getProduct', 200, product)).toEqual([]);
-    const body = broken(product120, (p) => Object.assign(p.featuredDocuments[0], { dcpDocumentId: null }));
-    expect(rules(check('getProduct', 200, body))).toEqual([{ pointer: '/featuredDocuments/0/dcpDocumentId', rule: 'type: string' }]);
+    const body = broken(product120, (p) => Object.assign(p.featuredDocuments![0], { dcpDocumentId: null }));
+    expect(check('getProduct', 200, body)).toEqual([]);
   });
 
   it('a by-ID product mixing both shapes matches neither (the shape-exclusion rule fires)', () => {
@@ -436,11 +475,41 @@ describe('broken samples fail with the right pointer and rule', () => {
   });
 
   it('a violation in an inferred field is reported as inferred', () => {
-    const body = broken(document, (d) => Object.assign(d, { subType: 7 }));
-    const violations = check('getDocument', 200, body);
-    expect(rules(violations)).toEqual([{ pointer: '/subType', rule: 'type: string,null' }]);
+    const body = broken(productPart, (p) => Object.assign(p, { BOPN: 7 }));
+    const violations = check('getProductPart', 200, body);
+    expect(rules(violations)).toEqual([{ pointer: '/BOPN', rule: 'type: string' }]);
     expect(violations[0].source).toBe('inferred');
     expect(violations[0].actual).toBe(7);
+  });
+
+  it('a violation in a field only the reference shows is reported as reference', () => {
+    const body = broken(document, (d) => Object.assign(d, { subType: 7 }));
+    const violations = check('getDocument', 200, body);
+    expect(rules(violations)).toEqual([{ pointer: '/subType', rule: 'type: array,string,null' }]);
+    expect(violations[0].source).toBe('reference');
+    expect(violations[0].actual).toBe(7);
+  });
+
+  it('a sub-type list item that is not a string', () => {
+    const body = broken(document, (d) => Object.assign(d, { subType: ['Driver Package', 3] }));
+    expect(rules(check('getDocument', 200, body))).toEqual([{ pointer: '/subType/1', rule: 'type: string' }]);
+  });
+
+  it('the vendor-named field has the reference\'s spelling and type', () => {
+    const body = broken(document, (d) => Object.assign(d, { myrenesasDocument: 'no' }));
+    expect(rules(check('getDocument', 200, body))).toEqual([{ pointer: '/myrenesasDocument', rule: 'type: boolean' }]);
+  });
+
+  it('a board/kit category item that is neither a string nor a category entry', () => {
+    const body = broken(boardKit, (b) => Object.assign(b, { category: [42] }));
+    const violations = rules(check('getBoardKit', 200, body));
+    expect(violations).toHaveLength(1);
+    expect(violations[0].pointer).toBe('/category/0');
+  });
+
+  it('a 400 body is a plain {error}: a missing error string fails', () => {
+    expect(rules(check('getPackage', 400, {}))).toEqual([{ pointer: '/error', rule: 'required: error' }]);
+    expect(rules(check('searchProductParts', 400, { error: 400 }))).toEqual([{ pointer: '/error', rule: 'type: string' }]);
   });
 
   it('a parsed attribute value with neither href nor url', () => {

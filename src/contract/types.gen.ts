@@ -178,7 +178,10 @@ export interface paths {
         };
         /**
          * List documents
-         * @description Filters by language, category, product and revision date (names inferred), and by `type` and `subType` (documented, since 1.3.0). Pagination and response shape not shown in the source.
+         * @description The source names the filters (language, category, product, revision date, `type`, `subType`);
+         *     the vendor's reference gives their names, a DCP-id prefix filter and a plain item `offset`.
+         *     The reference declares no sorting here: the mock lists in `agileId` order, ascending
+         *     (DECISIONS.md 35). Filters combine with AND.
          */
         get: operations["listDocuments"];
         put?: never;
@@ -196,7 +199,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List document types with their sub-types */
+        /**
+         * List document types with their sub-types
+         * @description Ordered by type name (the order is not stated; inferred). `offset` is a plain item offset, as on `GET /documents`.
+         */
         get: operations["listDocumentTypes"];
         put?: never;
         post?: never;
@@ -261,7 +267,7 @@ export interface paths {
         };
         /**
          * Get one document by DCP document identifier
-         * @description Response shape not shown in the source; the Document shape is used.
+         * @description The Document record, as the vendor's reference declares it (the source shows no shape).
          */
         get: operations["getDocument"];
         put?: never;
@@ -298,7 +304,7 @@ export interface paths {
         };
         /**
          * Get one board or kit
-         * @description Response shape not shown in the source; the list item shape is used.
+         * @description The BoardKit record, as the vendor's reference declares it (the source shows no shape).
          */
         get: operations["getBoardKit"];
         put?: never;
@@ -318,7 +324,7 @@ export interface paths {
         };
         /**
          * List packages
-         * @description Query parameters and response shape not shown in the source.
+         * @description Parameters, sort keys and the record as the vendor's reference declares them (the source shows none). Filters combine with AND.
          */
         get: operations["listPackages"];
         put?: never;
@@ -355,7 +361,8 @@ export interface paths {
         };
         /**
          * List software tools
-         * @description Query parameters and response shape not shown in the source.
+         * @description Parameters, sort keys and the record as the vendor's reference declares them (the source shows
+         *     none). Discontinued tools are left out unless `includeDiscontinued=true`. Filters combine with AND.
          */
         get: operations["listSoftwareTools"];
         put?: never;
@@ -410,31 +417,16 @@ export interface components {
         ServerError: {
             error: string;
         };
+        /** @description The reference's error envelope, one string member. The mock's `error` names every problem (parameter or body pointer, rule, value received) in one line. */
         BadRequestError: {
-            /** @description One line naming every problem: parameter or body pointer, rule, value received. */
             error: string;
-            /** @constant */
-            code: 400;
-            details: components["schemas"]["InputProblem"][];
         };
-        InputProblem: {
-            /** @enum {string} */
-            in: "query" | "path" | "header" | "body";
-            /** @description Parameter name, or JSON pointer into the body (empty string for the whole body). */
-            name: string;
-            /** @description The violated rule, e.g. `type: integer`, `enum: asc, desc`, `maxItems: 200`. */
-            rule: string;
-            message: string;
-            /** @description The value received, when there was one. */
-            received?: unknown;
-        };
+        /** @description The same plain envelope as every other error the reference declares. */
         PayloadTooLargeError: {
             error: string;
-            /** @constant */
-            code: 413;
         };
         Pagination: {
-            /** @description Actual item offset used, equal to page x limit. */
+            /** @description Actual item offset used: page x limit where `offset` counts pages, the offset itself where it counts items (`x-offset`). */
             offset: number;
             /** @description Items per page. */
             limit: number;
@@ -448,51 +440,56 @@ export interface components {
              * @description 1 primary, 2 secondary, 3 tertiary, 4 fourth-level subcategory.
              * @enum {integer}
              */
-            level: 1 | 2 | 3 | 4;
-            title: string;
+            level?: 1 | 2 | 3 | 4;
+            title?: string;
         };
         /**
          * @description Category entries. The source describes a flat array of entries but its sample groups them
          *     in an inner array; both forms are accepted (an item is an entry or an array of entries).
+         *     The reference and all its responses use the flat array, which the mock serves (DECISIONS.md 3).
          */
         CategoryList: (components["schemas"]["CategoryEntry"] | components["schemas"]["CategoryEntry"][])[];
         DocumentReference: {
             /** @description Agile identifier of the document. */
             agileId: string;
             /** @description DCP document identifier, if applicable. */
-            dcpDocumentId: string | null;
-            title: string;
+            dcpDocumentId?: string | null;
+            title?: string;
             /** @description Document type. */
-            type: string;
-            language: string;
+            type?: string;
+            language?: string;
             /** @description URL of the document resource or file: a relative path from the resource path (e.g. `/documents/<dcp_id>`) or an absolute URL on the base address. */
-            href: string;
+            href?: string;
         };
-        /** @description Document reference as in the 1.2.0 by-ID product shape, where `dcpDocumentId` is a string. */
+        /**
+         * @description Document reference as in the 1.2.0 by-ID product shape, where the source types `dcpDocumentId`
+         *     as a string. The reference's product (one shape for list and by-ID) declares it nullable
+         *     everywhere: both are accepted; the mock sends a string (DECISIONS.md 6).
+         */
         DocumentReferenceStrict: {
             agileId: string;
-            dcpDocumentId: string;
-            title: string;
-            type: string;
-            language: string;
-            href: string;
+            dcpDocumentId?: string | null;
+            title?: string;
+            type?: string;
+            language?: string;
+            href?: string;
         };
         OrderableReference: {
             orderableId: string;
             /** @description URL of the product part endpoint (`#` encoded as `%23`). */
-            href: string;
+            href?: string;
         };
         BoardKitReference: {
             boardKitId: string;
-            title: string;
+            title?: string;
             /** @description URL of the board/kit endpoint. */
-            href: string;
+            href?: string;
         };
         Partner: {
             /** @description Company name. */
-            name: string;
+            name?: string;
             /** @description Website URL. */
-            url: string | null;
+            url?: string | null;
         };
         ImageList: string[];
         DocumentReferenceList: components["schemas"]["DocumentReference"][];
@@ -501,63 +498,73 @@ export interface components {
         BoardKitReferenceList: components["schemas"]["BoardKitReference"][];
         /** @description Date the web page was last updated. Format not shown in the source; the mock sends ISO 8601 date-time in UTC. */
         WwwUpdateDate: string;
-        /** @description Fields every product shape carries. */
+        /**
+         * @description Fields every product shape carries. Only the identifier is required: neither the source nor the
+         *     reference states the others' presence (the mock sends every one; DECISIONS.md 10).
+         */
         ProductCommon: {
             /** @description Unique identifier. */
             productId: string;
-            wwwUpdateDate: components["schemas"]["WwwUpdateDate"];
-            uuid: string;
+            wwwUpdateDate?: components["schemas"]["WwwUpdateDate"];
+            uuid?: string;
             /** @description Title of the product page. */
-            title: string;
+            title?: string;
             /** @description Public URL of the product page. */
-            url: string;
-            category: components["schemas"]["CategoryList"];
-            description: string;
+            url?: string;
+            category?: components["schemas"]["CategoryList"];
+            description?: string;
             /** @description Key features, one bullet per line (newline-separated). */
-            features: string;
-            applications: string;
-            images: components["schemas"]["ImageList"];
-            orderableProducts: components["schemas"]["OrderableReferenceList"];
-            relatedBoardsKits: components["schemas"]["BoardKitReferenceList"];
-            softwareTools: components["schemas"]["ProductSoftwareToolLink"][];
+            features?: string;
+            applications?: string;
+            images?: components["schemas"]["ImageList"];
+            orderableProducts?: components["schemas"]["OrderableReferenceList"];
+            relatedBoardsKits?: components["schemas"]["BoardKitReferenceList"];
+            softwareTools?: components["schemas"]["ProductSoftwareToolLink"][];
         };
         ProductSoftwareToolLink: {
             /** @description The tool's full title, used as its identifier. */
             softwareToolName: string;
-            href: string;
+            href?: string;
         };
         RelatedProduct: {
             productId: string;
-            title: string;
-            href: string;
+            title?: string;
+            href?: string;
         };
         ApplicationBlockDiagram: {
-            title: string;
-            description: string;
+            title?: string;
+            description?: string;
             /** @description Thumbnail URL. */
-            imageUrl: string;
+            imageUrl?: string;
             /** @description URL of the full diagram page. */
-            url: string;
+            url?: string;
         };
-        /** @description A product as listed by GET /products; also the 1.0.0 by-ID shape. */
+        /**
+         * @description A product as listed by GET /products; also the 1.0.0 by-ID shape. The source states that
+         *     `additionalDetails` and `relatedProducts` are present in the list response; the reference's
+         *     product has neither but carries `applicationBlockDiagrams` in the list too. The mock's list
+         *     sends all three (the diagrams from release 1.3.0, when they were added; DECISIONS.md 13).
+         */
         Product: components["schemas"]["ProductCommon"] & {
             additionalDetails: string | null;
             relatedProducts: components["schemas"]["RelatedProduct"][];
-            featuredDocuments: components["schemas"]["DocumentReferenceList"];
-            relatedDocuments: components["schemas"]["DocumentReferenceList"];
-            relatedDocumentsSecondary: components["schemas"]["DocumentReferenceList"];
+            featuredDocuments?: components["schemas"]["DocumentReferenceList"];
+            relatedDocuments?: components["schemas"]["DocumentReferenceList"];
+            relatedDocumentsSecondary?: components["schemas"]["DocumentReferenceList"];
+            applicationBlockDiagrams?: components["schemas"]["ApplicationBlockDiagram"][];
         };
         /** @description By-ID product, 1.0.0 shape. Never carries `applicationBlockDiagrams`. */
         ProductV1_0_0: components["schemas"]["Product"] & unknown;
         /**
          * @description By-ID product, 1.2.0 shape (the endpoint description's version; the changelog adds
          *     `applicationBlockDiagrams` in release 1.3.0). No `additionalDetails`, no `relatedProducts`;
-         *     `dcpDocumentId` in document references is a string.
+         *     the source types `dcpDocumentId` in document references as a string, the reference as
+         *     nullable: both are accepted (DECISIONS.md 6).
          */
         ProductV1_2_0: components["schemas"]["ProductCommon"] & {
-            featuredDocuments: components["schemas"]["DocumentReferenceStrictList"];
-            relatedDocuments: components["schemas"]["DocumentReferenceStrictList"];
-            relatedDocumentsSecondary: components["schemas"]["DocumentReferenceStrictList"];
+            featuredDocuments?: components["schemas"]["DocumentReferenceStrictList"];
+            relatedDocuments?: components["schemas"]["DocumentReferenceStrictList"];
+            relatedDocumentsSecondary?: components["schemas"]["DocumentReferenceStrictList"];
             applicationBlockDiagrams: components["schemas"]["ApplicationBlockDiagram"][];
         } & unknown;
         /** @description Either by-ID shape; exactly one matches. */
@@ -722,6 +729,7 @@ export interface components {
             /** @description Relative URL of the attribute. */
             href: string;
             attributeValues: components["schemas"]["AttributeValue"][];
+            /** @description Only on attributes whose values name another record or a web page (the mock sends it there and nowhere else). */
             attributeValuesParsed?: components["schemas"]["AttributeValueParsed"][];
         };
         /** @description Named in the changelog; `href` for internal API resources, `url` for external links. */
@@ -888,67 +896,73 @@ export interface components {
         DocumentProduct: {
             productId: string;
             /** @enum {string} */
-            type: "Product" | "Board & Kit" | "Software Tool";
-            title: string;
+            type?: "Product" | "Board & Kit" | "Software Tool";
+            title?: string;
             /** @description Node identifier. */
-            nid: string;
+            nid?: string;
             /** @description Node UUID. */
-            uuid: string;
+            uuid?: string;
             /** @description Language code. */
-            language: string;
+            language?: string;
         };
         DocumentTranslation: {
-            language: string;
-            dcpDocumentId: string;
+            language?: string;
+            dcpDocumentId?: string;
             agileId: string;
-            title: string;
+            title?: string;
             /** @description URL to retrieve the translation. */
-            href: string;
+            href?: string;
         };
         DocumentDisclaimer: {
-            dcpDocumentId: string;
+            dcpDocumentId?: string;
             agileId: string;
-            language: string;
-            title: string;
-            href: string;
+            language?: string;
+            title?: string;
+            href?: string;
         };
         Document: {
             /** @description Primary agile identifier. */
             agileId: string;
             /** @description DCP document identifier, if applicable. */
-            dcpDocumentId: string;
+            dcpDocumentId?: string;
             /** @description URL to download the document. */
-            url: string;
-            category: components["schemas"]["CategoryList"];
-            product: components["schemas"]["DocumentProduct"][];
-            title: string;
+            url?: string;
+            category?: components["schemas"]["CategoryList"];
+            product?: components["schemas"]["DocumentProduct"][];
+            title?: string;
             /** @description Document type, e.g. flyer, application note. */
-            type: string;
-            /** @description Document sub-type (matched by the `subType` filter); not in the source's field table. */
-            subType?: string | null;
+            type?: string;
+            /**
+             * @description Document sub-types (matched by the `subType` filter); not in the source's field table. The
+             *     reference declares an array of strings, its example sends one string: both are accepted,
+             *     the mock sends the array (empty when the document has none).
+             */
+            subType?: string[] | string | null;
             /** @description File format, e.g. PDF, DOCX. */
-            fileType: string;
+            fileType?: string;
             /** @description Secure or restricted. */
-            secureDocument: boolean;
+            secureDocument?: boolean;
             /** @description Original revision date (format not shown; the mock sends YYYY-MM-DD). */
-            revisionDate: string;
-            wwwUpdateDate: components["schemas"]["WwwUpdateDate"];
+            revisionDate?: string;
+            wwwUpdateDate?: components["schemas"]["WwwUpdateDate"];
             /** @description e.g. en, ja, zh-hans. */
-            language: string;
+            language?: string;
             /** @description Content-management node identifier. */
-            nid: string;
+            nid?: string;
             /** @description UUID of the document node. */
-            uuid: string;
-            translation: components["schemas"]["DocumentTranslation"][];
-            published: boolean;
-            featured: boolean;
+            uuid?: string;
+            translation?: components["schemas"]["DocumentTranslation"][];
+            published?: boolean;
+            featured?: boolean;
             /** @description Relationship or association type, if any (empty string when none). */
-            relationship: string;
+            relationship?: string;
             /** @description Original filename. */
-            filename: string;
-            disclaimer: components["schemas"]["DocumentDisclaimer"][];
-            /** @description Belongs to the vendor's customer-account area (neutral name for the vendor-named field). */
-            myvendorDocument: boolean;
+            filename?: string;
+            disclaimer?: components["schemas"]["DocumentDisclaimer"][];
+            /** @description Belongs to the vendor's customer-account area. The source writes `myvendorDocument` and says the interface carries the vendor's name; this is that name, as the reference spells it. */
+            myrenesasDocument?: boolean;
+            /** @description The document's own API path (`/documents/<dcp_id>`); the reference's list example carries it. */
+            href?: string;
         };
         DocumentList: {
             data: components["schemas"]["Document"][];
@@ -957,7 +971,7 @@ export interface components {
         DocumentType: {
             /** @description e.g. Datasheet, Manual - Software. */
             type: string;
-            subTypes: string[];
+            subTypes?: string[];
         };
         DocumentTypeList: {
             data: components["schemas"]["DocumentType"][];
@@ -970,28 +984,39 @@ export interface components {
         BoardKit: {
             /** @description Unique identifier. */
             boardKitId: string;
-            wwwUpdateDate: components["schemas"]["WwwUpdateDate"];
-            uuid: string;
-            title: string;
-            boardKitType: components["schemas"]["BoardKitType"];
-            /** @description Parent product category names (plain strings, unlike product categories). */
-            category: string[] | null;
-            description: string;
-            features: string;
-            applications: string;
-            additionalDetails: string | null;
-            images: components["schemas"]["ImageList"];
-            orderableProducts: components["schemas"]["OrderableReferenceList"];
-            relatedBoardsKits: components["schemas"]["BoardKitReferenceList"];
-            featuredDocuments: components["schemas"]["DocumentReferenceList"];
-            relatedDocuments: components["schemas"]["DocumentReferenceList"];
-            /** @description Items are `{name, url}` here, unlike products' `{softwareToolName, href}`. */
-            softwareTools: components["schemas"]["BoardSoftwareToolLink"][];
-            partner: components["schemas"]["Partner"][] | null;
+            wwwUpdateDate?: components["schemas"]["WwwUpdateDate"];
+            uuid?: string;
+            title?: string;
+            /** @description Public URL of the board or kit page. */
+            url?: string;
+            boardKitType?: components["schemas"]["BoardKitType"];
+            /**
+             * @description Parent product categories. The source says "array of string, or null"; the reference
+             *     declares category entries (`{level, title}`), as on products. Both are accepted; the mock
+             *     sends the reference's entries, never null (DECISIONS.md 25).
+             */
+            category?: (string | components["schemas"]["CategoryEntry"])[] | null;
+            description?: string;
+            features?: string;
+            applications?: string;
+            additionalDetails?: string | null;
+            images?: components["schemas"]["ImageList"];
+            orderableProducts?: components["schemas"]["OrderableReferenceList"];
+            relatedBoardsKits?: components["schemas"]["BoardKitReferenceList"];
+            featuredDocuments?: components["schemas"]["DocumentReferenceList"];
+            relatedDocuments?: components["schemas"]["DocumentReferenceList"];
+            /**
+             * @description Items are `{name, url}` in the source and the reference's example, `{softwareToolName, href}`
+             *     in the reference's schema; every form is accepted, the mock sends `{name, url}`.
+             */
+            softwareTools?: components["schemas"]["BoardSoftwareToolLink"][];
+            partner?: components["schemas"]["Partner"][] | null;
         };
         BoardSoftwareToolLink: {
-            name: string;
-            url: string | null;
+            name?: string;
+            url?: string | null;
+            softwareToolName?: string;
+            href?: string;
         };
         BoardKitList: {
             data: components["schemas"]["BoardKit"][];
@@ -1001,52 +1026,54 @@ export interface components {
         PackageStatus: "Active" | "Inactive";
         PackageSpecifications: {
             /** @description Total leads/pins. */
-            leadCount: number;
+            leadCount?: number;
             /** @description Millimeters. */
-            pitch: number;
+            pitch?: number;
             /** @description Millimeters. */
-            length: number;
+            length?: number;
             /** @description Millimeters. */
-            width: number;
+            width?: number;
             /** @description Millimeters. */
-            thickness: number;
+            thickness?: number;
             /** @description Formatted as length x width x thickness (millimeters). */
-            dimensions: string;
+            dimensions?: string;
             /** @description Degrees Celsius. */
-            peakReflowTemp: number | null;
+            peakReflowTemp?: number | null;
             /** @description JEITA standard the device complies with. */
-            jeitaStandard: string | null;
+            jeitaStandard?: string | null;
             /** @description Marking information. */
-            mark: string | null;
+            mark?: string | null;
         };
         PackageRegulatory: {
             /** @enum {string} */
-            leadFree: "Yes" | "No";
-            pbFreeCategory: string | null;
+            leadFree?: "Yes" | "No";
+            pbFreeCategory?: string | null;
         };
         Package: {
             /** @description Unique identifier (package code). */
             packageCode: string;
-            wwwUpdateDate: components["schemas"]["WwwUpdateDate"];
+            wwwUpdateDate?: components["schemas"]["WwwUpdateDate"];
             /** @description Public URL of the package page. */
-            url: string;
-            uuid: string;
-            title: string;
+            url?: string;
+            uuid?: string;
+            title?: string;
             /** @description Type classification. */
-            packageType: string;
-            packageName: string;
-            category: string | null;
-            class: string | null;
-            description: string;
-            specifications: components["schemas"]["PackageSpecifications"];
-            packageStatus: components["schemas"]["PackageStatus"];
-            regulatory: components["schemas"]["PackageRegulatory"];
+            packageType?: string;
+            packageName?: string;
+            category?: string | null;
+            class?: string | null;
+            description?: string;
+            specifications?: components["schemas"]["PackageSpecifications"];
+            packageStatus?: components["schemas"]["PackageStatus"];
+            regulatory?: components["schemas"]["PackageRegulatory"];
             /** @description Carrier type. */
-            tubeOrTray: string | null;
+            tubeOrTray?: string | null;
             /** @description Package code kept from a company merger. */
-            previousCode: string | null;
-            images: components["schemas"]["ImageList"];
-            relatedDocuments: components["schemas"]["DocumentReferenceList"];
+            previousCode?: string | null;
+            images?: components["schemas"]["ImageList"];
+            /** @description URL of the chip image. */
+            chipImage?: string;
+            relatedDocuments?: components["schemas"]["DocumentReferenceList"];
         };
         PackageList: {
             data: components["schemas"]["Package"][];
@@ -1055,46 +1082,50 @@ export interface components {
         SoftwareTool: {
             /** @description Unique identifier (full title). */
             softwareToolName: string;
-            wwwUpdateDate: components["schemas"]["WwwUpdateDate"];
+            wwwUpdateDate?: components["schemas"]["WwwUpdateDate"];
             /** @description Public URL of the tool page. */
-            url: string;
-            uuid: string;
-            shortDescription: string;
-            description: string;
+            url?: string;
+            uuid?: string;
+            shortDescription?: string;
+            description?: string;
             /** @description Type classification. */
-            softwareType: string;
-            parentSoftwareCategory: {
-                title: string;
+            softwareType?: string;
+            /**
+             * @description Parent categories. The source gives items `{title}`; the reference declares strings (its
+             *     example, objects). Both are accepted; the mock sends strings (DECISIONS.md 42).
+             */
+            parentSoftwareCategory?: (string | {
+                title?: string;
+            })[];
+            features?: string;
+            additionalDetails?: string | null;
+            documentationDetails?: string | null;
+            downloadDetails?: string | null;
+            releaseInformation?: string | null;
+            targetDeviceDescription?: string | null;
+            discontinued?: boolean;
+            externalUrl?: string | null;
+            images?: components["schemas"]["ImageList"];
+            evaluationBoards?: components["schemas"]["BoardKitReferenceList"];
+            orderableProducts?: components["schemas"]["OrderableReferenceList"];
+            featuredDocuments?: components["schemas"]["DocumentReferenceList"];
+            relatedDocuments?: components["schemas"]["DocumentReferenceList"];
+            relatedDocumentsSecondary?: components["schemas"]["DocumentReferenceList"];
+            relatedSoftwareTools?: components["schemas"]["ProductSoftwareToolLink"][];
+            relatedSoftwareToolsSecondary?: {
+                name?: string;
+                href?: string;
             }[];
-            features: string;
-            additionalDetails: string | null;
-            documentationDetails: string | null;
-            downloadDetails: string | null;
-            releaseInformation: string | null;
-            targetDeviceDescription: string | null;
-            discontinued: boolean;
-            externalUrl: string | null;
-            images: components["schemas"]["ImageList"];
-            evaluationBoards: components["schemas"]["BoardKitReferenceList"];
-            orderableProducts: components["schemas"]["OrderableReferenceList"];
-            featuredDocuments: components["schemas"]["DocumentReferenceList"];
-            relatedDocuments: components["schemas"]["DocumentReferenceList"];
-            relatedDocumentsSecondary: components["schemas"]["DocumentReferenceList"];
-            relatedSoftwareTools: components["schemas"]["ProductSoftwareToolLink"][];
-            relatedSoftwareToolsSecondary: {
-                name: string;
-                href: string;
-            }[];
-            alternative: {
+            alternative?: {
                 softwareToolName: string;
-                href: string;
-                notes: string | null;
+                href?: string;
+                notes?: string | null;
             } | null;
-            partner: components["schemas"]["Partner"][] | null;
-            relatedVideos: {
+            partner?: components["schemas"]["Partner"][] | null;
+            relatedVideos?: {
                 videoId: string;
-                title: string;
-                url: string;
+                title?: string;
+                url?: string;
             }[];
         };
         SoftwareToolList: {
@@ -1103,8 +1134,23 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed input (not shown in the source; inferred, see DECISIONS.md). */
+        /**
+         * @description Malformed query or path input. Neither the source nor the reference shows it here: the status
+         *     is our choice, the body the reference's plain `{error}` envelope (DECISIONS.md 50).
+         */
         BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BadRequestError"];
+            };
+        };
+        /**
+         * @description A malformed request body (a search without `productId`, a part-number list out of range, bad
+         *     JSON): the reference declares 400 with its plain `{error}` envelope on the two POST operations.
+         */
+        InvalidRequestBody: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1178,18 +1224,25 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Items per page. Default 10. The maximum is not shown in the source; 1000 is inferred. */
+        /** @description Items per page, default 10 (the source); 1..100 (the reference's bounds; the source shows no maximum). */
         limit: number;
+        /** @description Items per page, 1..100, default 10 (the reference; the source shows no parameters for this list). */
+        referenceLimit: number;
         /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
         offset: number;
+        /**
+         * @description Items to skip (a plain offset, not a page number), default 0: the reference describes
+         *     `offset` on this list only as an offset, unlike the page index of the other lists.
+         */
+        itemOffset: number;
         /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
         orderDirection: ("asc" | "desc")[];
     };
     requestBodies: never;
     headers: {
-        /** @description Requests allowed in the current window (source says "may carry"; declared required, see DECISIONS.md). */
+        /** @description Requests allowed in the current window. The source says successful responses *may* carry it; the vendor's reference publishes no rate-limit headers; the mock always sends it (DECISIONS.md 58). */
         XRateLimitLimit: number;
-        /** @description Requests remaining in the current window. */
+        /** @description Requests remaining in the current window (optional, as `x-ratelimit-limit`). */
         XRateLimitRemaining: number;
         /** @description Seconds to wait before retrying; equals `retry_after` in the body. */
         RetryAfter: number;
@@ -1205,7 +1258,7 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description Items per page. Default 10. The maximum is not shown in the source; 1000 is inferred. */
+                /** @description Items per page, default 10 (the source); 1..100 (the reference's bounds; the source shows no maximum). */
                 limit?: components["parameters"]["limit"];
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
@@ -1275,8 +1328,8 @@ export interface operations {
     listProductParts: {
         parameters: {
             query?: {
-                /** @description Items per page. Default 10. The maximum is not shown in the source; 1000 is inferred. */
-                limit?: components["parameters"]["limit"];
+                /** @description Items per page, 1..100, default 10 (the reference; the source shows no parameters for this list). */
+                limit?: components["parameters"]["referenceLimit"];
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /**
@@ -1353,7 +1406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductPartSearchResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequestBody"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -1450,7 +1503,7 @@ export interface operations {
                     "application/json": components["schemas"]["CrossReferenceResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequestBody"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
@@ -1491,28 +1544,29 @@ export interface operations {
     listDocuments: {
         parameters: {
             query?: {
-                /** @description Items per page. Default 10. The maximum is not shown in the source; 1000 is inferred. */
-                limit?: components["parameters"]["limit"];
-                /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
-                offset?: components["parameters"]["offset"];
-                /** @description Sort properties, comma-joined. Default `wwwUpdateDate`. */
-                order?: ("wwwUpdateDate" | "title" | "revisionDate")[];
-                /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
-                orderDirection?: components["parameters"]["orderDirection"];
-                /** @description Filter by language code (exact match, e.g. en, ja, zh-hans). */
-                language?: string;
-                /** @description Filter by category title (any level, case-insensitive). */
-                category?: string;
-                /** @description Filter by associated product identifier. */
+                /** @description Items per page, 1..100. The reference's schema declares no default (its prose names one); the mock uses 10. */
+                limit?: number;
+                /**
+                 * @description Items to skip (a plain offset, not a page number), default 0: the reference describes
+                 *     `offset` on this list only as an offset, unlike the page index of the other lists.
+                 */
+                offset?: components["parameters"]["itemOffset"];
+                /** @description Filter by language code. The reference's enum is `en`, `ja`, `zh-hans`; the record's `language` has no enum. */
+                language?: "en" | "ja" | "zh-hans";
+                /** @description Documents whose DCP document identifier starts with this text (case-insensitive). */
+                dcpDocumentIdStartsWith?: string;
+                /** @description Documents associated with this product, board or kit, or software tool (an item of `product`). */
                 productId?: string;
-                /** @description Only documents whose `revisionDate` is on or after this date (YYYY-MM-DD). */
-                revisionDateFrom?: string;
-                /** @description Only documents whose `revisionDate` is on or before this date (YYYY-MM-DD, inclusive). */
-                revisionDateTo?: string;
-                /** @description Filter by document type, for example `Datasheet`, `Manual - Software` (exact match). */
+                /** @description Filter by document type, for example `Datasheet`, `Manual - Software` (exact match, case-insensitive). */
                 type?: string;
-                /** @description Filter by document sub-type, for example `Driver Package`, `Peripherals - Clock` (exact match). */
+                /** @description Filter by document sub-type, for example `Driver Package`, `Peripherals - Clock` (exact match, case-insensitive; any of the record's sub-types). */
                 subType?: string;
+                /** @description Filter by category title (any level, case-insensitive; which level the service matches is not stated). */
+                category?: string;
+                /** @description Only documents whose `revisionDate` is on or after this date (YYYY-MM-DD, inclusive). */
+                documentRevisionDateStart?: string;
+                /** @description Only documents whose `revisionDate` is on or before this date (YYYY-MM-DD, inclusive). */
+                documentRevisionDateEnd?: string;
             };
             header?: never;
             path?: never;
@@ -1541,10 +1595,13 @@ export interface operations {
     listDocumentTypes: {
         parameters: {
             query?: {
-                /** @description Items per page. Default 10. The maximum is not shown in the source; 1000 is inferred. */
-                limit?: components["parameters"]["limit"];
-                /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
-                offset?: components["parameters"]["offset"];
+                /** @description Items per page, 1..100. Default 50 on this list (the reference's default). */
+                limit?: number;
+                /**
+                 * @description Items to skip (a plain offset, not a page number), default 0: the reference describes
+                 *     `offset` on this list only as an offset, unlike the page index of the other lists.
+                 */
+                offset?: components["parameters"]["itemOffset"];
             };
             header?: never;
             path?: never;
@@ -1734,7 +1791,7 @@ export interface operations {
     listBoardsKits: {
         parameters: {
             query?: {
-                /** @description Items per page. Default 10. The maximum is not shown in the source; 1000 is inferred. */
+                /** @description Items per page, default 10 (the source); 1..100 (the reference's bounds; the source shows no maximum). */
                 limit?: components["parameters"]["limit"];
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
@@ -1806,18 +1863,20 @@ export interface operations {
     listPackages: {
         parameters: {
             query?: {
-                /** @description Items per page. Default 10. The maximum is not shown in the source; 1000 is inferred. */
-                limit?: components["parameters"]["limit"];
+                /** @description Items per page, 1..100, default 10 (the reference; the source shows no parameters for this list). */
+                limit?: components["parameters"]["referenceLimit"];
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort properties, comma-joined. Default `wwwUpdateDate`. */
-                order?: ("wwwUpdateDate" | "title" | "packageCode")[];
+                order?: ("wwwUpdateDate" | "packageCode" | "packageType" | "packageStatus")[];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
+                /** @description The package with this code (exact match, case-insensitive). */
+                packageCode?: string;
+                /** @description Filter by type classification (exact match, case-insensitive). */
+                packageType?: string;
                 /** @description Filter by status. */
                 packageStatus?: components["schemas"]["PackageStatus"];
-                /** @description Filter by type classification (exact match). */
-                packageType?: string;
             };
             header?: never;
             path?: never;
@@ -1877,18 +1936,20 @@ export interface operations {
     listSoftwareTools: {
         parameters: {
             query?: {
-                /** @description Items per page. Default 10. The maximum is not shown in the source; 1000 is inferred. */
-                limit?: components["parameters"]["limit"];
+                /** @description Items per page, 1..100, default 10 (the reference; the source shows no parameters for this list). */
+                limit?: components["parameters"]["referenceLimit"];
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort properties, comma-joined. Default `wwwUpdateDate`. */
-                order?: ("wwwUpdateDate" | "softwareToolName")[];
+                order?: ("wwwUpdateDate" | "softwareToolName" | "softwareType")[];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
-                /** @description Filter by type classification (exact match). */
+                /** @description Tools whose full title contains this text (case-insensitive substring). */
+                softwareToolName?: string;
+                /** @description Filter by type classification (exact match, case-insensitive); `all`, the default, lists every type. */
                 softwareType?: string;
-                /** @description Filter by discontinued flag. */
-                discontinued?: boolean;
+                /** @description `true` lists discontinued tools too; `false`, the default, lists only active ones. */
+                includeDiscontinued?: boolean;
             };
             header?: never;
             path?: never;

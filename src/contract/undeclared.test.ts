@@ -130,8 +130,17 @@ describe('findUndeclared on the document', () => {
   });
 
   it('does not report inside free-form values, and escapes pointer characters', () => {
-    const error = { error: 'bad', code: 400, details: [{ in: 'query', name: 'limit', rule: 'type: integer', message: 'm', received: { any: 'thing' } }], 'a/b~c': 1 };
-    expect(findUndeclared(schemas.BadRequestError, error)).toEqual([{ pointer: '/a~1b~0c', sample: 1 }]);
+    // An attribute value may be any object (the reference's search answer and examples send objects).
+    const attribute = { productPartAttributeId: 'vin-max', attributeName: 'Vin Max', href: '/h', attributeValues: [16, { value: 16, unit: 'V', any: { thing: 1 } }], 'a/b~c': 1 };
+    expect(findUndeclared(schemas.PartParametricAttribute, attribute)).toEqual([{ pointer: '/a~1b~0c', sample: 1 }]);
+  });
+
+  it('the 400 body is the plain {error}: the former code and details members are undeclared', () => {
+    const error = { error: 'bad', code: 400, details: [{ in: 'query', name: 'limit' }] };
+    expect(findUndeclared(schemas.BadRequestError, error)).toEqual([
+      { pointer: '/code', sample: 400 },
+      { pointer: '/details', sample: expect.anything() },
+    ]);
   });
 
   it('shows a value nested beyond the stack without throwing', () => {

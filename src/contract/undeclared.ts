@@ -1,7 +1,8 @@
 /**
  * @module contract/undeclared
  * Fields a response carries that the document does not declare: the drift a schema without
- * `additionalProperties: false` lets through. Walks the body beside its dereferenced schema through
+ * `additionalProperties: false` lets through; and, the other way round, declared fields it leaves
+ * out where the document states no presence. Walks the body beside its dereferenced schema through
  * `properties`, `allOf` (every member), `oneOf`/`anyOf` (the branches that fit the value; all of
  * them when none fits, so a misfit never invents drift), `items` and `additionalProperties`.
  * Shared by the proxy and the contract suite; also the pointer patterns (`/data/*\/x`, `**`) both
@@ -210,6 +211,48 @@ export function findUndeclared(schema: Schema | undefined, value: unknown, at = 
   };
   if (schema) walk([schema], value);
   return found;
+}
+
+/**
+ * Every field the document declares but `value` leaves out, where the document does not require it:
+ * presence neither the source nor the reference states (a warning in the suite, never a failure).
+ * Required fields are the validators' job; alternative spellings (`x-alternative-of`) and fields
+ * present only where they apply (`x-presence: sometimes`) are not expected, nor the fields another
+ * form (`oneOf`/`anyOf` branch) requires. Pointers name the absent field.
+ */
+export function findAbsent(schema: Schema | undefined, value: unknown, at = ''): string[] {
+  const found: string[] = [];
+  const path: string[] = [];
+  const pointer = (key: string) => `${at}${path.map((s) => `/${escapePointer(s)}`).join('')}/${escapePointer(key)}`;
+  const walk = (schemas: readonly Schema[], current: unknown): void => {
+    if (schemas.length === 0 || current === null || typeof current !== 'object') return;
+    const parts = applicable(schemas, current);
+    const fields = fieldsOf(parts);
+    if (Array.isArray(current)) {
+      current.forEach((item, i) => {
+        path.push(String(i));
+        walk(fields.items, item);
+        path.pop();
+      });
+      return;
+    }
+    const required = new Set(parts.flatMap(requiredOf));
+    // A field some `oneOf`/`anyOf` branch requires belongs to that form only: expected when a fitting branch requires it.
+    const formOnly = new Set(schemas.flatMap((s) => shapeOf(s).choices.flat().flatMap(requiredOf)));
+    for (const [name, subs] of fields.properties) {
+      if (name in current) {
+        path.push(name);
+        walk(subs, (current as Record<string, unknown>)[name]);
+        path.pop();
+      } else if (!required.has(name) && !formOnly.has(name) && !subs.some((sub) => 'x-alternative-of' in sub || 'x-presence' in sub)) found.push(pointer(name));
+    }
+  };
+  if (schema) walk([schema], value);
+  return found;
+}
+
+function requiredOf(schema: Schema): string[] {
+  return Array.isArray(schema.required) ? schema.required.map(String) : [];
 }
 
 /** A pointer with array indices replaced by `*`, so one drift in 50 records is one finding. */

@@ -28,10 +28,51 @@ describe('parseParameters', () => {
     expect(input.query).toEqual({ limit: 10, offset: 0, order: ['wwwUpdateDate'], orderDirection: ['desc'] });
   });
 
+  it('applies the reference\'s defaults where the source shows none', () => {
+    expect(parse('listSoftwareTools', '').input.query).toEqual({ limit: 10, offset: 0, order: ['wwwUpdateDate'], orderDirection: ['desc'], softwareType: 'all', includeDiscontinued: false });
+    // /documents: no sorting; the limit default is ours (the reference's schema gives none).
+    expect(parse('listDocuments', '').input.query).toEqual({ limit: 10, offset: 0 });
+    expect(parse('listDocumentTypes', '').input.query).toEqual({ limit: 50, offset: 0 });
+    expect(parse('listProductPartAttributes', '').input.query).toEqual({ limit: 50, offset: 0 });
+  });
+
   it('coerces integers, comma lists and booleans', () => {
-    const { input, problems } = parse('listSoftwareTools', 'limit=25&offset=3&order=softwareToolName,wwwUpdateDate&orderDirection=asc,desc&discontinued=false');
+    const { input, problems } = parse('listSoftwareTools', 'limit=25&offset=3&order=softwareToolName,softwareType&orderDirection=asc,desc&includeDiscontinued=true');
     expect(problems).toEqual([]);
-    expect(input.query).toEqual({ limit: 25, offset: 3, order: ['softwareToolName', 'wwwUpdateDate'], orderDirection: ['asc', 'desc'], discontinued: false });
+    expect(input.query).toEqual({ limit: 25, offset: 3, order: ['softwareToolName', 'softwareType'], orderDirection: ['asc', 'desc'], softwareType: 'all', includeDiscontinued: true });
+  });
+
+  it('takes the reference\'s /documents filters, typed', () => {
+    const { input, problems } = parse(
+      'listDocuments',
+      'limit=100&offset=250&language=zh-hans&dcpDocumentIdStartsWith=DCP-10&productId=LTM4700&type=Datasheet&subType=Driver%20Package&category=Power&documentRevisionDateStart=2025-01-01&documentRevisionDateEnd=2025-12-31',
+    );
+    expect(problems).toEqual([]);
+    expect(input.query).toEqual({
+      limit: 100,
+      offset: 250,
+      language: 'zh-hans',
+      dcpDocumentIdStartsWith: 'DCP-10',
+      productId: 'LTM4700',
+      type: 'Datasheet',
+      subType: 'Driver Package',
+      category: 'Power',
+      documentRevisionDateStart: '2025-01-01',
+      documentRevisionDateEnd: '2025-12-31',
+    });
+  });
+
+  it('rejects the parameters the reference does not have: /documents sorting and the old names', () => {
+    for (const [operationId, query] of [
+      ['listDocuments', 'order=title'],
+      ['listDocuments', 'orderDirection=asc'],
+      ['listDocuments', 'revisionDateFrom=2025-01-01'],
+      ['listDocuments', 'revisionDateTo=2025-01-01'],
+      ['listSoftwareTools', 'discontinued=true'],
+    ]) {
+      const problems = parse(operationId, query).problems;
+      expect(problems.map((p) => [p.name, p.rule.startsWith('declared parameters: ')]), `${operationId} ${query}`).toEqual([[query.split('=')[0], true]]);
+    }
   });
 
   it('keeps string filters as given and passes path values through', () => {
@@ -46,11 +87,13 @@ describe('parseParameters', () => {
     expect(brief(parse('listProducts', 'limit=2.5').problems)).toEqual([{ in: 'query', name: 'limit', rule: 'type: integer', received: '2.5' }]);
   });
 
-  it('rejects limit 0 and 1001, accepts 1 and 1000', () => {
-    expect(brief(parse('listProducts', 'limit=0').problems)).toEqual([{ in: 'query', name: 'limit', rule: 'minimum: 1', received: 0 }]);
-    expect(brief(parse('listProducts', 'limit=1001').problems)).toEqual([{ in: 'query', name: 'limit', rule: 'maximum: 1000', received: 1001 }]);
-    expect(parse('listProducts', 'limit=1').problems).toEqual([]);
-    expect(parse('listProducts', 'limit=1000').problems).toEqual([]);
+  it('rejects limit 0 and 101, accepts 1 and 100, on every list', () => {
+    for (const operationId of ['listProducts', 'listProductParts', 'listProductPartAttributes', 'listDocuments', 'listDocumentTypes', 'listBoardsKits', 'listPackages', 'listSoftwareTools']) {
+      expect(brief(parse(operationId, 'limit=0').problems), operationId).toEqual([{ in: 'query', name: 'limit', rule: 'minimum: 1', received: 0 }]);
+      expect(brief(parse(operationId, 'limit=101').problems), operationId).toEqual([{ in: 'query', name: 'limit', rule: 'maximum: 100', received: 101 }]);
+      expect(parse(operationId, 'limit=1').problems, operationId).toEqual([]);
+      expect(parse(operationId, 'limit=100').problems, operationId).toEqual([]);
+    }
   });
 
   it('rejects a negative page number', () => {
@@ -61,7 +104,7 @@ describe('parseParameters', () => {
     const [problem, ...rest] = parse('listPackages', 'pageSize=5').problems;
     expect(rest).toEqual([]);
     expect(problem).toMatchObject({ in: 'query', name: 'pageSize', received: '5' });
-    expect(problem.rule).toBe('declared parameters: limit, offset, order, orderDirection, packageStatus, packageType');
+    expect(problem.rule).toBe('declared parameters: limit, offset, order, orderDirection, packageCode, packageType, packageStatus');
     expect(problem.message).toContain('unknown query parameter "pageSize"');
   });
 
@@ -78,11 +121,20 @@ describe('parseParameters', () => {
     expect(brief(parse('listBoardsKits', 'boardKitType=prototype').problems)).toEqual([
       { in: 'query', name: 'boardKitType', rule: 'enum: development, evaluation, demonstration, reference, starter', received: 'prototype' },
     ]);
-    expect(brief(parse('listSoftwareTools', 'discontinued=yes').problems)).toEqual([{ in: 'query', name: 'discontinued', rule: 'type: boolean', received: 'yes' }]);
+    expect(brief(parse('listSoftwareTools', 'includeDiscontinued=yes').problems)).toEqual([{ in: 'query', name: 'includeDiscontinued', rule: 'type: boolean', received: 'yes' }]);
+    expect(brief(parse('listDocuments', 'language=de').problems)).toEqual([{ in: 'query', name: 'language', rule: 'enum: en, ja, zh-hans', received: 'de' }]);
+    expect(brief(parse('listPackages', 'order=title').problems)).toEqual([
+      { in: 'query', name: 'order', rule: 'enum: wwwUpdateDate, packageCode, packageType, packageStatus', received: 'title' },
+    ]);
   });
 
   it('rejects a malformed date filter', () => {
-    expect(brief(parse('listDocuments', 'revisionDateFrom=2026-13-45').problems)).toEqual([{ in: 'query', name: 'revisionDateFrom', rule: 'format: date', received: '2026-13-45' }]);
+    expect(brief(parse('listDocuments', 'documentRevisionDateStart=2026-13-45').problems)).toEqual([
+      { in: 'query', name: 'documentRevisionDateStart', rule: 'format: date', received: '2026-13-45' },
+    ]);
+    expect(brief(parse('listDocuments', 'documentRevisionDateEnd=31.12.2025').problems)).toEqual([
+      { in: 'query', name: 'documentRevisionDateEnd', rule: 'format: date', received: '31.12.2025' },
+    ]);
   });
 
   it('rejects an empty filter value', () => {
@@ -108,10 +160,16 @@ describe('checkResponseHeaders', () => {
     expect(validators.checkResponseHeaders(op, 200, headers({ 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '599' }))).toEqual([]);
   });
 
-  it('reports a missing required header', () => {
+  it('rate-limit headers are optional (the source says responses "may" carry them; the reference has none)', () => {
     const op = contract.operation('getPackage');
-    const violations = validators.checkResponseHeaders(op, 200, headers({ 'x-ratelimit-limit': '600' }));
-    expect(violations.map(({ pointer, rule }) => ({ pointer, rule }))).toEqual([{ pointer: 'header:x-ratelimit-remaining', rule: 'required header' }]);
+    expect(validators.checkResponseHeaders(op, 200, headers({ 'x-ratelimit-limit': '600' }))).toEqual([]);
+    expect(validators.checkResponseHeaders(op, 200, headers({}))).toEqual([]);
+  });
+
+  it('reports a missing required header', () => {
+    const op = contract.operation('downloadDocument');
+    const violations = validators.checkResponseHeaders(op, 200, headers({ 'content-disposition': 'attachment; filename="a.pdf"' }));
+    expect(violations.map(({ pointer, rule }) => ({ pointer, rule }))).toEqual([{ pointer: 'header:content-length', rule: 'required header' }]);
   });
 
   it('reports a mistyped header with the raw value', () => {

@@ -204,16 +204,14 @@ describe('validation', () => {
     expect(res.headers.get(VIOLATIONS_HEADER)).toBe('0');
   });
 
-  it('holds every success to the rate-limit headers and a JSON body, as the suite does', async () => {
+  it('holds every success to a JSON body, as the suite does; the rate-limit headers are optional ("may")', async () => {
     const noHeaders = await fetch(`${proxy.url}/product-parts/attributes`);
-    expect(noHeaders.headers.get(VIOLATIONS_HEADER)).toBe('2');
+    expect(noHeaders.headers.get(VIOLATIONS_HEADER)).toBe('0');
     const html = await fetch(`${proxy.url}/documents`);
     expect(await html.text()).toBe('<html>maintenance</html>');
     expect(html.headers.get(VIOLATIONS_HEADER)).toBe('2');
     const rules = sink.events('violation').filter((e) => e.operation === 'listProductPartAttributes' || e.operation === 'listDocuments').map((e) => [e.operation, e.rule, e.pointer, e.source, e.severity]);
     expect(rules).toEqual([
-      ['listProductPartAttributes', 'rate-limit-headers', 'header:x-ratelimit-limit', 'documented', 'failure'],
-      ['listProductPartAttributes', 'rate-limit-headers', 'header:x-ratelimit-remaining', 'documented', 'failure'],
       ['listDocuments', 'content-type', 'header:content-type', 'documented', 'failure'],
       ['listDocuments', 'json', '', 'documented', 'failure'],
     ]);
@@ -223,7 +221,7 @@ describe('validation', () => {
     const res = await fetch(`${proxy.url}/documents/types`);
     expect(res.status).toBe(200);
     expect(res.headers.get(VIOLATIONS_HEADER)).toBe('0');
-    expect(sink.events('undeclared-field')).toContainEqual(expect.objectContaining({ operation: 'listDocumentTypes', pointer: '/nextCursor', actual: 'c2', severity: 'warning', source: 'inferred' }));
+    expect(sink.events('undeclared-field')).toContainEqual(expect.objectContaining({ operation: 'listDocumentTypes', pointer: '/nextCursor', actual: 'c2', severity: 'warning', source: 'reference' }));
   });
 
   it('passes a body nested beyond the stack through instead of failing', async () => {

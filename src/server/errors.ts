@@ -1,14 +1,15 @@
 /**
  * @module errors
  * One error path: everything that goes wrong becomes an `HTTPException` carrying a ready JSON
- * response in the API's own error shapes (`{error, code}`), rendered by `app.onError`.
+ * response in the API's own error shapes, rendered by `app.onError`: the reference's plain
+ * `{error}` envelope, plus `code` on 401, 403 and 429 where the source documents it.
  */
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { InputProblem } from '../contract/index.js';
 
-/** Statuses whose documented body carries `code` beside `error` (401, 403, 429; 400 and 413 by our decision). */
-const STATUSES_WITH_CODE = new Set([400, 401, 403, 405, 413, 429]);
+/** Statuses whose documented body carries `code` beside `error` (the source's error table). */
+const STATUSES_WITH_CODE = new Set([401, 403, 429]);
 
 /** The messages the mock uses, in one table so wording stays consistent. */
 export const messages = {
@@ -55,14 +56,24 @@ function echo(value: unknown): unknown {
   return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}...` : value;
 }
 
-/** 400 naming every problem: the first in `error`, all of them in `details`. */
-export function badRequest(raw: InputProblem[]): HTTPException {
-  const problems = raw.map((p) => ('received' in p ? { ...p, received: echo(p.received) } : p));
-  const first = problems[0];
-  const where = first.in === 'body' ? `body at "${first.name || '/'}"` : `${first.in} "${first.name}"`;
-  const summary = `${where}: ${first.message} (rule: ${first.rule}${'received' in first ? `; received: ${JSON.stringify(first.received)}` : ''})`;
-  const more = problems.length > 1 ? ` and ${problems.length - 1} more problem(s), see details` : '';
-  return apiError(400, `Invalid request: ${summary}${more}`, { details: problems });
+/** Problems named in one 400 message at most; the rest are counted (a hostile query cannot grow the body). */
+const MAX_PROBLEMS_NAMED = 10;
+
+/** One problem as the error line names it: where, what, the rule and the value received. */
+function describe(problem: InputProblem): string {
+  const where = problem.in === 'body' ? `body at "${problem.name || '/'}"` : `${problem.in} "${problem.name}"`;
+  const received = 'received' in problem ? `; received: ${JSON.stringify(echo(problem.received))}` : '';
+  return `${where}: ${problem.message} (rule: ${problem.rule}${received})`;
+}
+
+/**
+ * 400 in the reference's plain `{error}` envelope, the one line naming every problem (parameter or
+ * body pointer, rule, value received). `problems` keeps them structured for the request log.
+ */
+export function badRequest(problems: InputProblem[]): HTTPException {
+  const named = problems.slice(0, MAX_PROBLEMS_NAMED).map(describe).join('; ');
+  const more = problems.length > MAX_PROBLEMS_NAMED ? `; and ${problems.length - MAX_PROBLEMS_NAMED} more problem(s)` : '';
+  return apiError(400, `Invalid request: ${named}${more}`);
 }
 
 /** 429 with `retry_after` in the body and the `Retry-After` header agreeing. */

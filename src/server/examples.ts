@@ -7,7 +7,7 @@
  * suite and the docs page read it.
  */
 import type { Contract, Operation } from '../contract/index.js';
-import type { Collection, Dataset } from '../fixtures/dataset.js';
+import type { Collection, Dataset, Scale } from '../fixtures/dataset.js';
 import { MATCH_TYPES } from '../fixtures/catalog.js';
 import type { ApiContext } from './context.js';
 import type { KeyRecord, KeyStore } from './keys.js';
@@ -55,7 +55,7 @@ export interface OperationExample {
 export interface Examples {
   release: string;
   seed: number;
-  scale: number;
+  scale: Scale;
   environment: string;
   basePath: string;
   /** Identifiers per family, as used in by-ID paths (decoded; `#` and spaces included). */
@@ -246,7 +246,7 @@ export interface ExamplesInput {
   keys: KeyStore;
   tiers: ReadonlyMap<string, Tier>;
   seed: number;
-  scale: number;
+  scale: Scale;
   now: number;
 }
 

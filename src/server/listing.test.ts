@@ -125,7 +125,7 @@ describe('listing sort keys from x-sort', () => {
 
 describe('paging over a filtered result', () => {
   it('pages in sort order with the total of the filtered set', () => {
-    const q: ListQuery = { limit: 2, page: 1, sort: [{ field: 'updated', direction: 'asc' }], filters: [] };
+    const q: ListQuery = { limit: 2, offset: 2, sort: [{ field: 'updated', direction: 'asc' }], filters: [] };
     const page = listing.page(q);
     expect([...page.positions].map((i) => ROWS[i].id)).toEqual(['B-100', 'B-110']);
     expect({ offset: page.offset, total: page.total, hasMore: page.hasMore }).toEqual({ offset: 2, total: 4, hasMore: false });

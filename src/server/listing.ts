@@ -31,8 +31,8 @@ export interface Filter {
 
 export interface ListQuery {
   limit: number;
-  /** Page number (the API's `offset` parameter). */
-  page: number;
+  /** Items skipped before the page: the API's `offset`, times `limit` where it counts pages (`x-offset`). */
+  offset: number;
   sort: SortKey[];
   filters: Filter[];
 }
@@ -97,10 +97,12 @@ export function toListQuery(op: Operation, query: Record<string, unknown>, relat
     if (filter) filters.push(filter);
   }
   const sortFields = op.parameters.find((p) => p.in === 'query' && p.name === 'order')?.sortFields ?? {};
+  const limit = query.limit as number;
+  const offsetUnit = op.parameters.find((p) => p.in === 'query' && p.name === 'offset')?.offsetUnit ?? 'page';
   return {
     query: {
-      limit: query.limit as number,
-      page: query.offset as number,
+      limit,
+      offset: offsetUnit === 'item' ? (query.offset as number) : (query.offset as number) * limit,
       sort: order.map((key, i) => ({ field: sortFields[key] ?? key, direction: directions.length === 1 ? directions[0] : directions[i] })),
       filters,
     },
@@ -150,7 +152,7 @@ export class Listing<T> {
   /** One page of positions for the query. */
   page(query: ListQuery, within?: readonly number[]): Page {
     const matches = this.matching(query.sort, query.filters, within);
-    const offset = query.page * query.limit;
+    const { offset } = query;
     const end = Math.min(offset + query.limit, matches.length);
     const positions = offset < matches.length ? matches.subarray(offset, end) : new Int32Array(0);
     return { positions, offset, limit: query.limit, total: matches.length, hasMore: end < matches.length };

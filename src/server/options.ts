@@ -4,7 +4,7 @@
  * and environment variables onto this; tests pass what they need.
  */
 import type { Release } from '../contract/index.js';
-import type { Dataset } from '../fixtures/dataset.js';
+import type { Dataset, Scale } from '../fixtures/dataset.js';
 import type { FaultPlanOptions } from './qa/fault-plan.js';
 import { MAX_QA_DURATION_MS } from './qa/actions.js';
 import { systemClock, type Clock } from './clock.js';
@@ -19,7 +19,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export interface AppOptions {
   seed: number;
-  scale: number;
+  scale: Scale;
   /** Serve what this release served (`x-since`); `undefined` = newest released; `'unreleased'` adds the download endpoints. */
   apiVersion: Release | undefined;
   environments: EnvironmentName[];

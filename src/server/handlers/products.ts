@@ -26,7 +26,6 @@ function shape120(api: ApiContext, i: number): unknown {
     featuredDocuments: strict(common.featuredDocuments),
     relatedDocuments: strict(common.relatedDocuments),
     relatedDocumentsSecondary: strict(common.relatedDocumentsSecondary),
-    applicationBlockDiagrams: api.dataset.applicationBlockDiagrams(i),
   };
 }
 

@@ -40,7 +40,7 @@ describe('responseCheck', () => {
 
   it.each([
     ['schema', () => jsonResponse(200, { ...PAGE, pagination: { ...PAGE.pagination, total: 'many' } }, RATE_LIMIT)],
-    ['rate-limit-headers', () => jsonResponse(200, PAGE)],
+    ['rate-limit-headers', () => jsonResponse(200, PAGE, { ...RATE_LIMIT, 'x-ratelimit-limit': 'lots' })],
     ['rate-limit-remaining', () => jsonResponse(200, PAGE, { ...RATE_LIMIT, 'x-ratelimit-remaining': '101' })],
     ['content-type', () => new Response(JSON.stringify(PAGE), { headers: { ...RATE_LIMIT, 'content-type': 'text/plain' } })],
     ['json', () => new Response('{"data":', { headers: { ...RATE_LIMIT, 'content-type': 'application/json' } })],
@@ -53,6 +53,12 @@ describe('responseCheck', () => {
     expect(error).toMatch(/^mock response violates the document: listPackages \d+: /);
     expect(error).toContain(`[${rule}: `);
     expect(reports).toEqual([error]);
+  });
+
+  it('lets an answer without the rate-limit headers through: they are optional ("may", source Limits rule 2)', async () => {
+    const { app, reports } = await appAnswering(() => jsonResponse(200, PAGE));
+    expect((await app.request('/packages')).status).toBe(200);
+    expect(reports).toEqual([]);
   });
 
   it('checks only the headers of a HEAD answer', async () => {
