@@ -224,7 +224,7 @@ const variants: Variant[] = [
   { name: '422 and other wording for malformed input, other wording for every error', checks: [checkBadInput, checkNotFound], mutation: () => otherErrorWording },
   { name: 'pretty-printed, gzip-coded, chunked JSON with dates in RFC 1123 form', checks: everything, scope: { family: 'boards-kits' }, mutation: () => otherWireForm },
   { name: 'records that leave out fields whose presence neither the source nor the reference states', checks: [checkEveryOperation, checkPagination], mutation: () => sparseRecords, warns: ['absent-field'] },
-  { name: "the source's forms where it and the reference disagree (grouped categories, board categories as names, tool categories as {title}, one sub-type string)", checks: [checkEveryOperation, checkFilters], mutation: () => sourceForms },
+  { name: "the source's forms where it and the reference disagree (grouped categories, board categories as names, tool categories as {title}, one sub-type string)", checks: [checkEveryOperation, checkFilters], mutation: () => sourceForms, warns: ['conflict-form'] },
   { name: 'a limit capped below the request, stated in pagination.limit', checks: [checkPagination, checkSorting, checkFilters], scope: { family: 'products' }, mutation: () => cappedLimit, warns: ['pagination.limit-capped'] },
   {
     name: 'inferred filter and sort names refused with 400',

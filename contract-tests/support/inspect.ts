@@ -4,7 +4,7 @@
  * (status declared, headers, rate-limit headers, media type, JSON, body schema, undeclared fields).
  * The suite's own part: severity by source and policy, and the exchange (URL, curl) on each finding.
  */
-import { checkResponse, isBinding, isJsonMediaType, type Operation, type ResponseBody, type Source } from '../../src/contract/index.js';
+import { checkResponse, isBinding, isJsonMediaType, pointerPattern, type Operation, type ResponseBody, type Source } from '../../src/contract/index.js';
 import type { Exchange } from './client.js';
 import type { CheckContext } from './context.js';
 import { show, type Finding, type Severity } from './findings.js';
@@ -21,6 +21,8 @@ export const RATE_LIMIT_HEADERS_MAY =
 /** Why an absent declared field is only a warning. */
 export const FIELD_PRESENCE_NOT_STATED =
   'neither the source nor the vendor reference marks record fields required (the reference\'s own responses leave many out); the document requires only identifiers and the presence the source states (DECISIONS.md 10)';
+/** Why a conflict's other form is only a note. */
+export const CONFLICT_FORMS = 'where the source and the vendor reference disagree, the document accepts both forms (DECISIONS.md 75)';
 /** Why any 4xx is an acceptable answer to malformed input. */
 export const MALFORMED_INPUT_NOT_SHOWN = 'responses to malformed input are "not shown" (source, Errors rule 3): any 4xx is accepted, a 5xx is a failure';
 
@@ -49,7 +51,7 @@ export function inspectExchange(ctx: CheckContext, op: Operation, ex: Exchange, 
   const undeclared: { pointer: string; sample: unknown }[] = [];
   const absent: string[] = [];
   const at = about(op, ex);
-  const checked = checkResponse(validators, op, { status: ex.status, method: ex.spec.method, header: (name) => ex.headers.get(name), body: bodyOf(ex) }, { undeclaredFields: true, absentFields: true });
+  const checked = checkResponse(validators, op, { status: ex.status, method: ex.spec.method, header: (name) => ex.headers.get(name), body: bodyOf(ex) }, { undeclaredFields: true, absentFields: true, formsSeen: true });
   for (const f of checked) {
     if (f.kind === 'undeclared') {
       undeclared.push({ pointer: f.pointer, sample: f.actual });
@@ -57,6 +59,14 @@ export function inspectExchange(ctx: CheckContext, op: Operation, ex: Exchange, 
     }
     if (f.kind === 'absent') {
       absent.push(f.pointer);
+      continue;
+    }
+    if (f.kind === 'form') {
+      // Said once per run per place and form: the target uses the other side of a conflict the document accepts.
+      const key = `conflict-form ${op.operationId} ${pointerPattern(f.pointer)} ${String(f.actual)}`;
+      if (ctx.once.has(key)) continue;
+      ctx.once.add(key);
+      findings.push({ ...at, severity: 'warning', rule: f.rule, pointer: f.pointer, expected: f.expected, actual: String(f.actual), message: `the target sends ${String(f.actual)} at ${pointerPattern(f.pointer) || '(body)'}; the document accepts it, the mock serves the other form`, source: f.source, assumption: CONFLICT_FORMS });
       continue;
     }
     const clientError = ex.status >= 400 && ex.status < 500;

@@ -7,7 +7,7 @@
  * names; what to do with them (a 500, a log line, a failed test) is the caller's business.
  */
 import type { Operation, Source } from './load.js';
-import { findAbsent, findUndeclared } from './undeclared.js';
+import { findAbsent, findForms, findUndeclared } from './undeclared.js';
 import type { Validators } from './validators.js';
 
 /**
@@ -23,11 +23,11 @@ export type ResponseBody =
   | { kind: 'too-large' };
 
 /** The rule names findings carry. */
-export type ResponseRule = 'undeclared-status' | 'headers' | 'rate-limit-headers' | 'rate-limit-remaining' | 'content-type' | 'json' | 'schema' | 'inferred-shape' | 'undeclared-field' | 'absent-field';
+export type ResponseRule = 'undeclared-status' | 'headers' | 'rate-limit-headers' | 'rate-limit-remaining' | 'content-type' | 'json' | 'schema' | 'inferred-shape' | 'undeclared-field' | 'absent-field' | 'conflict-form';
 
 export interface ResponseFinding {
   /** `violation`: a rule of the document broken; `undeclared`: a field the document does not name (drift it allows). */
-  kind: 'violation' | 'undeclared' | 'absent';
+  kind: 'violation' | 'undeclared' | 'absent' | 'form';
   rule: ResponseRule;
   /** JSON pointer into the body, `header:<name>`, or `status`. */
   pointer: string;
@@ -54,6 +54,8 @@ export interface CheckResponseOptions {
   undeclaredFields?: boolean;
   /** Also walk it for declared fields it leaves out where presence is not stated (`kind: 'absent'` findings). */
   absentFields?: boolean;
+  /** Also name where it uses the form of a source/reference conflict the mock does not serve (`kind: 'form'` findings). */
+  formsSeen?: boolean;
 }
 
 /** Statuses that carry no body by HTTP, whatever their headers say. */
@@ -110,6 +112,11 @@ export function checkResponse(validators: Validators, op: Operation, response: R
     if (options.undeclaredFields) {
       for (const field of findUndeclared(declared.jsonSchema, body.value)) {
         findings.push({ kind: 'undeclared', rule: 'undeclared-field', pointer: field.pointer, expected: 'only fields the document declares', actual: field.sample, message: `${field.pointer} is not declared by the document`, source: declared.source });
+      }
+    }
+    if (options.formsSeen) {
+      for (const seen of findForms(declared.jsonSchema, body.value)) {
+        findings.push({ kind: 'form', rule: 'conflict-form', pointer: seen.pointer, expected: 'either form the document accepts', actual: seen.form, message: `${seen.pointer || '(body)'} uses ${seen.form}`, source: declared.source });
       }
     }
     if (options.absentFields) {

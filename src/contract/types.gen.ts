@@ -935,9 +935,9 @@ export interface components {
             /**
              * @description Document sub-types (matched by the `subType` filter); not in the source's field table. The
              *     reference declares an array of strings, its example sends one string: both are accepted,
-             *     the mock sends the array (empty when the document has none).
+             *     the mock sends the array.
              */
-            subType?: string[] | string | null;
+            subType?: string[] | string;
             /** @description File format, e.g. PDF, DOCX. */
             fileType?: string;
             /** @description Secure or restricted. */

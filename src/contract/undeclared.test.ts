@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Schema } from './index.js';
-import { allowlistOf, findUndeclared, pointerPattern } from './undeclared.js';
+import { allowlistOf, findAbsent, findForms, findUndeclared, pointerPattern } from './undeclared.js';
 
 let schemas: Record<string, Schema>;
 
@@ -151,6 +151,37 @@ describe('findUndeclared on the document', () => {
   it('truncates long samples', () => {
     const [field] = findUndeclared(schemas.NotFoundError, { error: 'x', blob: 'y'.repeat(500) });
     expect(String(field.sample).length).toBeLessThan(200);
+  });
+});
+
+describe('findAbsent: declared fields left out where presence is not stated', () => {
+  it('names absent optional fields, not required ones, alternative spellings, sometimes-fields or another form\'s fields', () => {
+    const board = { boardKitId: 'B1', title: 'Board', softwareTools: [{ name: 'Tool', url: null }] };
+    const absent = findAbsent(schemas.BoardKit, board);
+    expect(absent).toContain('/url');
+    expect(absent).toContain('/category');
+    expect(absent).not.toContain('/boardKitId');
+    expect(absent).not.toContain('/title');
+    // `softwareToolName`/`href` are the reference schema's spelling of `name`/`url`: not expected beside them.
+    expect(absent.filter((p) => p.startsWith('/softwareTools/'))).toEqual([]);
+  });
+
+  it('expects on a CAD model only the fields of the form it has', () => {
+    expect(findAbsent(schemas.CadModel, { cadSoftware: 'Multiple', url: 'https://x', providedBy: 'SnapEDA' })).toEqual([]);
+  });
+});
+
+describe('findForms: the side of a source/reference conflict the mock does not serve', () => {
+  it('names grouped categories, board category names, {title} tool categories, a one-string subType and an alternative spelling', () => {
+    expect(findForms(schemas.Product, { productId: 'P', category: [[{ level: 1, title: 'A' }]] })).toEqual([{ pointer: '/category/0', form: "entries grouped in an inner array (the source's sample)" }]);
+    expect(findForms(schemas.BoardKit, { boardKitId: 'B', category: ['Power'], softwareTools: [{ softwareToolName: 'T', href: '/t' }] }).map((f) => f.pointer)).toEqual(['/category/0', '/softwareTools/0/softwareToolName', '/softwareTools/0/href']);
+    expect(findForms(schemas.SoftwareTool, { softwareToolName: 'T', parentSoftwareCategory: [{ title: 'X' }] })).toEqual([{ pointer: '/parentSoftwareCategory/0', form: '{title} items (the source)' }]);
+    expect(findForms(schemas.Document, { agileId: 'A', subType: 'Driver Package' })).toEqual([{ pointer: '/subType', form: "one string (the reference's example)" }]);
+  });
+
+  it('says nothing about the forms the mock serves', () => {
+    expect(findForms(schemas.BoardKit, { boardKitId: 'B', category: [{ level: 1, title: 'Power' }], softwareTools: [{ name: 'T', url: null }] })).toEqual([]);
+    expect(findForms(schemas.Document, { agileId: 'A', subType: ['Driver Package'], category: [{ level: 1, title: 'A' }] })).toEqual([]);
   });
 });
 

@@ -251,6 +251,55 @@ export function findAbsent(schema: Schema | undefined, value: unknown, at = ''):
   return found;
 }
 
+/** A place where a response uses the form of a conflict the mock does not serve. */
+export interface FormSeen {
+  pointer: string;
+  /** The form, as the document names it (`x-form`, or the spelling an `x-alternative-of` field replaces). */
+  form: string;
+}
+
+/**
+ * Where the source and the reference disagree the document accepts both forms and marks the one
+ * the mock does not serve (`x-form` on a branch, `x-alternative-of` on a field). Lists each place
+ * `value` uses such a form, so the suite can say which one the target sends.
+ */
+export function findForms(schema: Schema | undefined, value: unknown, at = ''): FormSeen[] {
+  const found: FormSeen[] = [];
+  const path: string[] = [];
+  const here = () => `${at}${path.map((s) => `/${escapePointer(s)}`).join('')}`;
+  const walk = (schemas: readonly Schema[], current: unknown): void => {
+    if (schemas.length === 0 || current === null || typeof current !== 'object') return;
+    const parts = applicable(schemas, current);
+    for (const part of parts) if (typeof part['x-form'] === 'string') found.push({ pointer: here(), form: part['x-form'] });
+    const fields = fieldsOf(parts);
+    if (Array.isArray(current)) {
+      current.forEach((item, i) => {
+        path.push(String(i));
+        // A scalar item has no fields to walk; its branch is the form.
+        const itemParts = item !== null && typeof item === 'object' ? [] : applicable(fields.items, item);
+        for (const part of itemParts) if (typeof part['x-form'] === 'string') found.push({ pointer: here(), form: part['x-form'] });
+        walk(fields.items, item);
+        path.pop();
+      });
+      return;
+    }
+    for (const [name, subs] of fields.properties) {
+      if (!(name in current)) continue;
+      path.push(name);
+      const child = (current as Record<string, unknown>)[name];
+      const alternative = subs.map((sub) => sub['x-alternative-of']).find((a): a is string => typeof a === 'string');
+      if (alternative !== undefined) found.push({ pointer: here(), form: `\`${name}\` instead of \`${alternative}\`` });
+      if (child === null || typeof child !== 'object') {
+        for (const part of applicable(subs, child)) if (typeof part['x-form'] === 'string') found.push({ pointer: here(), form: part['x-form'] });
+      }
+      walk(subs, child);
+      path.pop();
+    }
+  };
+  if (schema) walk([schema], value);
+  return found;
+}
+
 function requiredOf(schema: Schema): string[] {
   return Array.isArray(schema.required) ? schema.required.map(String) : [];
 }

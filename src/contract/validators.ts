@@ -31,7 +31,7 @@ export interface Violation {
 }
 
 /** Keywords the document uses that are OpenAPI or project annotations, not JSON Schema. */
-const ANNOTATIONS = ['x-source', 'x-since', 'x-shape-version', 'x-alternative-of', 'x-presence', 'example', 'xml', 'externalDocs', 'discriminator'];
+const ANNOTATIONS = ['x-source', 'x-since', 'x-shape-version', 'x-alternative-of', 'x-presence', 'x-form', 'example', 'xml', 'externalDocs', 'discriminator'];
 
 function createAjv(options: { useDefaults: boolean }): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, useDefaults: options.useDefaults });
