@@ -1,16 +1,18 @@
 /**
  * @module contract-tests/cli
  * `web-data-contract [base-url]`: the contract suite as a command. Flags become the suite's
- * `CONTRACT_*` variables (which keep working on their own); every option is checked, and the target
- * asked once, before anything runs. Exit status: 0 the target conforms, 1 drift (failures in the
- * reports), 2 a usage error or an unreachable target, always as one line (no stack trace).
+ * `CONTRACT_*` variables (which keep working on their own); every option is checked (report
+ * locations writable too), and the target asked once, before anything runs. Exit status: 0 the
+ * target conforms (every test passed and the report is green), 1 drift (failures in the reports,
+ * or nothing real tested), 2 a usage error, an unreachable target or a run that wrote no report,
+ * always as one line (no stack trace).
  * Keys are never flags (a command line is visible to every user of the machine): they come from
  * the environment.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadContract } from '../src/contract/index.js';
@@ -89,7 +91,29 @@ export function environmentFor(argv: readonly string[], env: NodeJS.ProcessEnv):
   return { env: out, help: false };
 }
 
-/** Checks every option (files readable, release known) before anything runs. */
+/**
+ * Makes sure the reports can be written where they go: the directory exists or is created (one
+ * level at a time, so a path no directory can be made in is refused at once), and is writable.
+ */
+export function assertWritableDir(dir: string, name: string): void {
+  const missing: string[] = [];
+  let at = resolve(dir);
+  while (!existsSync(at)) {
+    missing.unshift(at);
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  if (!statSync(at).isDirectory()) throw new Error(`${name} ${dir}: ${at} is not a directory`);
+  try {
+    accessSync(at, constants.W_OK);
+    for (const d of missing) mkdirSync(d);
+  } catch (error) {
+    throw new Error(`${name} ${dir}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+/** Checks every option (files readable, report locations writable, release known) before anything runs. */
 export async function validate(env: NodeJS.ProcessEnv): Promise<ContractOptions> {
   let options: ContractOptions;
   try {
@@ -100,6 +124,11 @@ export async function validate(env: NodeJS.ProcessEnv): Promise<ContractOptions>
     const families = [...new Set(contract.operations.map((op) => op.family))];
     const unknown = (options.restrictedFamilies ?? []).filter((f) => !families.includes(f));
     if (unknown.length > 0) throw new Error(`CONTRACT_RESTRICTED_FAMILIES names no family of the document: ${unknown.join(', ')} (families: ${families.join(', ')})`);
+    // Last, so a run refused for another reason leaves no directory behind.
+    assertWritableDir(options.reportDir, 'CONTRACT_REPORT_DIR');
+    assertWritableDir(dirname(options.jsonFile), 'CONTRACT_JSON_REPORT');
+    assertWritableDir(dirname(options.summaryFile), 'CONTRACT_SUMMARY_FILE');
+    assertWritableDir(dirname(options.junitFile), 'CONTRACT_JUNIT_FILE');
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -125,9 +154,30 @@ function runVitest(env: NodeJS.ProcessEnv): Promise<number> {
   });
 }
 
-/** Whether the run wrote its report after `since` (then a non-zero exit is drift, not a broken run). */
-function reportWritten(path: string, since: number): boolean {
-  return existsSync(path) && statSync(path).mtimeMs >= since && JSON.parse(readFileSync(path, 'utf8')) !== null;
+/** When a file was last written; undefined when there is none. */
+function mtimeOf(path: string): number | undefined {
+  return existsSync(path) ? statSync(path).mtimeMs : undefined;
+}
+
+/** The verdict of the report this run wrote (changed since `before`); undefined when it wrote none. */
+export function verdictOf(path: string, before: number | undefined): { passed: boolean } | undefined {
+  try {
+    const written = mtimeOf(path);
+    if (written === undefined || written === before) return undefined;
+    const report = JSON.parse(readFileSync(path, 'utf8')) as { passed?: unknown } | null;
+    return typeof report?.passed === 'boolean' ? { passed: report.passed } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The exit status of a completed run: the report decides (a run that tested nothing real, or whose
+ * reports list a failure, is not a conforming one even when every test passed), and so does vitest.
+ */
+export function exitOf(vitestCode: number, verdict: { passed: boolean } | undefined): number | undefined {
+  if (!verdict) return undefined;
+  return vitestCode === 0 && verdict.passed ? EXIT.conforms : EXIT.drift;
 }
 
 /** The command: returns the exit status. */
@@ -140,11 +190,11 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     }
     const options = await validate(run.env);
     if (options.baseUrl) await assertReachable(options.baseUrl, options.timeoutMs);
-    const started = Date.now();
+    const before = mtimeOf(options.jsonFile);
     const code = await runVitest(run.env);
-    if (code === 0) return EXIT.conforms;
-    if (reportWritten(options.jsonFile, started)) return EXIT.drift;
-    process.stderr.write(`web-data-contract: the suite did not complete (vitest exit ${code}); see the output above\n`);
+    const exit = exitOf(code, verdictOf(options.jsonFile, before));
+    if (exit !== undefined) return exit;
+    process.stderr.write(`web-data-contract: the suite did not complete (vitest exit ${code}, no report written); see the output above\n`);
     return EXIT.usage;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

@@ -1,7 +1,9 @@
 /**
  * @module meta/reports.test
  * What the suite writes: every form of a key redacted, findings compared with a baseline report,
- * and the command line's answers to usage errors and an unreachable target (one line, exit 2).
+ * failures no test carries (a file that did not load, a hook, an unhandled error) in the reports,
+ * and the command line's answers to usage errors and an unreachable target (one line, exit 2) and
+ * its exit status after a run. The whole command against a live target is in cli.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -11,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compareWithBaseline, readBaseline } from '../support/baseline.js';
 import { redact, type Finding } from '../support/findings.js';
-import { thrownFailure } from '../support/reporter.js';
+import { runErrors, thrownFailure } from '../support/reporter.js';
+import { exitOf } from '../cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/web-data-contract.js', import.meta.url));
 
@@ -84,6 +87,27 @@ describe('web-data-contract', () => {
     expect(out.status).toBe(2);
   });
 
+  it('a yes/no variable that is neither, or a report directory that cannot be made: one line, exit 2', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'contract-cli-')), 'a-file');
+    writeFileSync(file, '');
+    const strict = run([], { CONTRACT_STRICT: 'ture' });
+    expect(strict.stderr).toBe('web-data-contract: CONTRACT_STRICT must be 1, true, yes or on (or 0, false, no, off), got "ture"\n');
+    expect(strict.status).toBe(2);
+    const dir = run(['--report-dir', join(file, 'reports')]);
+    expect(dir.stderr).toBe(`web-data-contract: CONTRACT_REPORT_DIR ${join(file, 'reports')}: ${file} is not a directory\n`);
+    expect(dir.status).toBe(2);
+  });
+
+  it('the exit status of a completed run follows the report as well as vitest', () => {
+    expect(exitOf(0, { passed: true })).toBe(0);
+    // Every test passed, yet the report is not green (nothing real was tested): not a conforming run.
+    expect(exitOf(0, { passed: false })).toBe(1);
+    expect(exitOf(1, { passed: false })).toBe(1);
+    expect(exitOf(1, { passed: true })).toBe(1);
+    // No report from this run: the caller says the suite did not complete (exit 2).
+    expect(exitOf(0, undefined)).toBeUndefined();
+  });
+
   it('an unreachable target: one line naming it, exit 2, nothing run', () => {
     const out = run(['http://127.0.0.1:9/web-data/v1', '--timeout-ms', '2000'], { CONTRACT_API_KEY: 'secret-key-123' });
     expect(out.stderr).toMatch(/^web-data-contract: target http:\/\/127.0.0.1:9\/web-data\/v1 is not reachable: .*nothing was tested\n$/);
@@ -97,6 +121,21 @@ describe('the reports never hide a failure', () => {
     const test = { fullName: 'products > sort order', result: () => ({ state: 'failed', errors: [{ message: 'the check itself failed: TypeError: x is undefined' }] }), meta: () => ({}) };
     const found = thrownFailure(test as unknown as Parameters<typeof thrownFailure>[0], 'http://t/web-data/v1');
     expect(found).toMatchObject({ severity: 'failure', rule: 'check-error', operationId: 'products > sort order', message: 'the check itself failed: TypeError: x is undefined' });
+  });
+
+  it('a test file that failed to load, a hook that threw and an unhandled error are failures with their messages', () => {
+    const error = (message: string) => ({ name: 'Error', message });
+    const module = {
+      moduleId: '/suite/products.contract.test.ts',
+      errors: () => [error('Cannot find module ./support/family-suite.js')],
+      children: { allSuites: () => [{ fullName: 'products', errors: () => [error('beforeAll: the mock did not start')] }, { fullName: 'fine', errors: () => [] }][Symbol.iterator]() },
+    };
+    const found = runErrors([module as unknown as Parameters<typeof runErrors>[0][number]], [{ name: 'TypeError', message: 'late' }], 'http://t/web-data/v1');
+    expect(found.map((f) => [f.severity, f.rule, f.operationId, f.message])).toEqual([
+      ['failure', 'check-error', '/suite/products.contract.test.ts', 'Cannot find module ./support/family-suite.js'],
+      ['failure', 'check-error', 'products (/suite/products.contract.test.ts)', 'beforeAll: the mock did not start'],
+      ['failure', 'check-error', '(the run)', 'TypeError: late'],
+    ]);
   });
 
   it('a failed test whose findings carry the failure adds nothing', () => {

@@ -76,9 +76,13 @@ export const DEFAULTS = {
 
 type Env = Record<string, string | undefined>;
 
-function flag(value: string | undefined, fallback: boolean): boolean {
+/** A yes/no variable; anything else is refused rather than read as "no" (`CONTRACT_STRICT=ture`). */
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const value = env[name]?.trim();
   if (value === undefined || value === '') return fallback;
-  return /^(1|true|yes|on)$/i.test(value);
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new Error(`${name} must be 1, true, yes or on (or 0, false, no, off), got "${value}"`);
 }
 
 function positiveInt(env: Env, name: string, fallback: number): number {
@@ -128,9 +132,9 @@ export function readOptions(env: Env = process.env): ContractOptions {
     restrictedApiKey: env.CONTRACT_RESTRICTED_API_KEY || (mock ? DEFAULTS.mockRestrictedApiKey : undefined),
     restrictedFamilies: list(env.CONTRACT_RESTRICTED_FAMILIES),
     rateLimitApiKey: env.CONTRACT_RATE_LIMIT_API_KEY || (mock ? DEFAULTS.mockRateLimitApiKey : undefined),
-    provokeRateLimit: flag(env.CONTRACT_PROVOKE_RATE_LIMIT, mock),
-    usePrefer: flag(env.CONTRACT_USE_PREFER, mock),
-    strict: flag(env.CONTRACT_STRICT, false),
+    provokeRateLimit: flag(env, 'CONTRACT_PROVOKE_RATE_LIMIT', mock),
+    usePrefer: flag(env, 'CONTRACT_USE_PREFER', mock),
+    strict: flag(env, 'CONTRACT_STRICT', false),
     allowlistPath: env.CONTRACT_ALLOWLIST || undefined,
     concurrency: positiveInt(env, 'CONTRACT_CONCURRENCY', DEFAULTS.concurrency),
     timeoutMs: positiveInt(env, 'CONTRACT_TIMEOUT_MS', DEFAULTS.timeoutMs),

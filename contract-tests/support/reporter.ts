@@ -3,13 +3,14 @@
  * Collects what every contract test attached (findings, exercised statuses) and writes the
  * machine-readable JSON report, the Markdown summary (also appended to `$GITHUB_STEP_SUMMARY`)
  * and prints it. JUnit XML comes from vitest's own reporter beside this one. A test that failed by
- * throwing is a failure in both reports, with its message; checks that could not run are listed
+ * throwing is a failure in both reports, with its message, and so is a test file that failed to
+ * load, a hook that threw or an unhandled error; checks that could not run are listed
  * beside the coverage table; with a baseline, the summary leads with what is new. Every form of
  * every key is redacted from all of it.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { loadContract } from '../../src/contract/index.js';
 import { compareWithBaseline, readBaseline } from './baseline.js';
 import { coverageCells, coverageMarkdown } from './coverage.js';
@@ -36,6 +37,34 @@ export function thrownFailure(test: TestCase, target: string): Finding | undefin
   return { severity: 'failure', rule: 'check-error', operationId: test.fullName, method: '-', url: target, expected: 'the check to run to its end', message };
 }
 
+/**
+ * Failures no test carries: a test file that broke while loading, a `describe` whose hook threw (its
+ * tests are then skipped, not failed), an error nothing caught during the run. Each is a failure
+ * finding with its message, so a run vitest calls failed never reads "Failures: 0".
+ */
+export function runErrors(modules: ReadonlyArray<Pick<TestModule, 'moduleId' | 'errors' | 'children'>>, unhandled: ReadonlyArray<SerializedError>, target: string): Finding[] {
+  const finding = (where: string, errors: readonly SerializedError[], expected: string): Finding => ({
+    severity: 'failure',
+    rule: 'check-error',
+    operationId: where,
+    method: '-',
+    url: target,
+    expected,
+    message: errors.map((e) => `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message}`).join('\n') || 'failed without a message',
+  });
+  const out: Finding[] = [];
+  for (const module of modules) {
+    const own = module.errors();
+    if (own.length > 0) out.push(finding(module.moduleId, own, 'the test file to load and run'));
+    for (const suite of module.children.allSuites()) {
+      const errors = suite.errors();
+      if (errors.length > 0) out.push(finding(`${suite.fullName} (${module.moduleId})`, errors, 'the tests of this group to run'));
+    }
+  }
+  if (unhandled.length > 0) out.push(finding('(the run)', unhandled, 'no error outside the checks'));
+  return out;
+}
+
 function bullet(f: Finding): string {
   return `- ${f.severity} ${f.rule} in ${f.operationId}: ${f.message}${f.pointer ? ` (${f.pointer}${f.actual ? `, sample ${f.actual}` : ''})` : ''}${f.assumption ? `; assumed: ${f.assumption}` : ''}`;
 }
@@ -53,7 +82,27 @@ export default class ContractReporter implements Reporter {
     this.#started = Date.now();
   }
 
-  async onTestRunEnd(modules: ReadonlyArray<TestModule>): Promise<void> {
+  /**
+   * Never throws: vitest answers a reporter that throws with its own stack trace. A report that
+   * cannot be written (a directory that cannot be created, a document that does not load) is one
+   * line on stderr and a failed run instead.
+   */
+  async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError> = []): Promise<void> {
+    try {
+      await this.#report(modules, unhandledErrors);
+    } catch (error) {
+      process.exitCode = 1;
+      let secrets: string[] = [];
+      try {
+        secrets = secretsOf(readOptions());
+      } catch {
+        // the options themselves are what broke; nothing more to redact than the message says
+      }
+      process.stderr.write(`contract reporter: the reports could not be written: ${redact(error instanceof Error ? error.message : String(error), secrets)}\n`);
+    }
+  }
+
+  async #report(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): Promise<void> {
     const options = readOptions();
     const target = options.baseUrl ?? process.env.CONTRACT_RESOLVED_BASE_URL ?? '(the suite’s own mock)';
     let findings: Finding[] = [];
@@ -69,7 +118,9 @@ export default class ContractReporter implements Reporter {
         tests.push({ name: test.fullName, file: module.moduleId, state: test.result().state });
       }
     }
-    if (tests.length === 0) return;
+    const broken = runErrors(modules, unhandledErrors, target);
+    findings.push(...broken);
+    if (tests.length === 0 && broken.length === 0) return;
     const contract = await loadContract({ release: options.release });
     const cells = coverageCells(contract, notes, options);
     const baseline = options.baselineFile ? compareWithBaseline(findings, readBaseline(options.baselineFile)) : undefined;
