@@ -9,7 +9,7 @@
  * form of the key appears in the console, the JSON report, the Markdown summary or the JUnit XML.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,6 +113,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await target?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('web-data-contract against a live target behind a pass-through proxy', () => {
