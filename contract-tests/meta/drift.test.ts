@@ -190,6 +190,16 @@ const cases: Case[] = [
   { broken: 'content type', rule: 'content-type', check: checkEveryOperation, scope: packages, mutation: onList('/packages', (_b, _req, res) => res.headers.set('content-type', 'text/plain')) },
   { broken: 'an undeclared status', rule: 'undeclared-status', check: checkEveryOperation, scope: packages, mutation: onList('/packages', (_b, _req, res) => void (res.status = 418)) },
   {
+    broken: 'x-ratelimit-remaining that does not count down',
+    rule: 'rate-limit-countdown',
+    check: checkRateLimitCountdown,
+    mutation: {
+      response(res) {
+        if (res.headers.has('x-ratelimit-remaining')) res.headers.set('x-ratelimit-remaining', '5');
+      },
+    },
+  },
+  {
     broken: '429 Retry-After vs retry_after',
     rule: 'rate-limit-retry-after',
     check: checkRateLimitExceeded,

@@ -112,7 +112,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     const { rawPath } = splitUrl(c.req.url);
     const api = apis.find((a) => rawPath.startsWith(`${a.basePath}/`));
     const methods = api ? allowed(rawPath.slice(api.basePath.length)) : [];
-    if (methods.length > 0) return jsonResponse(405, { error: messages.methodNotAllowed(c.req.method, methods), code: 405 }, { allow: methods.join(', ') });
+    if (methods.length > 0) return jsonResponse(405, { error: messages.methodNotAllowed(c.req.method, methods) }, { allow: methods.join(', ') });
     return jsonResponse(404, { error: messages.noSuchPath(rawPath) });
   });
   app.onError((error, c) => {

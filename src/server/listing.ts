@@ -62,7 +62,7 @@ export function filterParameters(op: Operation): Parameter[] {
 function filterOf(param: Parameter, value: string | number | boolean): Filter | undefined {
   if (!param.filter) throw new Error(`${param.name}: a list filter parameter needs x-filter in the document, or a handler that serves it as a relation`);
   const { field, match, any } = param.filter;
-  if (any !== undefined && value === any) return undefined;
+  if (any !== undefined && normalize(value) === normalize(any)) return undefined;
   // `include`: true widens the list to every record; false (the default) leaves out the flagged ones.
   if (match === 'include' && value === true) return undefined;
   return { param: param.name, field, match, value };
