@@ -12,7 +12,7 @@
  * `pagination.limit` says so and the page is consistent with it: the maximum is not stated for
  * every list.
  */
-import type { Operation } from '../../src/contract/index.js';
+import { itemsSkipped, offsetUnitOf, type Operation } from '../../src/contract/index.js';
 import type { Exchange } from '../support/client.js';
 import type { Check } from '../support/context.js';
 import { show } from '../support/findings.js';
@@ -50,12 +50,9 @@ const LIMIT_CAP_NOT_STATED = 'the maximum of `limit` is not shown by the source 
 
 type Fail = (ex: Exchange, rule: string, expected: string, actual: unknown, message: string, pointer?: string) => void;
 
-/** How the items a page skips follow from the `offset` sent, and how a finding explains it. */
-function offsetRule(op: Operation): { skippedBy: (value: number, limit: number) => number; explain: (page: number, limit: number) => string } {
-  if (queryParameter(op, PAGING.page)?.offsetUnit === 'item') {
-    return { skippedBy: (value) => value, explain: (page, limit) => `offset = ${page * limit} items (offset counts items on this list)` };
-  }
-  return { skippedBy: (value, limit) => value * limit, explain: (page, limit) => `offset = page x limit = ${page} x ${limit} = ${page * limit}` };
+/** What a finding expects `pagination.offset` to be for page `page` at `limit`, and why. */
+function explainOffset(op: Operation, page: number, limit: number): string {
+  return offsetUnitOf(op) === 'item' ? `offset = ${page * limit} items (offset counts items on this list)` : `offset = page x limit = ${page} x ${limit} = ${page * limit}`;
 }
 
 /**
@@ -88,7 +85,6 @@ export const checkPagination: Check = async (ctx, scope) => {
       probe.add(op, ex, { rule, pointer, expected, actual: show(actual), message, source: 'documented' });
     };
     const limitParam = queryParameter(op, PAGING.limit);
-    const offsets = offsetRule(op);
     const declaredLimit = defaultOf(op, PAGING.limit);
     const first = pageOf(await probe.cached(op));
     if (!first) continue; // the probe already reported the shape
@@ -99,7 +95,7 @@ export const checkPagination: Check = async (ctx, scope) => {
     }
     // From here on, the page size the target says it used.
     const limit = positiveInteger(first.pagination.limit) ? first.pagination.limit : declaredLimit || 1;
-    const startOffset = offsets.skippedBy(defaultOf(op, PAGING.page), limit);
+    const startOffset = itemsSkipped(offsetUnitOf(op), defaultOf(op, PAGING.page), limit);
     if (first.pagination.offset !== startOffset) fail(first.ex, 'pagination.offset', `offset ${startOffset} for the default page`, first.pagination.offset, 'default page does not start at offset 0', '/pagination/offset');
     const total = Number(first.pagination.total);
     const pageCount = Math.ceil(total / limit);
@@ -114,7 +110,7 @@ export const checkPagination: Check = async (ctx, scope) => {
       const { ex, data, pagination } = page;
       if (pagination.limit !== limit) fail(ex, 'pagination.limit', `limit ${limit} (as requested)`, pagination.limit, 'requested limit not honoured', '/pagination/limit');
       const expectedLength = Math.max(0, Math.min(limit, total - p * limit));
-      if (pagination.offset !== p * limit) fail(ex, 'pagination.offset', offsets.explain(p, limit), pagination.offset, 'pagination.offset is not the items skipped', '/pagination/offset');
+      if (pagination.offset !== p * limit) fail(ex, 'pagination.offset', explainOffset(op, p, limit), pagination.offset, 'pagination.offset is not the items skipped', '/pagination/offset');
       if (pagination.total !== total) fail(ex, 'pagination.total', `the same total on every page (${total})`, pagination.total, 'total changes between pages', '/pagination/total');
       if (data.length !== expectedLength) fail(ex, 'pagination.count', `${expectedLength} items on page ${p} of ${total} at limit ${limit}`, data.length, 'page holds the wrong number of items', '/data');
       const more = p * limit + data.length < total;
@@ -139,7 +135,7 @@ export const checkPagination: Check = async (ctx, scope) => {
     if (smallPage) {
       const start = SMALL_PAGE * small;
       if (smallPage.pagination.limit !== small) fail(smallPage.ex, 'pagination.limit', `limit ${small} (as requested)`, smallPage.pagination.limit, 'requested limit not honoured', '/pagination/limit');
-      if (smallPage.pagination.offset !== start) fail(smallPage.ex, 'pagination.offset', offsets.explain(SMALL_PAGE, small), smallPage.pagination.offset, 'pagination.offset is not the items skipped', '/pagination/offset');
+      if (smallPage.pagination.offset !== start) fail(smallPage.ex, 'pagination.offset', explainOffset(op, SMALL_PAGE, small), smallPage.pagination.offset, 'pagination.offset is not the items skipped', '/pagination/offset');
       const want = ordered.slice(start, start + small);
       const got = smallPage.data.map((r) => idOf(op, r));
       if (got.length > small) fail(smallPage.ex, 'pagination.limit', `at most ${small} items`, got.length, 'more items than the requested limit', '/data');

@@ -19,10 +19,10 @@ const RATE_LIMIT_LIMIT = 'x-ratelimit-limit';
 export const RATE_LIMIT_HEADERS_MAY =
   'successful responses *may* carry x-ratelimit-limit and x-ratelimit-remaining (source, Limits rule 2); the vendor reference publishes no rate-limit headers';
 /** Why an absent declared field is only a warning. */
-export const FIELD_PRESENCE_NOT_STATED =
+const FIELD_PRESENCE_NOT_STATED =
   'neither the source nor the vendor reference marks record fields required (the reference\'s own responses leave many out); the document requires only identifiers and the presence the source states (DECISIONS.md 10)';
 /** Why a conflict's other form is only a note. */
-export const CONFLICT_FORMS = 'where the source and the vendor reference disagree, the document accepts both forms (DECISIONS.md 75)';
+const CONFLICT_FORMS = 'where the source and the vendor reference disagree, the document accepts both forms (DECISIONS.md 75)';
 /** Why any 4xx is an acceptable answer to malformed input. */
 export const MALFORMED_INPUT_NOT_SHOWN = 'responses to malformed input are "not shown" (source, Errors rule 3): any 4xx is accepted, a 5xx is a failure';
 
@@ -45,12 +45,17 @@ function bodyOf(ex: Exchange): ResponseBody {
 }
 
 /** Generic findings for one response. Undeclared fields come back separately, for de-duplication. */
-export function inspectExchange(ctx: CheckContext, op: Operation, ex: Exchange, inspect: InspectOptions = {}): { findings: Finding[]; undeclared: { pointer: string; sample: unknown }[]; absent: string[] } {
+export function inspectExchange(ctx: CheckContext, op: Operation, ex: Exchange, inspect: InspectOptions = {}): { findings: Finding[]; undeclared: { pointer: string; sample: unknown }[] } {
   const { validators, options } = ctx;
   const findings: Finding[] = [];
   const undeclared: { pointer: string; sample: unknown }[] = [];
-  const absent: string[] = [];
   const at = about(op, ex);
+  /** Notes said once per run per key (every check sees the same records). */
+  const once = (key: string, finding: Finding): void => {
+    if (ctx.once.has(key)) return;
+    ctx.once.add(key);
+    findings.push(finding);
+  };
   const checked = checkResponse(validators, op, { status: ex.status, method: ex.spec.method, header: (name) => ex.headers.get(name), body: bodyOf(ex) }, { undeclaredFields: true, absentFields: true, formsSeen: true });
   for (const f of checked) {
     if (f.kind === 'undeclared') {
@@ -58,15 +63,14 @@ export function inspectExchange(ctx: CheckContext, op: Operation, ex: Exchange, 
       continue;
     }
     if (f.kind === 'absent') {
-      absent.push(f.pointer);
+      const pattern = pointerPattern(f.pointer);
+      once(`absent-field ${op.operationId} ${ex.status} ${pattern}`, { ...at, severity: 'warning', rule: f.rule, pointer: f.pointer, expected: `the field (pattern ${pattern}), which the mock always sends`, actual: 'absent', message: `field ${f.pointer} is declared but absent; its presence is not stated, so this is a warning`, source: op.source, assumption: FIELD_PRESENCE_NOT_STATED });
       continue;
     }
     if (f.kind === 'form') {
-      // Said once per run per place and form: the target uses the other side of a conflict the document accepts.
-      const key = `conflict-form ${op.operationId} ${pointerPattern(f.pointer)} ${String(f.actual)}`;
-      if (ctx.once.has(key)) continue;
-      ctx.once.add(key);
-      findings.push({ ...at, severity: 'warning', rule: f.rule, pointer: f.pointer, expected: f.expected, actual: String(f.actual), message: `the target sends ${String(f.actual)} at ${pointerPattern(f.pointer) || '(body)'}; the document accepts it, the mock serves the other form`, source: f.source, assumption: CONFLICT_FORMS });
+      // The target uses the other side of a conflict the document accepts.
+      const pattern = pointerPattern(f.pointer);
+      once(`conflict-form ${op.operationId} ${pattern} ${String(f.actual)}`, { ...at, severity: 'warning', rule: f.rule, pointer: f.pointer, expected: f.expected, actual: String(f.actual), message: `the target sends ${String(f.actual)} at ${pattern || '(body)'}; the document accepts it, the mock serves the other form`, source: f.source, assumption: CONFLICT_FORMS });
       continue;
     }
     const clientError = ex.status >= 400 && ex.status < 500;
@@ -78,11 +82,9 @@ export function inspectExchange(ctx: CheckContext, op: Operation, ex: Exchange, 
     findings.push({ ...at, severity: severityFor(f.source, options.strict), rule: f.rule, pointer: f.pointer, expected: f.expected, actual: show(f.actual), message, source: f.source });
   }
   // Absent "may" headers: one warning per run, not one per response.
-  const rule = 'rate-limit-headers';
   const declared = ex.status >= 200 && ex.status < 300 ? validators.responseFor(op, ex.status) : undefined;
-  if (!ctx.once.has(rule) && declared?.headers.some((h) => h.name === RATE_LIMIT_LIMIT) && ex.headers.get(RATE_LIMIT_LIMIT) === null) {
-    ctx.once.add(rule);
-    findings.push({ ...at, severity: 'warning', rule, pointer: `header:${RATE_LIMIT_LIMIT}`, expected: 'x-ratelimit-limit and x-ratelimit-remaining (optional)', actual: 'absent', message: 'the target sends no rate-limit headers (said once per run)', source: 'documented', assumption: RATE_LIMIT_HEADERS_MAY });
+  if (declared?.headers.some((h) => h.name === RATE_LIMIT_LIMIT) && ex.headers.get(RATE_LIMIT_LIMIT) === null) {
+    once('rate-limit-headers', { ...at, severity: 'warning', rule: 'rate-limit-headers', pointer: `header:${RATE_LIMIT_LIMIT}`, expected: 'x-ratelimit-limit and x-ratelimit-remaining (optional)', actual: 'absent', message: 'the target sends no rate-limit headers (said once per run)', source: 'documented', assumption: RATE_LIMIT_HEADERS_MAY });
   }
-  return { findings, undeclared, absent };
+  return { findings, undeclared };
 }

@@ -8,7 +8,7 @@ import { pointerPattern, type Operation, type Source } from '../../src/contract/
 import { TargetError, type Auth, type Exchange, type RequestSpec } from './client.js';
 import { CheckAborted, type CheckContext } from './context.js';
 import { redact, show, type Finding, type Severity } from './findings.js';
-import { about, FIELD_PRESENCE_NOT_STATED, inspectExchange, MALFORMED_INPUT_NOT_SHOWN, severityFor } from './inspect.js';
+import { about, inspectExchange, MALFORMED_INPUT_NOT_SHOWN, severityFor } from './inspect.js';
 
 /** The rule of a finding that says a check (or part of one) could not run, and why. */
 export const NOT_RUN = 'not-run';
@@ -84,10 +84,9 @@ export class Probe {
     const clientError = ex.status >= 400 && ex.status < 500;
     const wantsSuccess = spec.expectStatus?.every((s) => s < 300) ?? false;
     const refused = spec.requestSource === 'inferred' && clientError && wantsSuccess;
-    const { findings, undeclared, absent } = inspectExchange(this.ctx, op, ex, { anyClientError: refused || spec.malformed });
+    const { findings, undeclared } = inspectExchange(this.ctx, op, ex, { anyClientError: refused || spec.malformed });
     this.findings.push(...findings);
     for (const field of undeclared) this.#drift(op, ex, field.pointer, field.sample);
-    for (const pointer of absent) this.#absent(op, ex, pointer);
     if (refused) {
       this.#refused.add(ex);
       this.add(op, ex, { rule: 'inferred-request-refused', source: 'inferred', severity: 'warning', pointer: 'status', expected: `status ${spec.expectStatus!.join(' or ')} for a request built from inferred names`, actual: `${ex.status} ${show(ex.json ?? ex.text)}`, message: `inferred request shape refused: ${ex.status} ${show(ex.json ?? ex.text)}; the checks that depend on it are skipped` });
@@ -134,26 +133,6 @@ export class Probe {
   /** Says that a check (or part of it) could not run, and why; the report lists these beside the coverage table. */
   skip(op: Operation, what: string, why: string): void {
     this.note(op, { severity: 'warning', rule: NOT_RUN, expected: `${what} checked`, message: `${what} not checked: ${why}` });
-  }
-
-  /** A declared field left out where neither the source nor the reference states presence: a warning, once per pattern. */
-  #absent(op: Operation, ex: Exchange, pointer: string): void {
-    const pattern = pointerPattern(pointer);
-    // Once per run (every check sees the same records).
-    const key = `absent-field ${op.operationId} ${ex.status} ${pattern}`;
-    if (this.ctx.once.has(key)) return;
-    this.ctx.once.add(key);
-    this.findings.push({
-      ...about(op, ex),
-      severity: 'warning',
-      rule: 'absent-field',
-      pointer,
-      expected: `the field (pattern ${pattern}), which the mock always sends`,
-      actual: 'absent',
-      message: `field ${pointer} is declared but absent; its presence is not stated, so this is a warning`,
-      source: op.source,
-      assumption: FIELD_PRESENCE_NOT_STATED,
-    });
   }
 
   #drift(op: Operation, ex: Exchange, pointer: string, sample: unknown): void {

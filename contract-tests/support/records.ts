@@ -4,7 +4,7 @@
  * own list: which operations are lists or by-ID lookups, which field identifies a record, which
  * list feeds a by-ID lookup, and how a filter parameter maps onto the fields of a record.
  */
-import type { Contract, FilterMatch, Operation, Parameter, Schema } from '../../src/contract/index.js';
+import { offsetForPage, offsetUnitOf, type Contract, type FilterMatch, type Operation, type Parameter, type Schema } from '../../src/contract/index.js';
 import type { Scope } from './context.js';
 
 /** The query parameters the source names for paging and sorting; everything else on a list filters. */
@@ -28,7 +28,7 @@ export function queryParameter(op: Operation, name: string): Parameter | undefin
 
 /** The `offset` value that asks a list for page `page` at `limit`: the page itself, or the items before it where `offset` counts items (`x-offset: item`). */
 export function offsetOfPage(op: Operation, page: number, limit: number): number {
-  return queryParameter(op, PAGING.page)?.offsetUnit === 'item' ? page * limit : page;
+  return offsetForPage(offsetUnitOf(op), page, limit);
 }
 
 export function pathParameters(op: Operation): Parameter[] {

@@ -26,7 +26,11 @@ export type ResponseBody =
 export type ResponseRule = 'undeclared-status' | 'headers' | 'rate-limit-headers' | 'rate-limit-remaining' | 'content-type' | 'json' | 'schema' | 'inferred-shape' | 'undeclared-field' | 'absent-field' | 'conflict-form';
 
 export interface ResponseFinding {
-  /** `violation`: a rule of the document broken; `undeclared`: a field the document does not name (drift it allows). */
+  /**
+   * `violation`: a rule of the document broken; `undeclared`: a field the document does not name
+   * (drift it allows); `absent`: a declared field left out where presence is not stated; `form`: the
+   * side of a source/reference conflict the mock does not serve.
+   */
   kind: 'violation' | 'undeclared' | 'absent' | 'form';
   rule: ResponseRule;
   /** JSON pointer into the body, `header:<name>`, or `status`. */

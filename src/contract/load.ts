@@ -70,6 +70,21 @@ export interface Parameter {
 export type OffsetUnit = 'page' | 'item';
 const OFFSET_UNITS: readonly OffsetUnit[] = ['page', 'item'];
 
+/** What the `offset` of a list operation counts: pages unless the document says items. */
+export function offsetUnitOf(op: Operation): OffsetUnit {
+  return op.parameters.find((p) => p.in === 'query' && p.name === 'offset')?.offsetUnit ?? 'page';
+}
+
+/** The items a list skips for an `offset` value (the server's reading of it). */
+export function itemsSkipped(unit: OffsetUnit, offset: number, limit: number): number {
+  return unit === 'item' ? offset : offset * limit;
+}
+
+/** The `offset` value that asks for page `page` at `limit` (a client's way to it). */
+export function offsetForPage(unit: OffsetUnit, page: number, limit: number): number {
+  return unit === 'item' ? page * limit : page;
+}
+
 export interface HeaderSpec {
   name: string;
   required: boolean;

@@ -268,16 +268,15 @@ export function findForms(schema: Schema | undefined, value: unknown, at = ''): 
   const path: string[] = [];
   const here = () => `${at}${path.map((s) => `/${escapePointer(s)}`).join('')}`;
   const walk = (schemas: readonly Schema[], current: unknown): void => {
-    if (schemas.length === 0 || current === null || typeof current !== 'object') return;
+    if (schemas.length === 0) return;
+    // The branches that fit the value, scalars included: a marked one is the form it uses.
     const parts = applicable(schemas, current);
     for (const part of parts) if (typeof part['x-form'] === 'string') found.push({ pointer: here(), form: part['x-form'] });
+    if (current === null || typeof current !== 'object') return;
     const fields = fieldsOf(parts);
     if (Array.isArray(current)) {
       current.forEach((item, i) => {
         path.push(String(i));
-        // A scalar item has no fields to walk; its branch is the form.
-        const itemParts = item !== null && typeof item === 'object' ? [] : applicable(fields.items, item);
-        for (const part of itemParts) if (typeof part['x-form'] === 'string') found.push({ pointer: here(), form: part['x-form'] });
         walk(fields.items, item);
         path.pop();
       });
@@ -286,13 +285,9 @@ export function findForms(schema: Schema | undefined, value: unknown, at = ''): 
     for (const [name, subs] of fields.properties) {
       if (!(name in current)) continue;
       path.push(name);
-      const child = (current as Record<string, unknown>)[name];
       const alternative = subs.map((sub) => sub['x-alternative-of']).find((a): a is string => typeof a === 'string');
       if (alternative !== undefined) found.push({ pointer: here(), form: `\`${name}\` instead of \`${alternative}\`` });
-      if (child === null || typeof child !== 'object') {
-        for (const part of applicable(subs, child)) if (typeof part['x-form'] === 'string') found.push({ pointer: here(), form: part['x-form'] });
-      }
-      walk(subs, child);
+      walk(subs, (current as Record<string, unknown>)[name]);
       path.pop();
     }
   };

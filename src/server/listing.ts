@@ -8,7 +8,7 @@
  * A page costs O(limit) once its index exists, whatever the offset, so the last page is as cheap
  * as the first.
  */
-import type { FilterMatch, InputProblem, Operation, Parameter } from '../contract/index.js';
+import { itemsSkipped, offsetUnitOf, type FilterMatch, type InputProblem, type Operation, type Parameter } from '../contract/index.js';
 import type { Collection, FieldValue } from '../fixtures/dataset.js';
 import { Lru } from './lru.js';
 
@@ -98,11 +98,10 @@ export function toListQuery(op: Operation, query: Record<string, unknown>, relat
   }
   const sortFields = op.parameters.find((p) => p.in === 'query' && p.name === 'order')?.sortFields ?? {};
   const limit = query.limit as number;
-  const offsetUnit = op.parameters.find((p) => p.in === 'query' && p.name === 'offset')?.offsetUnit ?? 'page';
   return {
     query: {
       limit,
-      offset: offsetUnit === 'item' ? (query.offset as number) : (query.offset as number) * limit,
+      offset: itemsSkipped(offsetUnitOf(op), query.offset as number, limit),
       sort: order.map((key, i) => ({ field: sortFields[key] ?? key, direction: directions.length === 1 ? directions[0] : directions[i] })),
       filters,
     },
