@@ -5,15 +5,17 @@
  * same straight line: request log -> delivery -> (response self-check) -> auth -> rate limit -> QA scenario
  * -> input validation -> handler.
  */
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type ErrorHandler, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { stringify as stringifyYaml } from 'yaml';
 import { BASE_PATH, createValidators, loadContract, readSpecText, renderKindsTable, UNRELEASED, type Contract, type Operation, type Validators } from '../contract/index.js';
 import { generateDataset } from '../fixtures/generate.js';
+import { chain } from './chain.js';
 import { AdjustableClock } from './clock.js';
 import { basePathFor, createApiContext, type ApiContext } from './context.js';
 import type { AppEnv } from './env.js';
-import { apiError, jsonResponse, messages } from './errors.js';
+import { apiError, messages } from './errors.js';
+import { jsonResponse } from './response.js';
 import { handlers } from './handlers/index.js';
 import { loadKeys, type KeyStore } from './keys.js';
 import { auth } from './middleware/auth.js';
@@ -101,9 +103,9 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
       if (operations.get || operations.head) {
         // Hono answers HEAD from the GET route with the body dropped; pick the HEAD operation when the document has one.
         const pick = (method: string): Operation => (method === 'HEAD' ? (operations.head ?? operations.get)! : (operations.get ?? operations.head)!);
-        app.get(route, bindOperation(api, pick), ...pipeline, validate, dispatch);
+        app.get(route, chain([bindOperation(api, pick), ...pipeline, validate, dispatch], answerError));
       }
-      if (operations.post) app.post(route, bindOperation(api, () => operations.post!), ...pipeline, limitBody, validate, dispatch);
+      if (operations.post) app.post(route, chain([bindOperation(api, () => operations.post!), ...pipeline, limitBody, validate, dispatch], answerError));
     }
   }
 
@@ -115,14 +117,17 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     if (methods.length > 0) return jsonResponse(405, { error: messages.methodNotAllowed(c.req.method, methods) }, { allow: methods.join(', ') });
     return jsonResponse(404, { error: messages.noSuchPath(rawPath) });
   });
-  app.onError((error, c) => {
-    if (error instanceof HTTPException) return error.getResponse();
-    // A bug of ours, never the client's input: say so without leaking internals.
-    console.error(`[mock] ${c.req.method} ${splitUrl(c.req.url).rawPath}: ${error.stack ?? error.message}`);
-    return jsonResponse(500, { error: messages.serverError });
-  });
+  app.onError(answerError);
   return app;
 }
+
+/** The answer to an error: its own response when it is one of ours (an HTTPException), else a bare 500. */
+const answerError: ErrorHandler<AppEnv> = (error, c) => {
+  if (error instanceof HTTPException) return error.getResponse();
+  // A bug of ours, never the client's input: say so without leaking internals.
+  console.error(`[mock] ${c.req.method} ${splitUrl(c.req.url).rawPath}: ${error.stack ?? error.message}`);
+  return jsonResponse(500, { error: messages.serverError });
+};
 
 function bindOperation(api: ApiContext, pick: (method: string) => Operation): MiddlewareHandler<AppEnv> {
   return async function routeToOperation(c, next) {

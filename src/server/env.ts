@@ -4,6 +4,7 @@
  */
 import type { Operation, ParsedInput } from '../contract/index.js';
 import type { KeyRecord } from './keys.js';
+import type { Slot } from './rate-limiter.js';
 import type { ApiContext } from './context.js';
 import type { BodyShape } from './middleware/delivery.js';
 
@@ -25,7 +26,9 @@ export interface AppEnv {
     body: unknown;
     /** How a QA control wants the body to leave (cut short, dribbled); applied by the delivery step. */
     bodyShape: BodyShape;
-    /** Told once, with the body bytes actually written, when the response ends or its connection closes. */
-    onDelivered: (bodyBytesWritten: number) => void;
+    /** `x-ratelimit-limit` and `-remaining` for a successful answer (set by the rate limiter). */
+    rateLimitHeaders: Record<string, string>;
+    /** The rate limiter's concurrent-connection slot, released by the delivery step with the body bytes actually written. */
+    slot: Slot;
   };
 }

@@ -7,6 +7,7 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { InputProblem } from '../contract/index.js';
+import { jsonResponse } from './response.js';
 
 /** Statuses whose documented body carries `code` beside `error` (the source's error table). */
 const STATUSES_WITH_CODE = new Set([401, 403, 429]);
@@ -25,14 +26,6 @@ export const messages = {
   rateLimited: (kind: string, seconds: number) => `Rate limit exceeded (${kind}); retry after ${seconds} s`,
   serverError: 'Internal server error',
 } as const;
-
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  const text = JSON.stringify(body);
-  return new Response(text, {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...headers },
-  });
-}
 
 /** An error in the API's shape: `{error}` plus `code` where the source (or a decision) puts it. */
 export function apiError(status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): HTTPException {

@@ -16,7 +16,7 @@ const admitted = (a: ReturnType<RateLimiter['admit']>) => {
 describe('RateLimiter', () => {
   it('counts down and refuses the request past the minute limit with the time left in the window', () => {
     const { clock, limiter } = setup();
-    expect([1, 2, 3].map(() => { const a = admitted(limiter.admit('k', 't')); a.release(0); return a.remaining; })).toEqual([2, 1, 0]);
+    expect([1, 2, 3].map(() => { const a = admitted(limiter.admit('k', 't')); a.slot.release(0); return a.remaining; })).toEqual([2, 1, 0]);
     clock.advance(20_000);
     const refused = limiter.admit('k', 't');
     expect(refused).toMatchObject({ ok: false, kind: 'requests per minute', retryAfterSeconds: 40 });
@@ -24,19 +24,19 @@ describe('RateLimiter', () => {
 
   it('recovers when the window passes', () => {
     const { clock, limiter } = setup();
-    for (let i = 0; i < 3; i++) admitted(limiter.admit('k', 't')).release(0);
+    for (let i = 0; i < 3; i++) admitted(limiter.admit('k', 't')).slot.release(0);
     clock.advance(60_000);
     expect(admitted(limiter.admit('k', 't')).remaining).toBe(1); // the hour window (5) is now the closer one
   });
 
   it('reports the hour window when it is the closer one, and refuses past it', () => {
     const { clock, limiter } = setup();
-    for (let i = 0; i < 3; i++) admitted(limiter.admit('k', 't')).release(0);
+    for (let i = 0; i < 3; i++) admitted(limiter.admit('k', 't')).slot.release(0);
     clock.advance(60_000);
     const fourth = admitted(limiter.admit('k', 't'));
     expect([fourth.limit, fourth.remaining]).toEqual([5, 1]);
-    fourth.release(0);
-    admitted(limiter.admit('k', 't')).release(0);
+    fourth.slot.release(0);
+    admitted(limiter.admit('k', 't')).slot.release(0);
     clock.advance(60_000);
     expect(limiter.admit('k', 't')).toMatchObject({ ok: false, kind: 'requests per hour', retryAfterSeconds: 3600 - 120 });
   });
@@ -46,22 +46,22 @@ describe('RateLimiter', () => {
     const a = admitted(limiter.admit('k', 't'));
     admitted(limiter.admit('k', 't'));
     expect(limiter.admit('k', 't')).toMatchObject({ ok: false, kind: 'concurrent connections', retryAfterSeconds: 1 });
-    a.release(0);
-    a.release(0); // a second release is ignored
+    a.slot.release(0);
+    a.slot.release(0); // a second release is ignored
     expect(limiter.admit('k', 't').ok).toBe(true);
     expect(limiter.snapshot().k.inFlight).toBe(2);
   });
 
   it('limits data transfer by the bytes sent', () => {
     const { clock, limiter } = setup();
-    admitted(limiter.admit('k', 't')).release(1000);
+    admitted(limiter.admit('k', 't')).slot.release(1000);
     clock.advance(1000);
     expect(limiter.admit('k', 't')).toMatchObject({ ok: false, kind: 'data transfer', retryAfterSeconds: 599 });
   });
 
   it('keeps keys apart and forgets them on reset', () => {
     const { limiter } = setup();
-    for (let i = 0; i < 3; i++) admitted(limiter.admit('a', 't')).release(0);
+    for (let i = 0; i < 3; i++) admitted(limiter.admit('a', 't')).slot.release(0);
     expect(limiter.admit('b', 't').ok).toBe(true);
     expect(limiter.admit('a', 't').ok).toBe(false);
     limiter.reset('a');

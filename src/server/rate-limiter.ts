@@ -24,9 +24,35 @@ interface KeyState {
 
 export type LimitKind = 'requests per minute' | 'requests per hour' | 'concurrent connections' | 'data transfer';
 
-export type Admission =
-  | { ok: true; limit: number; remaining: number; release: (bytesSent: number) => void }
-  | { ok: false; kind: LimitKind; retryAfterSeconds: number; limit: number };
+/** A request's concurrent-connection slot: released once, when its response is done, with the body bytes it sent. */
+export class Slot {
+  #released = false;
+  constructor(private readonly state: KeyState) {}
+  /** Frees the slot and charges `bytesSent` to the transfer window; later calls do nothing. */
+  release(bytesSent: number): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.state.inFlight -= 1;
+    this.state.transfer.used += bytesSent;
+  }
+}
+
+export type Admission = { ok: true; limit: number; remaining: number; slot: Slot } | { ok: false; kind: LimitKind; retryAfterSeconds: number; limit: number };
+
+/** Opens a new window when the current one has run out. */
+function roll(window: Window, now: number, seconds: number): void {
+  if (now - window.startedAt >= seconds * MS_PER_SECOND) {
+    window.startedAt = now;
+    window.used = 0;
+  }
+}
+
+/** The refusal when `window` is used up, else undefined. */
+function refusal(kind: LimitKind, window: Window, limit: number, seconds: number, now: number, announced: number): Admission | undefined {
+  if (window.used < limit) return undefined;
+  const waitMs = window.startedAt + seconds * MS_PER_SECOND - now;
+  return { ok: false, kind, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / MS_PER_SECOND)), limit: announced };
+}
 
 export class RateLimiter {
   readonly #states = new Map<string, KeyState>();
@@ -42,23 +68,15 @@ export class RateLimiter {
     if (!tier) throw new Error(`unknown tier ${tierName}`);
     const now = this.clock.now();
     const state = this.#stateOf(keyName, now);
-    const windows: [LimitKind, Window, number, number][] = [
-      ['requests per minute', state.minute, tier.requestsPerMinute, tier.minuteWindowSeconds],
-      ['requests per hour', state.hour, tier.requestsPerHour, tier.hourWindowSeconds],
-      ['data transfer', state.transfer, tier.bytesPerWindow, tier.transferWindowSeconds],
-    ];
-    for (const [, window, , seconds] of windows) {
-      if (now - window.startedAt >= seconds * MS_PER_SECOND) {
-        window.startedAt = now;
-        window.used = 0;
-      }
-    }
-    for (const [kind, window, limit, seconds] of windows) {
-      if (window.used >= limit) {
-        const waitMs = window.startedAt + seconds * MS_PER_SECOND - now;
-        return { ok: false, kind, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / MS_PER_SECOND)), limit: kind === 'data transfer' ? tier.requestsPerMinute : limit };
-      }
-    }
+    roll(state.minute, now, tier.minuteWindowSeconds);
+    roll(state.hour, now, tier.hourWindowSeconds);
+    roll(state.transfer, now, tier.transferWindowSeconds);
+    const refused =
+      refusal('requests per minute', state.minute, tier.requestsPerMinute, tier.minuteWindowSeconds, now, tier.requestsPerMinute) ??
+      refusal('requests per hour', state.hour, tier.requestsPerHour, tier.hourWindowSeconds, now, tier.requestsPerHour) ??
+      // A transfer refusal announces the request limit: `x-ratelimit-limit` counts requests.
+      refusal('data transfer', state.transfer, tier.bytesPerWindow, tier.transferWindowSeconds, now, tier.requestsPerMinute);
+    if (refused) return refused;
     if (state.inFlight >= tier.concurrentConnections) {
       // A connection frees up as soon as a request finishes; one second is the honest minimum.
       return { ok: false, kind: 'concurrent connections', retryAfterSeconds: 1, limit: tier.requestsPerMinute };
@@ -69,19 +87,7 @@ export class RateLimiter {
     // Report the request window closest to exhaustion, so `remaining` is what the client can really send.
     const minuteLeft = tier.requestsPerMinute - state.minute.used;
     const hourLeft = tier.requestsPerHour - state.hour.used;
-    const [limit, remaining] = hourLeft < minuteLeft ? [tier.requestsPerHour, hourLeft] : [tier.requestsPerMinute, minuteLeft];
-    let released = false;
-    return {
-      ok: true,
-      limit,
-      remaining,
-      release: (bytesSent) => {
-        if (released) return;
-        released = true;
-        state.inFlight -= 1;
-        state.transfer.used += bytesSent;
-      },
-    };
+    return hourLeft < minuteLeft ? { ok: true, limit: tier.requestsPerHour, remaining: hourLeft, slot: new Slot(state) } : { ok: true, limit: tier.requestsPerMinute, remaining: minuteLeft, slot: new Slot(state) };
   }
 
   /** Forgets every key's counters (or one key's). */

@@ -5,7 +5,8 @@
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../env.js';
-import { byIdHandler, findOr404, listHandler, type Handler } from './respond.js';
+import { bytesResponse } from '../response.js';
+import { answerHeaders, byIdHandler, findOr404, listHandler, type Handler } from './respond.js';
 
 export const listDocuments: Handler = listHandler((api) => api.listings.documents);
 
@@ -22,14 +23,11 @@ function contentDisposition(filename: string): string {
 }
 
 function fileResponse(c: Context<AppEnv>): Response {
-  const { api, input } = c.var;
-  const id = input.path.dcp_id;
+  const api = c.get('api');
+  const id = c.get('input').path.dcp_id;
   const file = api.dataset.documentFile(findOr404(api.dataset.documentByDcpId(id), 'Document', id));
-  c.header('content-type', file.contentType);
-  c.header('content-length', String(file.bytes.byteLength));
-  c.header('content-disposition', contentDisposition(file.filename));
   // HEAD is answered from the GET response with its body dropped (Hono does this), so both agree.
-  return c.body(file.bytes as Uint8Array<ArrayBuffer>, 200);
+  return bytesResponse(200, file.bytes as Uint8Array<ArrayBuffer>, { ...answerHeaders(c), 'content-type': file.contentType, 'content-disposition': contentDisposition(file.filename) });
 }
 
 export const downloadDocument: Handler = fileResponse;

@@ -32,8 +32,9 @@ function shape120(api: ApiContext, i: number): unknown {
 export const listProducts: Handler = listHandler((api) => api.listings.products);
 
 export const getProduct: Handler = (c) => {
-  const { api, input, operation } = c.var;
-  const id = input.path.product_id;
+  const api = c.get('api');
+  const id = c.get('input').path.product_id;
+  const operation = c.get('operation');
   const i = findOr404(api.dataset.products.indexOf(id), 'Product', id);
   const newest = productShapes(operation).at(-1);
   if (newest !== '1.2.0') return sendJson(c, encodedJson(api, `record:${api.dataset.products.name}:${i}`, () => recordJson(api, api.dataset.products, i)));

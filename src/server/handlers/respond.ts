@@ -9,21 +9,23 @@ import type { AppEnv } from '../env.js';
 import type { ApiContext } from '../context.js';
 import { apiError, badRequest, messages } from '../errors.js';
 import { toListQuery, type Listing } from '../listing.js';
+import { jsonBytesResponse } from '../response.js';
 
 export type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const UTF8 = new TextEncoder();
+
+/**
+ * The headers a successful answer of this request carries besides its own (the rate limiter's
+ * `x-ratelimit-*`, when the request went through it).
+ */
+export function answerHeaders(c: Context<AppEnv>): Record<string, string> {
+  return c.get('rateLimitHeaders') ?? {};
+}
 
 /** Sends JSON text, or JSON already encoded (cached bytes skip a UTF-8 encoding per request). */
 export function sendJson(c: Context<AppEnv>, body: string | Uint8Array<ArrayBuffer>, status: 200 = 200): Response {
-  c.header('content-type', JSON_TYPE);
-  if (typeof body === 'string') {
-    c.header('content-length', String(Buffer.byteLength(body)));
-    return c.body(body, status);
-  }
-  c.header('content-length', String(body.byteLength));
-  return c.body(body, status);
+  return jsonBytesResponse(status, body, answerHeaders(c));
 }
 
 /** The UTF-8 bytes of a response, encoded once and cached under `key`. */

@@ -3,15 +3,17 @@
  * The outermost step of an API request: how the response's body leaves, and when it is done.
  * Over HTTP the body is written in bounded chunks, each only after the previous one was taken by
  * the socket, so a client that stops reading holds back the rest; a QA shape (cut short, dribbled)
- * is applied here, after the self-check saw the whole body. `onDelivered` (the rate limiter's slot
- * and transfer charge) is told the body bytes actually written once the response has been fully
+ * is applied here, after the self-check saw the whole body. The rate limiter's slot (and its
+ * transfer charge) is released with the body bytes actually written once the response has been fully
  * written or its connection has closed, whichever comes first (a connection that closes while
  * the response is still being made, during a QA delay say, frees the slot then, charged nothing).
  * A HEAD writes no body bytes.
  */
 import type { HttpBindings } from '@hono/node-server';
 import { createMiddleware } from 'hono/factory';
+import type { ServerResponse } from 'node:http';
 import type { AppEnv } from '../env.js';
+import { declaredLength } from '../response.js';
 import { SLOW_TICK_MS } from '../qa/actions.js';
 
 /** A body larger than this is written chunk by chunk (smaller ones go to the socket in one write). */
@@ -84,53 +86,65 @@ function dropConnection(env: Partial<HttpBindings> | undefined, res: Response): 
   return new Response(failing, { status: res.status, headers: res.headers });
 }
 
+/**
+ * What has been written of the body, for the connection's close to report: nothing until a body
+ * is on its way; a body sent in one write counts whole once the response has finished; a
+ * chunked body counts what its stream handed over.
+ */
+interface Progress {
+  wholeBody?: number;
+  streamed?: number;
+}
+
+function bytesWritten(progress: Progress, outgoing: ServerResponse): number {
+  if (progress.streamed !== undefined) return progress.streamed;
+  return progress.wholeBody !== undefined && outgoing.writableFinished ? progress.wholeBody : 0;
+}
+
 export function delivery() {
   return createMiddleware<AppEnv>(async function deliver(c, next) {
     const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
-    /** Body bytes written so far, as the connection's close reports them (none until a body is on its way). */
-    let written = () => 0;
+    const progress: Progress = {};
     // Listening before the request is handled: a client that leaves during a QA delay or a slow
-    // handler frees its slot at once (the slot's release counts once; later calls do nothing).
-    outgoing?.once('close', () => c.get('onDelivered')?.(written()));
+    // handler frees its slot at once (a slot is released once; later calls do nothing).
+    outgoing?.once('close', () => c.get('slot')?.release(bytesWritten(progress, outgoing)));
     await next();
-    const onDelivered = c.get('onDelivered');
+    const slot = c.get('slot');
     const shape = c.get('bodyShape');
-    if (!onDelivered && !shape) return;
-    const done = onDelivered ?? (() => undefined);
+    if (!slot && !shape) return;
     if (shape?.reset) {
-      done(0);
+      slot?.release(0);
       c.res = dropConnection(c.env as Partial<HttpBindings> | undefined, c.res);
       return;
     }
     const res = c.res;
-    const declared = res.headers.get('content-length');
-    const length = Number(declared ?? 0);
-    if (c.req.method !== 'HEAD' && !shape && outgoing && declared !== null && length <= DELIVERY_CHUNK_BYTES) {
+    const head = c.req.method === 'HEAD';
+    const length = head ? undefined : declaredLength(res);
+    if (!shape && outgoing && length !== undefined && length <= DELIVERY_CHUNK_BYTES) {
       // One write: written in full once the response finished, nothing if the connection closed first.
       // Checked before `res.body`: reading it turns @hono/node-server's ready-made response into a
       // web Response and costs its one-write fast path (about 100 us per request).
-      written = () => (outgoing.writableFinished ? length : 0);
+      progress.wholeBody = length;
       return;
     }
-    if (c.req.method === 'HEAD' || !res.body) {
+    if (head || !res.body) {
       // Over HTTP the close reports none written.
-      if (!outgoing) done(0);
+      if (!outgoing) slot?.release(0);
       return;
     }
     if (!outgoing && !shape) {
       // In process there is no socket: the response is delivered once it is built.
-      done(declared !== null ? length : (await res.clone().arrayBuffer()).byteLength);
+      slot?.release(length ?? (await res.clone().arrayBuffer()).byteLength);
       return;
     }
     const bytes = new Uint8Array(await res.arrayBuffer());
-    let taken = 0;
+    progress.streamed = 0;
     const body = chunkedBody(bytes, shape ?? {}, (n, ended) => {
-      taken = n;
+      // The stream's own count: a truncated response ends "finished" too once its error is written out.
+      progress.streamed = n;
       // Without a socket (in-process), the end of the stream is the end of the response.
-      if (ended && !outgoing) done(n);
+      if (ended && !outgoing) slot?.release(n);
     });
-    // The stream's own count: a truncated response ends "finished" too once its error is written out.
-    written = () => taken;
     // The declared length stays: a cut body then really arrives shorter than announced.
     c.res = new Response(body, { status: res.status, headers: res.headers });
   });

@@ -20,9 +20,9 @@ export function rateLimit(options: { limiter: RateLimiter }) {
     if (!admission.ok) {
       throw tooManyRequests(admission.kind, admission.retryAfterSeconds, { 'x-ratelimit-limit': String(admission.limit), 'x-ratelimit-remaining': '0' });
     }
-    c.header('x-ratelimit-limit', String(admission.limit));
-    c.header('x-ratelimit-remaining', String(admission.remaining));
-    c.set('onDelivered', admission.release);
+    // Put on the answer by whoever builds it (a plain object: see src/server/response.ts).
+    c.set('rateLimitHeaders', { 'x-ratelimit-limit': String(admission.limit), 'x-ratelimit-remaining': String(admission.remaining) });
+    c.set('slot', admission.slot);
     await next();
   });
 }

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createValidators, loadContract } from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
-import { jsonResponse } from '../errors.js';
+import { jsonResponse } from '../response.js';
 import { responseCheck } from './response-check.js';
 
 const RATE_LIMIT = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99' };

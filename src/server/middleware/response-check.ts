@@ -8,7 +8,7 @@
 import { createMiddleware } from 'hono/factory';
 import { checkResponse, isJsonMediaType, mediaTypeOf, NO_BODY_STATUSES, type ResponseBody, type Validators } from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
-import { jsonResponse } from '../errors.js';
+import { jsonResponse } from '../response.js';
 
 /** The body as the self-check reads it: JSON parsed when it is (or should be) JSON; files left unread. */
 async function bodyOf(res: Response, method: string, jsonExpected: boolean): Promise<ResponseBody> {

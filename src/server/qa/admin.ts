@@ -7,7 +7,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { MockState } from '../app.js';
-import { apiError, jsonResponse } from '../errors.js';
+import { apiError } from '../errors.js';
+import { jsonResponse } from '../response.js';
 import { ActionError, parseBytesPerTick, parseDelay, parseStatus, type FaultAction } from './actions.js';
 import type { FaultPlan } from './fault-plan.js';
 

@@ -76,6 +76,11 @@ export class FaultPlan {
     this.#latencyRandom = seededRandom(this.options.seed ^ 0x5f3759df);
   }
 
+  /** True when no request can get a fault: nothing armed, no random faults, no added latency. */
+  get idle(): boolean {
+    return this.#armed.length === 0 && !this.options.random && !this.options.latency;
+  }
+
   /**
    * The fault for one API request, or undefined. An armed fault is used first (oldest first) and
    * counted down; a forced status only applies where the operation declares it.

@@ -36,9 +36,11 @@ export function scenarios(options: { plan: FaultPlan; validators: Validators; ma
   const { plan, validators } = options;
   const budgetMs = options.maxDurationMs ?? MAX_QA_DURATION_MS;
   return createMiddleware<AppEnv>(async function applyScenario(c, next) {
+    const prefer = preferOf(c);
+    // The common case, answered without looking further: nothing asked, nothing planned.
+    if (!prefer && plan.idle) return next();
     const started = performance.now();
     const op = c.get('operation');
-    const prefer = preferOf(c);
     const declares = (status: number) => validators.responseFor(op, status) !== undefined;
     if (prefer?.status !== undefined && !declares(prefer.status)) {
       throw badRequest([{ in: 'header', name: 'prefer', rule: `declared statuses of ${op.operationId}: ${[...op.responses.keys()].join(', ')}`, message: `code=${prefer.status} is not a status this operation declares`, received: c.req.header('prefer') }]);

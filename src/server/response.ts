@@ -1,0 +1,38 @@
+/**
+ * @module response
+ * Every response the mock builds itself: a status, a body and a plain header object. Plain
+ * objects go to the socket as they are (@hono/node-server writes them in one `writeHead`); Hono's
+ * `c.header()` and a `Headers` instance cost a web `Headers` per request, then a copy back into a
+ * plain object. The body's length is remembered per response, so the delivery step never has
+ * to read it back out of the headers (which would build that `Headers` after all).
+ */
+
+const lengths = new WeakMap<Response, number>();
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A response whose body is given whole; `content-length` is set from it. */
+export function bytesResponse(status: number, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>): Response {
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  const res = new Response(body, { status, headers: { ...headers, 'content-length': String(length) } });
+  lengths.set(res, length);
+  return res;
+}
+
+/** JSON text or its UTF-8 bytes, with the API's JSON content type and the given extra headers. */
+export function jsonBytesResponse(status: number, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): Response {
+  return bytesResponse(status, body, { 'content-type': JSON_TYPE, ...headers });
+}
+
+/** A value as a JSON response. */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return jsonBytesResponse(status, JSON.stringify(body), headers);
+}
+
+/** The body length a response declares: remembered when built here, else its `content-length` (undefined when none). */
+export function declaredLength(res: Response): number | undefined {
+  const known = lengths.get(res);
+  if (known !== undefined) return known;
+  const header = res.headers.get('content-length');
+  return header === null ? undefined : Number(header);
+}
