@@ -7,15 +7,17 @@
  * to read it back out of the headers (which would build that `Headers` after all).
  */
 
-const lengths = new WeakMap<Response, number>();
+/** Where a response built here keeps its body length (a property: a WeakMap entry per response cost more). */
+const BODY_LENGTH = Symbol('bodyLength');
+type Sized = Response & { [BODY_LENGTH]?: number };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A response whose body is given whole; `content-length` is set from it. */
 export function bytesResponse(status: number, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>): Response {
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-  const res = new Response(body, { status, headers: { ...headers, 'content-length': String(length) } });
-  lengths.set(res, length);
+  const res: Sized = new Response(body, { status, headers: { ...headers, 'content-length': String(length) } });
+  res[BODY_LENGTH] = length;
   return res;
 }
 
@@ -31,7 +33,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 
 /** The body length a response declares: remembered when built here, else its `content-length` (undefined when none). */
 export function declaredLength(res: Response): number | undefined {
-  const known = lengths.get(res);
+  const known = (res as Sized)[BODY_LENGTH];
   if (known !== undefined) return known;
   const header = res.headers.get('content-length');
   return header === null ? undefined : Number(header);

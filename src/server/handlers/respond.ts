@@ -33,6 +33,22 @@ export function encodedJson(api: ApiContext, key: string, text: () => string): U
   return api.encoded.getOrCreate(key, () => UTF8.encode(text()));
 }
 
+/**
+ * The JSON text of a validated query or body, as a cache key. The validate step keeps each valid
+ * input frozen and reuses it for the same URL or body text, so its text is worked out once per
+ * input object, not once per request.
+ */
+const inputTexts = new WeakMap<object, string>();
+function inputText(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  let text = inputTexts.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    inputTexts.set(value, text);
+  }
+  return text;
+}
+
 /** POST answers are cached only for bodies up to this many characters of JSON (a 200-number cross-reference is about 4,000). */
 const POST_CACHE_MAX_BODY = 16 * 1024;
 
@@ -42,7 +58,7 @@ const POST_CACHE_MAX_BODY = 16 * 1024;
  * uncached). `text` runs on a miss and may throw a 4xx, which is never cached.
  */
 export function sendPostJson(c: Context<AppEnv>, text: () => string): Response {
-  const bodyText = JSON.stringify(c.get('body'));
+  const bodyText = inputText(c.get('body'));
   if (bodyText.length > POST_CACHE_MAX_BODY) return sendJson(c, text());
   return sendJson(c, encodedJson(c.get('api'), `post:${c.get('operation').operationId}:${bodyText}`, text));
 }
@@ -71,7 +87,7 @@ export function listHandler(pick: (api: ApiContext) => Listing<unknown>, within?
     const api = c.get('api');
     const operation = c.get('operation');
     const input = c.get('input');
-    const cacheKey = `list:${operation.operationId}:${JSON.stringify(input.query)}`;
+    const cacheKey = `list:${operation.operationId}:${inputText(input.query)}`;
     const cached = api.encoded.get(cacheKey);
     if (cached !== undefined) return sendJson(c, cached);
     const narrowing = within?.(c);
