@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from './load.js';
-import { checkTargets, toMarkdown, type BenchReport, type Row, type Side } from './report.js';
+import { checkTargets, median, rowFromRounds, toMarkdown, type BenchReport, type Row, type Side } from './report.js';
 import type { TargetKind } from './scenarios.js';
 
 const MIB = 1024 * 1024;
@@ -56,6 +56,32 @@ describe('bench targets', () => {
     const checks = checkTargets(report(rows));
     expect(['part-by-id', 'tool-by-id', 'search-3-filters', 'cross-reference-200'].map((id) => verdicts(report(rows), id).map((c) => c.ok))).toEqual([[true], [false], [true], [false]]);
     expect(checks.some((c) => c.target.includes('boards-filtered-sorted'))).toBe(false);
+  });
+
+  it('with rounds, judges by the median of the ratios of the rounds and shows their spread', () => {
+    // Round 2's baseline ran on a slower machine state: its pair still compares like with like.
+    const rounds = [
+      { mock: side(6_000, 30), baseline: side(10_000, 20) },
+      { mock: side(3_600, 30), baseline: side(5_000, 21) },
+      { mock: side(9_000, 33), baseline: side(10_000, 20) },
+    ];
+    const r = rowFromRounds({ scenario: 'part-by-id', title: 'part-by-id', size: '1', target: 'byId', responseBytes: 1000 }, rounds);
+    expect(r.mock.requestsPerSecond).toBe(6_000);
+    expect(r.baseline.requestsPerSecond).toBe(10_000);
+    expect(r.mock.requests).toBe(6_000 * 8 + 3_600 * 8 + 9_000 * 8);
+    expect(verdicts(report([r]), 'part-by-id')).toEqual([expect.objectContaining({ ok: true, measured: expect.stringMatching(/^72\.0% /) })]);
+    expect(toMarkdown(report([r]))).toContain('| **0.72** | 0.60-0.90 |');
+    const list = rowFromRounds({ scenario: 'products-list', title: 'products-list', size: '1', target: 'list', responseBytes: 1000 }, rounds);
+    expect(verdicts(report([list]), 'CPU per request')[0].measured).toMatch(/^1\.50x/);
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 2, 3])).toBe(2.5);
+  });
+
+  it('keeps a single round as it was measured', () => {
+    const only = { mock: side(7_000, 30), baseline: side(10_000, 20) };
+    const r = rowFromRounds({ scenario: 'x', title: 'x', size: '1', responseBytes: 1 }, [only]);
+    expect(r).toMatchObject({ mock: only.mock, baseline: only.baseline });
+    expect(r.rounds).toBeUndefined();
   });
 
   it('counts a size the mock could not start at as a target not met', () => {

@@ -35,6 +35,12 @@ export interface Side extends LoadResult {
   cpuMicrosPerRequest: number;
 }
 
+/** One round of a row: the mock's run and the baseline's run right after it. */
+export interface Round {
+  mock: Side;
+  baseline: Side;
+}
+
 export interface Row {
   scenario: string;
   title: string;
@@ -43,8 +49,15 @@ export interface Row {
   /** Which target judges this row (none: reported only). */
   target?: TargetKind;
   responseBytes: number;
+  /** Each side's figures over the rounds: medians (peak RSS: the highest; counts: summed). */
   mock: Side;
   baseline: Side;
+  /**
+   * The rounds, mock and baseline alternating, when there was more than one. Verdicts read the
+   * median of the rounds' own ratios: a pair measured back to back shares the machine's state,
+   * so drift between rounds cancels out of each ratio.
+   */
+  rounds?: Round[];
 }
 
 export interface Machine {
@@ -58,7 +71,7 @@ export interface Machine {
 export interface BenchReport {
   date: string;
   machine: Machine;
-  settings: { connections: number; durationSeconds: number; warmupSeconds: number; key: string };
+  settings: { connections: number; durationSeconds: number; warmupSeconds: number; rounds?: number; key: string };
   rows: Row[];
   /** Sizes the mock could not be started at, with why (their targets count as not met). */
   skipped: { size: string; reason: string }[];
@@ -71,9 +84,54 @@ export function machine(): Machine {
 }
 
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
-const ratio = (row: Row) => row.mock.requestsPerSecond / row.baseline.requestsPerSecond;
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** One side's figures over several rounds: medians of rates, latencies and CPU; the highest RSS; summed counts. */
+export function combineSides(sides: readonly Side[]): Side {
+  const mid = (pick: (s: Side) => number) => median(sides.map(pick));
+  const sum = (pick: (s: Side) => number) => sides.reduce((total, s) => total + pick(s), 0);
+  const statusCodes: Side['statusCodes'] = {};
+  for (const s of sides) for (const [code, { count }] of Object.entries(s.statusCodes)) statusCodes[code] = { count: (statusCodes[code]?.count ?? 0) + count };
+  return {
+    requestsPerSecond: mid((s) => s.requestsPerSecond),
+    latencyP50: mid((s) => s.latencyP50),
+    latencyP99: mid((s) => s.latencyP99),
+    latencyMean: mid((s) => s.latencyMean),
+    latencyMax: Math.max(...sides.map((s) => s.latencyMax)),
+    requests: sum((s) => s.requests),
+    non2xx: sum((s) => s.non2xx),
+    statusCodes,
+    errors: sum((s) => s.errors),
+    timeouts: sum((s) => s.timeouts),
+    durationSeconds: sum((s) => s.durationSeconds),
+    bytesPerSecond: mid((s) => s.bytesPerSecond),
+    peakRssBytes: Math.max(...sides.map((s) => s.peakRssBytes)),
+    cpuMicrosPerRequest: mid((s) => s.cpuMicrosPerRequest),
+  };
+}
+
+/** A row from its rounds (one round: that round's figures as they are). */
+export function rowFromRounds(row: Omit<Row, 'mock' | 'baseline' | 'rounds'>, rounds: Round[]): Row {
+  if (rounds.length === 1) return { ...row, mock: rounds[0].mock, baseline: rounds[0].baseline };
+  return { ...row, mock: combineSides(rounds.map((r) => r.mock)), baseline: combineSides(rounds.map((r) => r.baseline)), rounds };
+}
+
+const pairs = (row: Row): Round[] => row.rounds ?? [{ mock: row.mock, baseline: row.baseline }];
+const roundRatio = (r: Round) => r.mock.requestsPerSecond / r.baseline.requestsPerSecond;
+const roundCpuFactor = (r: Round) => r.mock.cpuMicrosPerRequest / r.baseline.cpuMicrosPerRequest;
+/** Mock req/s over the baseline's: the median of the rounds' ratios. */
+const ratio = (row: Row) => median(pairs(row).map(roundRatio));
+/** Mock CPU per request over the baseline's: the median of the rounds' factors. */
+const cpuFactor = (row: Row) => median(pairs(row).map(roundCpuFactor));
 /** Baseline CPU per request over the mock's: the throughput ratio a quiet machine would show if CPU were the limit. */
-const cpuRatio = (row: Row) => row.baseline.cpuMicrosPerRequest / row.mock.cpuMicrosPerRequest;
+const cpuRatio = (row: Row) => 1 / cpuFactor(row);
+/** The lowest and highest round ratio, when there were rounds. */
+const spread = (row: Row) => (row.rounds ? `${fixed(Math.min(...row.rounds.map(roundRatio)))}-${fixed(Math.max(...row.rounds.map(roundRatio)))}` : '');
 
 export interface TargetCheck {
   target: string;
@@ -94,13 +152,13 @@ function rowChecks(row: Row, connections: number): TargetCheck[] {
   if (row.target === 'byId') return [throughput(TARGETS.byIdRatio)];
   if (row.target === 'heavy') return [throughput(TARGETS.heavyRatio)];
   if (row.target !== 'list') return [];
-  const cpuFactor = row.mock.cpuMicrosPerRequest / row.baseline.cpuMicrosPerRequest;
+  const factor = cpuFactor(row);
   return [
     throughput(TARGETS.listRatio),
     {
       target: `${where}: server CPU per request <= ${TARGETS.listCpuFactor}x the bare server's`,
-      measured: `${fixed(cpuFactor)}x (${Math.round(row.mock.cpuMicrosPerRequest)} / ${Math.round(row.baseline.cpuMicrosPerRequest)} us)`,
-      ok: cpuFactor <= TARGETS.listCpuFactor,
+      measured: `${fixed(factor)}x (${Math.round(row.mock.cpuMicrosPerRequest)} / ${Math.round(row.baseline.cpuMicrosPerRequest)} us)`,
+      ok: factor <= TARGETS.listCpuFactor,
     },
     { target: `${where}: p99 < ${TARGETS.listP99Ms} ms at ${connections} connections`, measured: `${row.mock.latencyP99} ms`, ok: row.mock.latencyP99 < TARGETS.listP99Ms },
   ];
@@ -120,18 +178,23 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
   return checks;
 }
 
+function roundsNote(rounds: number | undefined): string {
+  if (!rounds || rounds < 2) return '';
+  return `, ${rounds} rounds per scenario (mock then baseline, back to back; ratios are the median of the rounds' own ratios, the later rounds after a shorter warm-up)`;
+}
+
 export function toMarkdown(report: BenchReport): string {
   const { machine: m, settings } = report;
   const lines = [
     `### Benchmark (${report.date.slice(0, 10)})`,
     '',
-    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. autocannon in its own process, ${settings.connections} connections, ${settings.durationSeconds} s per run after a ${settings.warmupSeconds} s warm-up; mock and baseline each in their own process. Baseline: bare \`node:http\` serving the very bytes and headers the mock sent for the scenario.`,
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. autocannon in its own process, ${settings.connections} connections, ${settings.durationSeconds} s per run after a ${settings.warmupSeconds} s warm-up${roundsNote(settings.rounds)}; mock and baseline each in their own process. Baseline: bare \`node:http\` serving the very bytes and headers the mock sent for the scenario.`,
     '',
-    '| scenario | size | body bytes | mock req/s | baseline req/s | **mock/baseline** | mock p50 / p99 ms | baseline p50 / p99 ms | server CPU µs/req mock / baseline | CPU ratio | mock peak RSS MiB | baseline peak RSS MiB | non-2xx |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | size | body bytes | mock req/s | baseline req/s | **mock/baseline** | ratio per round (lowest-highest) | mock p50 / p99 ms | baseline p50 / p99 ms | server CPU µs/req mock / baseline | CPU ratio | mock peak RSS MiB | baseline peak RSS MiB | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...report.rows.map(
       (r) =>
-        `| ${r.title} | ${r.size} | ${r.responseBytes} | ${Math.round(r.mock.requestsPerSecond)} | ${Math.round(r.baseline.requestsPerSecond)} | **${fixed(ratio(r))}** | ${r.mock.latencyP50} / ${r.mock.latencyP99} | ${r.baseline.latencyP50} / ${r.baseline.latencyP99} | ${Math.round(r.mock.cpuMicrosPerRequest)} / ${Math.round(r.baseline.cpuMicrosPerRequest)} | ${fixed(cpuRatio(r))} | ${mib(r.mock.peakRssBytes)} | ${mib(r.baseline.peakRssBytes)} | ${r.mock.non2xx + r.mock.errors} |`,
+        `| ${r.title} | ${r.size} | ${r.responseBytes} | ${Math.round(r.mock.requestsPerSecond)} | ${Math.round(r.baseline.requestsPerSecond)} | **${fixed(ratio(r))}** | ${spread(r)} | ${r.mock.latencyP50} / ${r.mock.latencyP99} | ${r.baseline.latencyP50} / ${r.baseline.latencyP99} | ${Math.round(r.mock.cpuMicrosPerRequest)} / ${Math.round(r.baseline.cpuMicrosPerRequest)} | ${fixed(cpuRatio(r))} | ${mib(r.mock.peakRssBytes)} | ${mib(r.baseline.peakRssBytes)} | ${r.mock.non2xx + r.mock.errors} |`,
     ),
     '',
   ];

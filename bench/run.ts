@@ -6,8 +6,9 @@
  * and 1000. Prints the Markdown table with each target's ratio and verdict, and writes
  * `bench/results/latest.{md,json}`.
  *
- * Options (flags or environment): `--duration` / BENCH_DURATION seconds per run (default 8),
- * `--warmup` / BENCH_WARMUP (default 2), `--connections` (50), `--sizes 1,live` (scale factors or
+ * Options (flags or environment): `--duration` / BENCH_DURATION seconds per run (default 4),
+ * `--warmup` / BENCH_WARMUP (default 2; later rounds warm up for half as long), `--rounds` /
+ * BENCH_ROUNDS (default 3: mock then baseline, back to back, that many times), `--connections` (50), `--sizes 1,live` (scale factors or
  * `live`; the first size runs every scenario, the others the list pages), `--startup-scales 1,1000`
  * (empty to skip), `--only <scenario id>`, `--profile` (the mock child writes a V8 CPU profile to
  * bench/results/profiles/).
@@ -16,11 +17,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Child, type CapturedResponse, type MemoryStats } from './ipc.js';
 import { runLoad, type LoadSpec } from './load.js';
-import { machine, writeReport, type BenchReport, type Row, type Side } from './report.js';
+import { machine, rowFromRounds, writeReport, type BenchReport, type Round, type Row, type Side } from './report.js';
 import { allScenarios, capture, FLOOR_SCENARIO, LIST_SCENARIO, listScenarios, requestHeaders, type MockInfo, type Scenario } from './scenarios.js';
 import { BENCH_KEY, probeStartup, type StartupResult } from './startup.js';
 
-const DEFAULT_DURATION_S = 8;
+const DEFAULT_DURATION_S = 4;
+/** Mock and baseline measured back to back this many times per scenario: one pair alone moved by tens of percent between runs. */
+const DEFAULT_ROUNDS = 3;
 const DEFAULT_WARMUP_S = 2;
 const DEFAULT_CONNECTIONS = 50;
 const PROFILE_DIR = fileURLToPath(new URL('./results/profiles/', import.meta.url));
@@ -29,6 +32,7 @@ const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: process.env.BENCH_DURATION ?? String(DEFAULT_DURATION_S) },
     warmup: { type: 'string', default: process.env.BENCH_WARMUP ?? String(DEFAULT_WARMUP_S) },
+    rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? String(DEFAULT_ROUNDS) },
     connections: { type: 'string', default: String(DEFAULT_CONNECTIONS) },
     sizes: { type: 'string', default: '1,live' },
     'startup-scales': { type: 'string', default: '1,1000' },
@@ -39,11 +43,16 @@ const { values } = parseArgs({
 
 const list = (raw: string) => raw.split(',').filter(Boolean);
 const numbers = (raw: string) => list(raw).map(Number);
-const settings = { connections: Number(values.connections), durationSeconds: Number(values.duration), warmupSeconds: Number(values.warmup), key: '$API_KEY (demo-unlimited tier)' };
+const settings = { connections: Number(values.connections), durationSeconds: Number(values.duration), warmupSeconds: Number(values.warmup), rounds: Number(values.rounds), key: '$API_KEY (demo-unlimited tier)' };
+for (const [name, value] of Object.entries(settings)) {
+  if (typeof value === 'number' && !(Number.isInteger(value) && value >= (name === 'warmupSeconds' ? 0 : 1))) throw new Error(`--${name.replace('Seconds', '')} must be a whole number${name === 'warmupSeconds' ? '' : ' of at least 1'}; received ${value}`);
+}
 
 /** One measured run against one server, with that server's RSS peak over the measured part only. */
-async function measure(server: Child, url: string, scenario: Scenario): Promise<Side> {
-  const spec: LoadSpec = { url, method: scenario.method, headers: requestHeaders(scenario), body: scenario.body, ...settings };
+async function measure(server: Child, url: string, scenario: Scenario, round: number): Promise<Side> {
+  // The servers are warm after the first round; later rounds only need their connections open again.
+  const warmupSeconds = round === 0 ? settings.warmupSeconds : Math.ceil(settings.warmupSeconds / 2);
+  const spec: LoadSpec = { url, method: scenario.method, headers: requestHeaders(scenario), body: scenario.body, connections: settings.connections, durationSeconds: settings.durationSeconds, warmupSeconds };
   const result = await runLoad(spec, () => server.send({ type: 'reset-peak' }));
   const stats: MemoryStats = await server.stats();
   return { ...result, peakRssBytes: stats.peakRss, cpuMicrosPerRequest: stats.cpuMicrosSinceReset / Math.max(1, result.requests) };
@@ -53,8 +62,21 @@ function log(line: string): void {
   process.stderr.write(`[bench] ${line}\n`);
 }
 
-function logRow(r: Row): void {
-  log(`  ${Math.round(r.mock.requestsPerSecond)} req/s p99 ${r.mock.latencyP99} ms | baseline ${Math.round(r.baseline.requestsPerSecond)} req/s | ratio ${(r.mock.requestsPerSecond / r.baseline.requestsPerSecond).toFixed(2)}`);
+function logRound(r: Round): void {
+  log(`  ${Math.round(r.mock.requestsPerSecond)} req/s p99 ${r.mock.latencyP99} ms, ${Math.round(r.mock.cpuMicrosPerRequest)} us CPU | baseline ${Math.round(r.baseline.requestsPerSecond)} req/s, ${Math.round(r.baseline.cpuMicrosPerRequest)} us | ratio ${(r.mock.requestsPerSecond / r.baseline.requestsPerSecond).toFixed(2)}`);
+}
+
+/** `rounds` pairs of runs, the server under test first, then the baseline right after it. */
+async function measureRounds(label: string, server: Child, serverUrl: string, baseline: Child, baselineUrl: string, scenario: Scenario): Promise<Round[]> {
+  const rounds: Round[] = [];
+  for (let k = 0; k < settings.rounds; k++) {
+    log(`${label}: round ${k + 1} of ${settings.rounds}`);
+    const mock = await measure(server, `${serverUrl}${scenario.path}`, scenario, k);
+    const base = await measure(baseline, `${baselineUrl}${scenario.path}`, scenario, k);
+    rounds.push({ mock, baseline: base });
+    logRound(rounds.at(-1)!);
+  }
+  return rounds;
 }
 
 /** The yardstick servers, each in its own process: bare node:http, and Hono alone (the framework floor). */
@@ -86,20 +108,14 @@ async function benchSize(size: string, everyScenario: boolean, yardsticks: Yards
     for (const scenario of scenarios) {
       const response = await capture(ready.url, scenario);
       await serveCapture(baseline, response);
-      log(`${scenario.id} (size ${size}): mock`);
-      const mockSide = await measure(mock, `${ready.url}${scenario.path}`, scenario);
-      log(`${scenario.id} (size ${size}): baseline`);
-      const baseSide = await measure(baseline, `${baselineUrl}${scenario.path}`, scenario);
       const responseBytes = Buffer.from(response.bodyBase64, 'base64').length;
-      rows.push({ scenario: scenario.id, title: scenario.title, size, target: scenario.target, responseBytes, mock: mockSide, baseline: baseSide });
-      logRow(rows.at(-1)!);
+      const rounds = await measureRounds(`${scenario.id} (size ${size}), mock`, mock, ready.url, baseline, baselineUrl, scenario);
+      rows.push(rowFromRounds({ scenario: scenario.id, title: scenario.title, size, target: scenario.target, responseBytes }, rounds));
       if (everyScenario && scenario.id === LIST_SCENARIO) {
-        // The same bytes through Hono alone, against the same baseline run: the part no mock code can remove.
+        // The same bytes through Hono alone, against the baseline: the part no mock code can remove.
         await serveCapture(floor, response);
-        log(`${scenario.id} (size ${size}): Hono alone`);
-        const floorSide = await measure(floor, `${floorUrl}${scenario.path}`, scenario);
-        rows.push({ scenario: FLOOR_SCENARIO, title: 'products list, first page, from Hono alone (framework floor, no mock code)', size, responseBytes, mock: floorSide, baseline: baseSide });
-        logRow(rows.at(-1)!);
+        const floorRounds = await measureRounds(`${scenario.id} (size ${size}), Hono alone`, floor, floorUrl, baseline, baselineUrl, scenario);
+        rows.push(rowFromRounds({ scenario: FLOOR_SCENARIO, title: 'products list, first page, from Hono alone (framework floor, no mock code)', size, responseBytes }, floorRounds));
       }
     }
   } finally {
