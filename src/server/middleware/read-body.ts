@@ -14,8 +14,11 @@ import { createMiddleware } from 'hono/factory';
 import type { IncomingMessage } from 'node:http';
 import type { AppEnv } from '../env.js';
 
-/** Decodes like `Request.text()` (UTF-8, a leading BOM dropped, bad bytes replaced). */
-const UTF8 = new TextDecoder();
+/** Decodes like `Request.text()`: UTF-8, bad bytes replaced, a leading BOM dropped (Buffer's decoder is the faster one). */
+function decodeUtf8(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 
 export function readBody(options: { maxBytes: number; tooLarge: () => Error }) {
   const { maxBytes, tooLarge } = options;
@@ -43,31 +46,24 @@ export function readBody(options: { maxBytes: number; tooLarge: () => Error }) {
 function readIncoming(incoming: IncomingMessage, maxBytes: number, tooLarge: () => Error): Promise<string> {
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && incoming.headers['transfer-encoding'] === undefined && Number(declared) > maxBytes) return Promise.reject(tooLarge());
+  // The listeners are anonymous and stay until the request ends: under tsx (which keeps function
+  // names) every named closure made per request cost a measurable share of a POST.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const stop = () => {
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      incoming.off('error', onError);
-    };
-    const onData = (chunk: Buffer) => {
+    incoming.on('data', (chunk: Buffer) => {
+      // Over the limit already: what is still coming is dropped (the 413 closes the connection).
+      if (size > maxBytes) return;
       size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      // Stop collecting; what is still coming is drained or dropped once the 413 is sent.
-      stop();
-      reject(tooLarge());
-    };
-    const onEnd = () => {
-      stop();
-      resolve(UTF8.decode(Buffer.concat(chunks, size)));
-    };
-    const onError = (error: Error) => {
-      stop();
-      reject(error);
-    };
-    incoming.on('data', onData);
-    incoming.on('end', onEnd);
-    incoming.on('error', onError);
+      if (size <= maxBytes) chunks.push(chunk);
+      else {
+        chunks.length = 0;
+        reject(tooLarge());
+      }
+    });
+    incoming.on('end', () => {
+      if (size <= maxBytes) resolve(decodeUtf8(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+    });
+    incoming.on('error', reject);
   });
 }

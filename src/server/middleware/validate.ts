@@ -34,32 +34,32 @@ const deepFreeze = <T>(value: T): T => {
 export function validateInput(options: { validators: Validators }) {
   const { validators } = options;
   if (!validators) throw new Error('validateInput: validators are required');
-  const parsedInputs = new Lru<string, ParsedInput>(INPUT_CACHE_ENTRIES);
-  const parsedBodies = new Lru<string, { value: unknown }>(BODY_CACHE_ENTRIES);
+  // Keyed by the URL or body text as received, the operation kept in the entry: a key made by
+  // joining the two was a new string to build and hash on every request.
+  const parsedInputs = new Lru<string, { operationId: string; input: ParsedInput }>(INPUT_CACHE_ENTRIES);
+  const parsedBodies = new Lru<string, { operationId: string; value: unknown }>(BODY_CACHE_ENTRIES);
 
   /** The JSON body's value with the schema's defaults filled in, or the problems found (nothing cached then). */
   function parseBody(operation: Operation, contentType: string | undefined, raw: string): { value: unknown; problems: InputProblem[] } {
-    const cacheKey = `${operation.operationId} ${raw}`;
-    const cached = isJson(contentType) ? parsedBodies.get(cacheKey) : undefined;
-    if (cached) return { value: cached.value, problems: [] };
+    const cached = isJson(contentType) ? parsedBodies.get(raw) : undefined;
+    if (cached?.operationId === operation.operationId) return { value: cached.value, problems: [] };
     const body = readJsonBody(contentType, raw);
     if ('problem' in body) return { value: undefined, problems: [body.problem] };
     const problems = validators.checkRequestBody(operation, body.value);
-    if (problems.length === 0 && raw.length <= BODY_CACHE_MAX_TEXT) parsedBodies.set(cacheKey, { value: deepFreeze(body.value) });
+    if (problems.length === 0 && raw.length <= BODY_CACHE_MAX_TEXT) parsedBodies.set(raw, { operationId: operation.operationId, value: deepFreeze(body.value) });
     return { value: body.value, problems };
   }
 
   /** Query and path of the URL, typed and defaulted, or every problem found (nothing cached then). */
   function parse(operation: Operation, basePath: string, url: string): { input: ParsedInput; problems: InputProblem[] } {
+    const cached = parsedInputs.get(url);
+    if (cached?.operationId === operation.operationId) return { input: cached.input, problems: [] };
     const { rawPath, search } = splitUrl(url);
-    const cacheKey = `${operation.operationId} ${rawPath}?${search}`;
-    const cached = parsedInputs.get(cacheKey);
-    if (cached) return { input: cached, problems: [] };
     const query = parseQueryString(search);
     const path = decodePathParameters(operation.path, rawPath.slice(basePath.length));
     const { input, problems } = validators.parseParameters(operation, query.pairs, path.params);
     const all: InputProblem[] = [...query.problems, ...path.problems, ...problems];
-    if (all.length === 0 && cacheKey.length <= INPUT_CACHE_MAX_URL) parsedInputs.set(cacheKey, deepFreeze(input));
+    if (all.length === 0 && url.length <= INPUT_CACHE_MAX_URL) parsedInputs.set(url, { operationId: operation.operationId, input: deepFreeze(input) });
     return { input, problems: all };
   }
 
