@@ -34,19 +34,20 @@ export function encodedJson(api: ApiContext, key: string, text: () => string): U
 }
 
 /**
- * The JSON text of a validated query or body, as a cache key. The validate step keeps each valid
- * input frozen and reuses it for the same URL or body text, so its text is worked out once per
- * input object, not once per request.
+ * The cache key of an answer, worked out once per validated input object. The validate step keeps
+ * each valid input frozen and hands the same object out again for the same URL or body text, so
+ * the key is built (and, being the same string, hashed by the cache's map) once per input rather
+ * than once per request. An input that is not an object gets its key built every time.
  */
-const inputTexts = new WeakMap<object, string>();
-function inputText(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  let text = inputTexts.get(value);
-  if (text === undefined) {
-    text = JSON.stringify(value);
-    inputTexts.set(value, text);
+const answerKeys = new WeakMap<object, string>();
+function answerKey(input: unknown, make: () => string): string {
+  if (input === null || typeof input !== 'object') return make();
+  let key = answerKeys.get(input);
+  if (key === undefined) {
+    key = make();
+    answerKeys.set(input, key);
   }
-  return text;
+  return key;
 }
 
 /** POST answers are cached only for bodies up to this many characters of JSON (a 200-number cross-reference is about 4,000). */
@@ -58,9 +59,13 @@ const POST_CACHE_MAX_BODY = 16 * 1024;
  * uncached). `text` runs on a miss and may throw a 4xx, which is never cached.
  */
 export function sendPostJson(c: Context<AppEnv>, text: () => string): Response {
-  const bodyText = inputText(c.get('body'));
-  if (bodyText.length > POST_CACHE_MAX_BODY) return sendJson(c, text());
-  return sendJson(c, encodedJson(c.get('api'), `post:${c.get('operation').operationId}:${bodyText}`, text));
+  const body = c.get('body');
+  const key = answerKey(body, () => {
+    const bodyText = JSON.stringify(body);
+    return bodyText.length > POST_CACHE_MAX_BODY ? '' : `post:${c.get('operation').operationId}:${bodyText}`;
+  });
+  // An empty key: the body is too large to be a key.
+  return sendJson(c, key === '' ? text() : encodedJson(c.get('api'), key, text));
 }
 
 /** The JSON text of record i, serialized once per dataset. */
@@ -87,7 +92,7 @@ export function listHandler(pick: (api: ApiContext) => Listing<unknown>, within?
     const api = c.get('api');
     const operation = c.get('operation');
     const input = c.get('input');
-    const cacheKey = `list:${operation.operationId}:${inputText(input.query)}`;
+    const cacheKey = answerKey(input.query, () => `list:${operation.operationId}:${JSON.stringify(input.query)}`);
     const cached = api.encoded.get(cacheKey);
     if (cached !== undefined) return sendJson(c, cached);
     const narrowing = within?.(c);
@@ -113,6 +118,6 @@ export function byIdHandler(pick: (api: ApiContext) => Collection<unknown>, para
     const id = input.path[param];
     const collection = pick(api);
     const i = findOr404(locate ? locate(api, id) : collection.indexOf(id), what, id);
-    return sendJson(c, encodedJson(api, `record:${collection.name}:${i}`, () => recordJson(api, collection, i)));
+    return sendJson(c, encodedJson(api, answerKey(input, () => `record:${collection.name}:${i}`), () => recordJson(api, collection, i)));
   };
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { call, DEMO, testApp } from '../testing.js';
-import { redactQueryKeys } from './query-keys.js';
+import { KEY_QUERY_PARAMETERS, redactQueryKeys } from './query-keys.js';
 
 const SECRET = 'sekrit-4711';
 
@@ -26,6 +26,13 @@ describe('keys in query strings', () => {
     expect(journal.body.requests.map((r: { path: string }) => r.path)).toContain('/web-data/v1/packages?key=REDACTED&limit=1');
     expect(lines.length).toBeGreaterThanOrEqual(queries.length);
     for (const line of lines) expect(line).not.toContain('4711');
+  });
+
+  it('redacts every name taken for a key, whatever its case (the quick test for "key" or "%" sees them all)', () => {
+    for (const name of KEY_QUERY_PARAMETERS) {
+      expect(redactQueryKeys(`limit=1&${name}=s`)).toBe(`limit=1&${name}=REDACTED`);
+      expect(redactQueryKeys(`${name.toUpperCase()}=s`)).toBe(`${name.toUpperCase()}=REDACTED`);
+    }
   });
 
   it('leaves other parameters alone', () => {

@@ -9,6 +9,8 @@
 export const KEY_QUERY_PARAMETERS: ReadonlySet<string> = new Set(['api_key', 'x-api-key', 'key', 'apikey']);
 export const REDACTED = 'REDACTED';
 
+const MAYBE_KEY_NAME = /key|%/i;
+
 function decodedName(raw: string): string {
   // Most names have nothing to decode; decoding them anyway was a measurable share of a list request.
   if (!raw.includes('%') && !raw.includes('+')) return raw.toLowerCase();
@@ -25,7 +27,8 @@ export function isKeyParameter(name: string): boolean {
 
 /** The raw query (without `?`) with the value of every key-like parameter replaced by REDACTED. */
 export function redactQueryKeys(search: string): string {
-  if (search === '') return search;
+  // Every key-like name has "key" in it, or is percent-encoded (a "+" decodes to a space, never a letter).
+  if (!MAYBE_KEY_NAME.test(search)) return search;
   return search
     .split('&')
     .map((part) => {
