@@ -3,7 +3,7 @@
  * `createApp(options)`: the mock as a Hono app that never listens. Routes are registered from the
  * document's operation table (operationId -> handler), most specific path first, each behind the
  * same straight line: request log -> delivery -> (response self-check) -> auth -> rate limit -> QA scenario
- * -> input validation -> handler.
+ * -> input validation -> handler. A route's steps are registered as one handler (`chain.ts`).
  */
 import { Hono, type ErrorHandler, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';

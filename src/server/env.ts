@@ -10,8 +10,6 @@ import type { BodyShape } from './middleware/delivery.js';
 
 export interface AppEnv {
   Variables: {
-    /** Short id for logs and the request journal. */
-    requestId: string;
     /** The environment (production or staging) and its dataset this route serves. */
     api: ApiContext;
     /** The document's operation this request was routed to. */

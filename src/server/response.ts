@@ -13,17 +13,22 @@ type Sized = Response & { [BODY_LENGTH]?: number };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** A response whose body is given whole; `content-length` is set from it. */
-export function bytesResponse(status: number, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>): Response {
-  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-  const res: Sized = new Response(body, { status, headers: { ...headers, 'content-length': String(length) } });
+const byteLength = (body: string | Uint8Array): number => (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+
+function sized(res: Sized, length: number): Response {
   res[BODY_LENGTH] = length;
   return res;
 }
 
+/** A response whose body is given whole, with its content type; `content-length` is set from the body (one header object, built once). */
+export function bytesResponse(status: number, body: string | Uint8Array<ArrayBuffer>, contentType: string, headers: Record<string, string> = {}): Response {
+  const length = byteLength(body);
+  return sized(new Response(body, { status, headers: { 'content-type': contentType, ...headers, 'content-length': String(length) } }), length);
+}
+
 /** JSON text or its UTF-8 bytes, with the API's JSON content type and the given extra headers. */
 export function jsonBytesResponse(status: number, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): Response {
-  return bytesResponse(status, body, { 'content-type': JSON_TYPE, ...headers });
+  return bytesResponse(status, body, JSON_TYPE, headers);
 }
 
 /** A value as a JSON response. */

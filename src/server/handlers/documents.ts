@@ -27,7 +27,7 @@ function fileResponse(c: Context<AppEnv>): Response {
   const id = c.get('input').path.dcp_id;
   const file = api.dataset.documentFile(findOr404(api.dataset.documentByDcpId(id), 'Document', id));
   // HEAD is answered from the GET response with its body dropped (Hono does this), so both agree.
-  return bytesResponse(200, file.bytes as Uint8Array<ArrayBuffer>, { ...answerHeaders(c), 'content-type': file.contentType, 'content-disposition': contentDisposition(file.filename) });
+  return bytesResponse(200, file.bytes as Uint8Array<ArrayBuffer>, file.contentType, { ...answerHeaders(c), 'content-disposition': contentDisposition(file.filename) });
 }
 
 export const downloadDocument: Handler = fileResponse;

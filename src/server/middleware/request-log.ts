@@ -52,7 +52,6 @@ export function requestLog(options: { journal: Journal; now: () => number; log?:
   return createMiddleware<AppEnv>(async function logRequest(c, next) {
     const started = performance.now();
     const id = (++counter).toString(36);
-    c.set('requestId', id);
     try {
       await next();
     } finally {
