@@ -96,7 +96,7 @@ async function serveCapture(server: Child, response: CapturedResponse): Promise<
 
 async function benchSize(size: string, everyScenario: boolean, yardsticks: Yardsticks): Promise<Row[]> {
   const { baseline, baselineUrl, floor, floorUrl } = yardsticks;
-  const execArgv = values.profile ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
+  const execArgv = ['--expose-gc', ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])];
   const mock = new Child('./mock-child.ts', [size], { execArgv });
   const rows: Row[] = [];
   try {

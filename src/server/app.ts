@@ -10,7 +10,7 @@ import { HTTPException } from 'hono/http-exception';
 import { stringify as stringifyYaml } from 'yaml';
 import { BASE_PATH, createValidators, loadContract, readSpecText, renderKindsTable, UNRELEASED, type Contract, type Operation, type Validators } from '../contract/index.js';
 import { generateDataset } from '../fixtures/generate.js';
-import { chain } from './chain.js';
+import { chain, type Step } from './chain.js';
 import { AdjustableClock } from './clock.js';
 import { basePathFor, createApiContext, type ApiContext } from './context.js';
 import type { AppEnv } from './env.js';
@@ -82,7 +82,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   mountDocs(app, { specText: () => (contract.release === UNRELEASED ? readSpecText() : stringifyYaml(contract.sourceDocument)), apiBaseUrl: `${options.origin}${apis[0].basePath}`, demoKey: examples.keys.byPurpose.fullAccess?.key, examples: examples.operations, kindsOfFact: () => renderKindsTable(contract) });
   if (options.adminToken) app.route(ADMIN_PREFIX, adminRoutes({ token: options.adminToken, state: app.state, plan: faults }));
 
-  const pipeline: MiddlewareHandler<AppEnv>[] = [
+  const pipeline: Step[] = [
     // Outermost: writes the body (cut or slowed when QA asked) and tells the rate limiter when it is done.
     delivery(),
     // Sees every response whole, before delivery cuts or slows it.
@@ -129,12 +129,12 @@ const answerError: ErrorHandler<AppEnv> = (error, c) => {
   return jsonResponse(500, { error: messages.serverError });
 };
 
-function bindOperation(api: ApiContext, pick: (method: string) => Operation): MiddlewareHandler<AppEnv> {
-  return async function routeToOperation(c, next) {
+function bindOperation(api: ApiContext, pick: (method: string) => Operation): Step {
+  return function routeToOperation(c, next) {
     c.set('api', api);
     c.set('operation', pick(c.req.method));
-    await next();
+    return next();
   };
 }
 
-const dispatch: MiddlewareHandler<AppEnv> = async (c) => handlers[c.get('operation').operationId](c);
+const dispatch: Step = (c) => handlers[c.get('operation').operationId](c);

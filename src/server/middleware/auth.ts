@@ -5,10 +5,11 @@
  * key without the operation's endpoint family -> 403. The key is read from `x-api-key` only.
  */
 import type { HttpBindings } from '@hono/node-server';
-import { createMiddleware } from 'hono/factory';
 import { timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Clock } from '../clock.js';
+import type { Context, Next } from 'hono';
+import type { Step } from '../chain.js';
 import type { AppEnv } from '../env.js';
 import { apiError, messages } from '../errors.js';
 import type { KeyRecord, KeyStore } from '../keys.js';
@@ -36,7 +37,7 @@ function lookupOnConnection(keys: KeyStore, socket: Socket | undefined, secret: 
 export function auth(options: { keys: KeyStore; clock: Clock }) {
   if (!options.keys || !options.clock) throw new Error('auth: keys and clock are required');
   const { keys, clock } = options;
-  return createMiddleware<AppEnv>(async function authenticate(c, next) {
+  return function authenticate(c: Context<AppEnv>, next: Next) {
     const secret = c.req.header(API_KEY_HEADER);
     if (!secret) throw apiError(401, messages.missingKey);
     const key = lookupOnConnection(keys, (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket, secret);
@@ -47,6 +48,6 @@ export function auth(options: { keys: KeyStore; clock: Clock }) {
     if (key.environment !== api.environment) throw apiError(401, messages.wrongEnvironment(api.environment));
     if (!key.scopes.has(operation.family)) throw apiError(403, messages.forbidden(operation.family));
     c.set('key', key);
-    await next();
-  });
+    return next();
+  } satisfies Step;
 }

@@ -6,7 +6,8 @@
  * its response was fully written or its connection closed, and is charged the body bytes actually
  * written (none for a HEAD, half for a cut body, what got out before a client went away).
  */
-import { createMiddleware } from 'hono/factory';
+import type { Context, Next } from 'hono';
+import type { Step } from '../chain.js';
 import type { AppEnv } from '../env.js';
 import { tooManyRequests } from '../errors.js';
 import type { RateLimiter } from '../rate-limiter.js';
@@ -14,7 +15,7 @@ import type { RateLimiter } from '../rate-limiter.js';
 export function rateLimit(options: { limiter: RateLimiter }) {
   if (!options.limiter) throw new Error('rateLimit: limiter is required');
   const { limiter } = options;
-  return createMiddleware<AppEnv>(async function limitRate(c, next) {
+  return function limitRate(c: Context<AppEnv>, next: Next) {
     const key = c.get('key');
     const admission = limiter.admit(key.name, key.tier);
     if (!admission.ok) {
@@ -23,6 +24,6 @@ export function rateLimit(options: { limiter: RateLimiter }) {
     // Put on the answer by whoever builds it (a plain object: see src/server/response.ts).
     c.set('rateLimitHeaders', { 'x-ratelimit-limit': String(admission.limit), 'x-ratelimit-remaining': String(admission.remaining) });
     c.set('slot', admission.slot);
-    await next();
-  });
+    return next();
+  } satisfies Step;
 }

@@ -7,7 +7,8 @@
  * else, so they are kept per operation and raw URL or raw body text in bounded caches (frozen, so
  * no handler can change what the next request gets).
  */
-import { createMiddleware } from 'hono/factory';
+import type { Context, Next } from 'hono';
+import type { Step } from '../chain.js';
 import { decodePathParameters, type InputProblem, type Operation, type ParsedInput, type Validators } from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
@@ -63,20 +64,23 @@ export function validateInput(options: { validators: Validators }) {
     return { input, problems: all };
   }
 
-  return createMiddleware<AppEnv>(async function validate(c, next) {
+  return function validate(c: Context<AppEnv>, next: Next): Promise<void> {
     const operation = c.get('operation');
+    const bodyText = c.get('bodyText');
+    // Every POST route reads its body (bounded) in the step before; a route without that step reads it here.
+    if (operation.requestBody && bodyText === undefined) return c.req.text().then((text) => (c.set('bodyText', text), validate(c, next)));
     const { input, problems: all } = parse(operation, c.get('api').basePath, c.req.url);
     if (operation.requestBody) {
       // The body was read (bounded by the body limit) even if it is refused here: an unread body
       // would leave the keep-alive connection unusable for the client's next request.
-      const body = parseBody(operation, c.req.header('content-type'), c.get('bodyText') ?? (await c.req.text()));
+      const body = parseBody(operation, c.req.header('content-type'), bodyText!);
       all.push(...body.problems);
       if (body.problems.length === 0) c.set('body', body.value);
     }
     if (all.length > 0) throw badRequest(all.map(withoutKeys));
     c.set('input', input);
-    await next();
-  });
+    return next();
+  } satisfies Step;
 }
 
 /** A problem about a key-like query parameter never echoes its value (it is someone's API key). */

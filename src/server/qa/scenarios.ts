@@ -8,8 +8,8 @@
  * connection and a cut or slowed body are carried out by the delivery step. Everything together stays within
  * MAX_QA_DURATION_MS.
  */
-import type { Context } from 'hono';
-import { createMiddleware } from 'hono/factory';
+import type { Context, Next } from 'hono';
+import type { Step } from '../chain.js';
 import type { Validators } from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
@@ -35,10 +35,8 @@ function preferOf(c: Context<AppEnv>): PreferAction | undefined {
 export function scenarios(options: { plan: FaultPlan; validators: Validators; maxDurationMs?: number }) {
   const { plan, validators } = options;
   const budgetMs = options.maxDurationMs ?? MAX_QA_DURATION_MS;
-  return createMiddleware<AppEnv>(async function applyScenario(c, next) {
-    const prefer = preferOf(c);
-    // The common case, answered without looking further: nothing asked, nothing planned.
-    if (!prefer && plan.idle) return next();
+  /** What QA asked for (a `Prefer` header) or planned (the fault plan) for this request, carried out. */
+  async function applyAction(c: Context<AppEnv>, next: Next, prefer: PreferAction | undefined): Promise<void> {
     const started = performance.now();
     const op = c.get('operation');
     const declares = (status: number) => validators.responseFor(op, status) !== undefined;
@@ -56,5 +54,12 @@ export function scenarios(options: { plan: FaultPlan; validators: Validators; ma
     if (action.status !== undefined && action.status >= 300) throw forcedError(op, action.status, prefer?.retryAfterSeconds);
     if (action.truncate || action.slowBytesPerTick) c.set('bodyShape', { truncate: action.truncate, slowBytesPerTick: action.slowBytesPerTick, deadline: started + budgetMs });
     await next();
-  });
+  }
+
+  return function applyScenario(c: Context<AppEnv>, next: Next) {
+    const prefer = preferOf(c);
+    // The common case, answered without looking further (and without an async turn): nothing asked, nothing planned.
+    if (!prefer && plan.idle) return next();
+    return applyAction(c, next, prefer);
+  } satisfies Step;
 }
