@@ -180,15 +180,37 @@ function fieldsOf(parts: Schema[]): Fields {
   return fields;
 }
 
-/** Every undeclared field in `value` under `schema`, in body order, each pointer prefixed by `at`. */
-export function findUndeclared(schema: Schema | undefined, value: unknown, at = ''): UndeclaredField[] {
-  const found: UndeclaredField[] = [];
-  // The path is a stack of segments; a pointer string is built only for what is reported.
+/** What a walk of a body beside its schema is told about each object it reaches. */
+interface ObjectVisit {
+  object: Record<string, unknown>;
+  /** The schemas the object is walked against; those that apply to it (fitting branches included), and what they declare. */
+  schemas: readonly Schema[];
+  parts: Schema[];
+  fields: Fields;
+  /** Walks the field `key` further, against `subs`. */
+  into(key: string, subs: Schema[]): void;
+  /** The pointer of the field `key` of this object. */
+  pointer(key: string): string;
+}
+
+/**
+ * Walks `value` beside `schema`: arrays item by item against their `items`, objects through
+ * `visitObject` (which says which fields to walk further), and, when given, every value with the
+ * schemas that apply to it (`visitValue`, scalars included). Pointers are prefixed by `at`; the
+ * path is a stack of segments, a pointer string is built only for what is reported.
+ */
+function walkBeside(schema: Schema | undefined, value: unknown, at: string, visitObject: (visit: ObjectVisit) => void, visitValue?: (parts: Schema[], here: () => string) => void): void {
   const path: string[] = [];
-  const pointer = (key: string) => `${at}${path.map((s) => `/${escapePointer(s)}`).join('')}/${escapePointer(key)}`;
+  const here = () => `${at}${path.map((s) => `/${escapePointer(s)}`).join('')}`;
+  const pointer = (key: string) => `${here()}/${escapePointer(key)}`;
   const walk = (schemas: readonly Schema[], current: unknown): void => {
-    if (schemas.length === 0 || current === null || typeof current !== 'object') return;
-    const fields = fieldsOf(applicable(schemas, current));
+    if (schemas.length === 0) return;
+    const composite = current !== null && typeof current === 'object';
+    if (!composite && !visitValue) return;
+    const parts = applicable(schemas, current);
+    visitValue?.(parts, here);
+    if (!composite) return;
+    const fields = fieldsOf(parts);
     if (Array.isArray(current)) {
       if (fields.items.length === 0) return;
       current.forEach((item, i) => {
@@ -198,18 +220,28 @@ export function findUndeclared(schema: Schema | undefined, value: unknown, at = 
       });
       return;
     }
-    if (!fields.describesFields) return;
-    for (const key in current) {
-      const child = (current as Record<string, unknown>)[key];
-      const subs = fields.properties.get(key) ?? fields.open;
-      if (subs.length > 0) {
-        path.push(key);
-        walk(subs, child);
-        path.pop();
-      } else if (!fields.freeForm) found.push({ pointer: pointer(key), sample: sampleOf(child) });
-    }
+    const object = current as Record<string, unknown>;
+    const into = (key: string, subs: Schema[]) => {
+      path.push(key);
+      walk(subs, object[key]);
+      path.pop();
+    };
+    visitObject({ object, schemas, parts, fields, into, pointer });
   };
   if (schema) walk([schema], value);
+}
+
+/** Every undeclared field in `value` under `schema`, in body order, each pointer prefixed by `at`. */
+export function findUndeclared(schema: Schema | undefined, value: unknown, at = ''): UndeclaredField[] {
+  const found: UndeclaredField[] = [];
+  walkBeside(schema, value, at, ({ object, fields, into, pointer }) => {
+    if (!fields.describesFields) return;
+    for (const key in object) {
+      const subs = fields.properties.get(key) ?? fields.open;
+      if (subs.length > 0) into(key, subs);
+      else if (!fields.freeForm) found.push({ pointer: pointer(key), sample: sampleOf(object[key]) });
+    }
+  });
   return found;
 }
 
@@ -222,32 +254,15 @@ export function findUndeclared(schema: Schema | undefined, value: unknown, at = 
  */
 export function findAbsent(schema: Schema | undefined, value: unknown, at = ''): string[] {
   const found: string[] = [];
-  const path: string[] = [];
-  const pointer = (key: string) => `${at}${path.map((s) => `/${escapePointer(s)}`).join('')}/${escapePointer(key)}`;
-  const walk = (schemas: readonly Schema[], current: unknown): void => {
-    if (schemas.length === 0 || current === null || typeof current !== 'object') return;
-    const parts = applicable(schemas, current);
-    const fields = fieldsOf(parts);
-    if (Array.isArray(current)) {
-      current.forEach((item, i) => {
-        path.push(String(i));
-        walk(fields.items, item);
-        path.pop();
-      });
-      return;
-    }
+  walkBeside(schema, value, at, ({ object, schemas, parts, fields, into, pointer }) => {
     const required = new Set(parts.flatMap(requiredOf));
     // A field some `oneOf`/`anyOf` branch requires belongs to that form only: expected when a fitting branch requires it.
     const formOnly = new Set(schemas.flatMap((s) => shapeOf(s).choices.flat().flatMap(requiredOf)));
     for (const [name, subs] of fields.properties) {
-      if (name in current) {
-        path.push(name);
-        walk(subs, (current as Record<string, unknown>)[name]);
-        path.pop();
-      } else if (!required.has(name) && !formOnly.has(name) && !subs.some((sub) => 'x-alternative-of' in sub || 'x-presence' in sub)) found.push(pointer(name));
+      if (name in object) into(name, subs);
+      else if (!required.has(name) && !formOnly.has(name) && !subs.some((sub) => 'x-alternative-of' in sub || 'x-presence' in sub)) found.push(pointer(name));
     }
-  };
-  if (schema) walk([schema], value);
+  });
   return found;
 }
 
@@ -265,33 +280,23 @@ export interface FormSeen {
  */
 export function findForms(schema: Schema | undefined, value: unknown, at = ''): FormSeen[] {
   const found: FormSeen[] = [];
-  const path: string[] = [];
-  const here = () => `${at}${path.map((s) => `/${escapePointer(s)}`).join('')}`;
-  const walk = (schemas: readonly Schema[], current: unknown): void => {
-    if (schemas.length === 0) return;
+  walkBeside(
+    schema,
+    value,
+    at,
+    ({ object, fields, into, pointer }) => {
+      for (const [name, subs] of fields.properties) {
+        if (!(name in object)) continue;
+        const alternative = subs.map((sub) => sub['x-alternative-of']).find((a): a is string => typeof a === 'string');
+        if (alternative !== undefined) found.push({ pointer: pointer(name), form: `\`${name}\` instead of \`${alternative}\`` });
+        into(name, subs);
+      }
+    },
     // The branches that fit the value, scalars included: a marked one is the form it uses.
-    const parts = applicable(schemas, current);
-    for (const part of parts) if (typeof part['x-form'] === 'string') found.push({ pointer: here(), form: part['x-form'] });
-    if (current === null || typeof current !== 'object') return;
-    const fields = fieldsOf(parts);
-    if (Array.isArray(current)) {
-      current.forEach((item, i) => {
-        path.push(String(i));
-        walk(fields.items, item);
-        path.pop();
-      });
-      return;
-    }
-    for (const [name, subs] of fields.properties) {
-      if (!(name in current)) continue;
-      path.push(name);
-      const alternative = subs.map((sub) => sub['x-alternative-of']).find((a): a is string => typeof a === 'string');
-      if (alternative !== undefined) found.push({ pointer: here(), form: `\`${name}\` instead of \`${alternative}\`` });
-      walk(subs, (current as Record<string, unknown>)[name]);
-      path.pop();
-    }
-  };
-  if (schema) walk([schema], value);
+    (parts, here) => {
+      for (const part of parts) if (typeof part['x-form'] === 'string') found.push({ pointer: here(), form: part['x-form'] });
+    },
+  );
   return found;
 }
 

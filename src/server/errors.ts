@@ -61,7 +61,7 @@ function describe(problem: InputProblem): string {
 
 /**
  * 400 in the reference's plain `{error}` envelope, the one line naming every problem (parameter or
- * body pointer, rule, value received). `problems` keeps them structured for the request log.
+ * body pointer, rule, value received), the first MAX_PROBLEMS_NAMED of them by name.
  */
 export function badRequest(problems: InputProblem[]): HTTPException {
   const named = problems.slice(0, MAX_PROBLEMS_NAMED).map(describe).join('; ');

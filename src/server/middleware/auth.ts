@@ -5,11 +5,11 @@
  * key without the operation's endpoint family -> 403. The key is read from `x-api-key` only.
  */
 import type { HttpBindings } from '@hono/node-server';
+import type { Context, Next } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { Clock } from '../clock.js';
-import type { Context, Next } from 'hono';
 import type { Step } from '../chain.js';
+import type { Clock } from '../clock.js';
 import type { AppEnv } from '../env.js';
 import { apiError, messages } from '../errors.js';
 import type { KeyRecord, KeyStore } from '../keys.js';
