@@ -45,6 +45,9 @@ declare module 'autocannon' {
       statusCodeStats: Record<string, { count: number }>;
     }
   }
-  function autocannon(options: autocannon.Options, callback: (error: Error | null, result: autocannon.Result) => void): unknown;
+  function autocannon(
+    options: autocannon.Options,
+    callback: (error: Error | null, result: autocannon.Result) => void,
+  ): unknown;
   export default autocannon;
 }

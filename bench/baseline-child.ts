@@ -14,12 +14,20 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serveParent, type CapturedResponse } from './ipc.js';
 
-let current: { status: number; headers: Record<string, string>; body: Uint8Array<ArrayBuffer> } = { status: 503, headers: { 'content-length': '0' }, body: new Uint8Array(0) };
+let current: { status: number; headers: Record<string, string>; body: Uint8Array<ArrayBuffer> } = {
+  status: 503,
+  headers: { 'content-length': '0' },
+  body: new Uint8Array(0),
+};
 
 const send = serveParent((message) => {
   if (message.type !== 'serve') return;
   const response: CapturedResponse = message.response;
-  current = { status: response.status, headers: response.headers, body: new Uint8Array(Buffer.from(response.bodyBase64, 'base64')) };
+  current = {
+    status: response.status,
+    headers: response.headers,
+    body: new Uint8Array(Buffer.from(response.bodyBase64, 'base64')),
+  };
   send({ type: 'serving' });
 });
 
@@ -35,7 +43,9 @@ if (process.argv[2] === 'hono') {
     // more than one header builds a web Headers per response, which the mock no longer pays.
     return new Response(body, { status, headers });
   });
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => ready(info.port));
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+    ready(info.port),
+  );
   void server;
 } else {
   const server = createServer((req, res) => {

@@ -25,13 +25,21 @@ function measure(scale: number): Record<string, number> {
   const afterBuild = process.memoryUsage();
   const t1 = performance.now();
   const parts = dataset.productParts;
-  const ids = Array.from({ length: parts.size }, (_, i) => parts.field(i, 'orderableId') as string).sort();
-  const dates = Array.from({ length: dataset.products.size }, (_, i) => dataset.products.field(i, 'wwwUpdateDate') as string).sort();
+  const ids = Array.from(
+    { length: parts.size },
+    (_, i) => parts.field(i, 'orderableId') as string,
+  ).sort();
+  const dates = Array.from(
+    { length: dataset.products.size },
+    (_, i) => dataset.products.field(i, 'wwwUpdateDate') as string,
+  ).sort();
   const sortMs = performance.now() - t1;
   const t2 = performance.now();
   for (let k = 0; k < SAMPLE_RECORDS; k++) {
     JSON.stringify(parts.record(Math.floor((k / SAMPLE_RECORDS) * parts.size)));
-    JSON.stringify(dataset.documents.record(Math.floor((k / SAMPLE_RECORDS) * dataset.documents.size)));
+    JSON.stringify(
+      dataset.documents.record(Math.floor((k / SAMPLE_RECORDS) * dataset.documents.size)),
+    );
   }
   const recordUs = ((performance.now() - t2) * 1000) / (2 * SAMPLE_RECORDS);
   if (ids.length + dates.length === 0) throw new Error('empty dataset');
@@ -55,7 +63,11 @@ if (args[0] === CHILD_FLAG) {
 } else {
   const scales = args.length > 0 ? args.map(Number) : DEFAULT_SCALES;
   const rows = scales.map((scale) => {
-    const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), CHILD_FLAG, String(scale)], { encoding: 'utf8', maxBuffer: MIB });
+    const out = execFileSync(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), CHILD_FLAG, String(scale)],
+      { encoding: 'utf8', maxBuffer: MIB },
+    );
     const row = JSON.parse(out) as Record<string, number>;
     console.log(
       `scale ${String(row.scale).padStart(5)}: ${row.products} products, ${row.parts} parts, ${row.documents} documents | build ${row.buildMs} ms, heap ${row.heapMiB} MiB, RSS ${row.rssMiB} MiB (peak ${row.peakRssMiB} MiB) | first sort of every part id + product date ${row.sortMs} ms | ${row.recordUs} µs per lazy record`,
@@ -65,7 +77,9 @@ if (args[0] === CHILD_FLAG) {
   const big = rows.find((r) => r.scale === 1000);
   if (big) {
     const ok = big.buildMs / 1000 < BUDGET.seconds && big.peakRssMiB < BUDGET.rssMiB;
-    console.log(`scale 1000 budget (< ${BUDGET.seconds} s build, < ${BUDGET.rssMiB} MiB peak RSS): ${ok ? 'met' : 'MISSED'}`);
+    console.log(
+      `scale 1000 budget (< ${BUDGET.seconds} s build, < ${BUDGET.rssMiB} MiB peak RSS): ${ok ? 'met' : 'MISSED'}`,
+    );
     if (!ok) process.exitCode = 1;
   }
 }

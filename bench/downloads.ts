@@ -21,7 +21,11 @@ interface Tally {
 const tallies = new Map<string, Tally>();
 for (let round = 0; round < rounds; round++) {
   // A fresh dataset per round, so "first" is a real first download (JIT warm after round 0).
-  const dataset = generateDataset({ seed: 1 + round, scale: Number(scaleArg), baseUrl: 'http://127.0.0.1:4010/web-data/v1' });
+  const dataset = generateDataset({
+    seed: 1 + round,
+    scale: Number(scaleArg),
+    baseUrl: 'http://127.0.0.1:4010/web-data/v1',
+  });
   for (let d = 0; d < dataset.documents.size; d++) {
     const t0 = performance.now();
     const file = dataset.documentFile(d);
@@ -39,5 +43,7 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 for (const [kind, t] of [...tallies].sort()) {
-  process.stdout.write(`${kind.padEnd(5)} ${String(t.files).padStart(6)} files | avg ${Math.round(t.bytes / t.files)} bytes | first download ${(t.firstMicros / t.files).toFixed(1)} us | repeated ${(t.repeatMicros / t.files).toFixed(1)} us\n`);
+  process.stdout.write(
+    `${kind.padEnd(5)} ${String(t.files).padStart(6)} files | avg ${Math.round(t.bytes / t.files)} bytes | first download ${(t.firstMicros / t.files).toFixed(1)} us | repeated ${(t.repeatMicros / t.files).toFixed(1)} us\n`,
+  );
 }

@@ -32,7 +32,10 @@ export interface CapturedResponse {
   bodyBase64: string;
 }
 
-export type ToChild = { type: 'stats'; gc?: boolean } | { type: 'reset-peak' } | { type: 'serve'; response: CapturedResponse };
+export type ToChild =
+  | { type: 'stats'; gc?: boolean }
+  | { type: 'reset-peak' }
+  | { type: 'serve'; response: CapturedResponse };
 
 export type FromChild =
   | { type: 'ready'; url: string; info: Record<string, unknown> }
@@ -44,7 +47,9 @@ export type FromChild =
  * Child side: keeps a running RSS peak (and a CPU mark) and answers `stats` / `reset-peak`. `onMessage` gets every
  * other message. Returns a `send` for the child's own messages.
  */
-export function serveParent(onMessage: (message: ToChild) => void = () => {}): (message: FromChild) => void {
+export function serveParent(
+  onMessage: (message: ToChild) => void = () => {},
+): (message: FromChild) => void {
   let peak = process.memoryUsage.rss();
   let cpuAtReset = process.cpuUsage();
   setInterval(() => {
@@ -64,7 +69,14 @@ export function serveParent(onMessage: (message: ToChild) => void = () => {}): (
     const { rss, heapUsed } = process.memoryUsage();
     const cpu = process.cpuUsage(cpuAtReset);
     peak = Math.max(peak, rss);
-    const stats: MemoryStats = { rss, peakRss: peak, lifetimeMaxRss: process.resourceUsage().maxRSS * BYTES_PER_KIB, heapUsed, cpuMicrosSinceReset: cpu.user + cpu.system, afterGc: Boolean(message.gc && gc) };
+    const stats: MemoryStats = {
+      rss,
+      peakRss: peak,
+      lifetimeMaxRss: process.resourceUsage().maxRSS * BYTES_PER_KIB,
+      heapUsed,
+      cpuMicrosSinceReset: cpu.user + cpu.system,
+      afterGc: Boolean(message.gc && gc),
+    };
     send({ type: 'stats', stats });
   });
   // The orchestrator going away must not leave a server behind.
@@ -76,7 +88,11 @@ export function serveParent(onMessage: (message: ToChild) => void = () => {}): (
 export class Child {
   readonly process: ChildProcess;
 
-  constructor(script: string, args: string[] = [], options: { execArgv?: string[]; label?: string } = {}) {
+  constructor(
+    script: string,
+    args: string[] = [],
+    options: { execArgv?: string[]; label?: string } = {},
+  ) {
     this.process = fork(fileURLToPath(new URL(script, import.meta.url)), args, {
       execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -97,9 +113,11 @@ export class Child {
       const onMessage = (raw: unknown) => {
         const message = raw as FromChild;
         if (message.type === 'failed') finish(() => reject(new Error(message.message)));
-        else if (message.type === type) finish(() => resolve(message as Extract<FromChild, { type: T }>));
+        else if (message.type === type)
+          finish(() => resolve(message as Extract<FromChild, { type: T }>));
       };
-      const onExit = (code: number | null) => finish(() => reject(new Error(`child exited (${code}) before sending "${type}"`)));
+      const onExit = (code: number | null) =>
+        finish(() => reject(new Error(`child exited (${code}) before sending "${type}"`)));
       const finish = (settle: () => void) => {
         this.process.off('message', onMessage);
         this.process.off('exit', onExit);

@@ -33,7 +33,10 @@ function options(spec: LoadSpec, durationSeconds: number, amount?: number): auto
     ...base,
     requests: [
       {
-        setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-api-key': nextKey() } }),
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, 'x-api-key': nextKey() },
+        }),
       },
     ],
   };

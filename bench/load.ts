@@ -42,7 +42,9 @@ const WORKER = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
 
 export function runLoad(spec: LoadSpec, onWarmed: () => void = () => {}): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(spec)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let result: LoadResult | undefined;
     createInterface({ input: child.stdout }).on('line', (line) => {
       let message: { phase?: string; result?: LoadResult };
@@ -56,6 +58,10 @@ export function runLoad(spec: LoadSpec, onWarmed: () => void = () => {}): Promis
       if (message.phase === 'done') result = message.result;
     });
     child.once('error', reject);
-    child.once('close', (code) => (result && code === 0 ? resolve(result) : reject(new Error(`load worker exited with ${code} and no result`))));
+    child.once('close', (code) =>
+      result && code === 0
+        ? resolve(result)
+        : reject(new Error(`load worker exited with ${code} and no result`)),
+    );
   });
 }

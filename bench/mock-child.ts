@@ -30,7 +30,10 @@ function sizeOptions(size: Size): { scale: ScaleOption } {
 /** The 200 numbers of the cross-reference scenario, padded with unknown ones when the dataset knows fewer. */
 function crossReferenceNumbers(dataset: Dataset): string[] {
   const known = dataset.competitorPartNumbers.slice(0, CROSS_REFERENCE_BATCH);
-  return [...known, ...Array.from({ length: CROSS_REFERENCE_BATCH - known.length }, (_, k) => `BENCH-UNKNOWN-${k}`)];
+  return [
+    ...known,
+    ...Array.from({ length: CROSS_REFERENCE_BATCH - known.length }, (_, k) => `BENCH-UNKNOWN-${k}`),
+  ];
 }
 
 /**
@@ -48,10 +51,21 @@ function threeFilterSearch(dataset: Dataset): unknown {
         const value = parametric.attributeValues[0] as number | string | boolean | undefined;
         if (at === undefined || value === undefined) continue;
         const { operators } = dataset.attributeSearchRule(at);
-        const operator = operators.includes('eq') ? 'eq' : operators.includes('gte') ? 'gte' : undefined;
+        const operator = operators.includes('eq')
+          ? 'eq'
+          : operators.includes('gte')
+            ? 'gte'
+            : undefined;
         if (!operator) continue;
-        const attributeName = attributes.record(at).attributeName ?? parametric.productPartAttributeId;
-        plain.push({ productId: products.id(p), productPartAttributeId: parametric.productPartAttributeId, attributeName, operator, values: [value] });
+        const attributeName =
+          attributes.record(at).attributeName ?? parametric.productPartAttributeId;
+        plain.push({
+          productId: products.id(p),
+          productPartAttributeId: parametric.productPartAttributeId,
+          attributeName,
+          operator,
+          values: [value],
+        });
         if (plain.length === SEARCH_FILTERS) return mergeBodies(plain.map(searchBody));
       }
     }
@@ -63,7 +77,10 @@ function threeFilterSearch(dataset: Dataset): unknown {
 function withNumbers(example: unknown, numbers: string[]): unknown {
   const body = { ...(example as Record<string, unknown>) };
   const lists = Object.keys(body).filter((name) => Array.isArray(body[name]));
-  if (lists.length !== 1) throw new Error(`the cross-reference example body has ${lists.length} lists, expected one: ${JSON.stringify(example)}`);
+  if (lists.length !== 1)
+    throw new Error(
+      `the cross-reference example body has ${lists.length} lists, expected one: ${JSON.stringify(example)}`,
+    );
   body[lists[0]] = numbers;
   return body;
 }
@@ -72,7 +89,10 @@ function withNumbers(example: unknown, numbers: string[]): unknown {
 function mergeBodies(bodies: unknown[]): unknown {
   const [first, ...rest] = bodies as Record<string, unknown>[];
   const merged: Record<string, unknown> = { ...first };
-  for (const body of rest) for (const [name, value] of Object.entries(body)) if (Array.isArray(value) && Array.isArray(merged[name])) merged[name] = [...(merged[name] as unknown[]), ...value];
+  for (const body of rest)
+    for (const [name, value] of Object.entries(body))
+      if (Array.isArray(value) && Array.isArray(merged[name]))
+        merged[name] = [...(merged[name] as unknown[]), ...value];
   return merged;
 }
 
@@ -80,12 +100,22 @@ const send = serveParent();
 const [sizeArg = '1', seedArg = '1'] = process.argv.slice(2);
 
 try {
-  const running = await startMockServer({ port: 0, ...sizeOptions(sizeArg), seed: Number(seedArg), validateResponses: false });
+  const running = await startMockServer({
+    port: 0,
+    ...sizeOptions(sizeArg),
+    seed: Number(seedArg),
+    validateResponses: false,
+  });
   const { dataset } = running.app.state.apis[0];
-  const examples = (await (await fetch(`${running.origin}/examples.json`, { headers: { 'x-api-key': BENCH_KEY } })).json()) as Examples;
+  const examples = (await (
+    await fetch(`${running.origin}/examples.json`, { headers: { 'x-api-key': BENCH_KEY } })
+  ).json()) as Examples;
   const partWithHash = examples.ids.productParts.find((id) => id.includes('#'));
   const toolWithSpaces = examples.ids.softwareTools.find((id) => id.includes(' '));
-  if (!partWithHash || !toolWithSpaces) throw new Error(`the examples name no part id with "#" or no tool id with a space: ${JSON.stringify(examples.ids)}`);
+  if (!partWithHash || !toolWithSpaces)
+    throw new Error(
+      `the examples name no part id with "#" or no tool id with a space: ${JSON.stringify(examples.ids)}`,
+    );
   const info: MockInfo = {
     size: sizeArg,
     products: dataset.products.size,
@@ -94,7 +124,10 @@ try {
     boardsKits: dataset.boardsKits.size,
     partWithHash,
     toolWithSpaces,
-    crossReferenceBody: withNumbers(examples.operations.crossReferenceProductParts.body, crossReferenceNumbers(dataset)),
+    crossReferenceBody: withNumbers(
+      examples.operations.crossReferenceProductParts.body,
+      crossReferenceNumbers(dataset),
+    ),
     searchBody: threeFilterSearch(dataset),
   };
   // Building the dataset leaves a heap of garbage; with --expose-gc (bench/run.ts passes it) it is

@@ -23,12 +23,16 @@ const IDLE = new Set(['(idle)', '(program)', '(garbage collector)']);
 
 function label(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
-  const file = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '~/').replace(/^.*\/work\/main\//, '');
+  const file = url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '~/')
+    .replace(/^.*\/work\/main\//, '');
   return `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`;
 }
 
 const [file, topArg = '25', skipArg = '0', filter] = process.argv.slice(2);
-if (!file) throw new Error('usage: profile-summary <file.cpuprofile> [top] [skip seconds] [filter]');
+if (!file)
+  throw new Error('usage: profile-summary <file.cpuprofile> [top] [skip seconds] [filter]');
 const MICROS_PER_SECOND = 1e6;
 const skipMicros = Number(skipArg) * MICROS_PER_SECOND;
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;

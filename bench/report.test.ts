@@ -6,17 +6,44 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from './load.js';
-import { checkTargets, median, rowFromRounds, toMarkdown, type BenchReport, type Row, type Side } from './report.js';
+import {
+  checkTargets,
+  median,
+  rowFromRounds,
+  toMarkdown,
+  type BenchReport,
+  type Row,
+  type Side,
+} from './report.js';
 import type { TargetKind } from './scenarios.js';
 
 const MIB = 1024 * 1024;
 
 function side(requestsPerSecond: number, cpuMicrosPerRequest: number, latencyP99 = 5): Side {
-  const load: LoadResult = { requestsPerSecond, latencyP50: 2, latencyP99, latencyMean: 2, latencyMax: 20, requests: requestsPerSecond * 8, non2xx: 0, statusCodes: { 200: { count: requestsPerSecond * 8 } }, errors: 0, timeouts: 0, durationSeconds: 8, bytesPerSecond: 1 };
+  const load: LoadResult = {
+    requestsPerSecond,
+    latencyP50: 2,
+    latencyP99,
+    latencyMean: 2,
+    latencyMax: 20,
+    requests: requestsPerSecond * 8,
+    non2xx: 0,
+    statusCodes: { 200: { count: requestsPerSecond * 8 } },
+    errors: 0,
+    timeouts: 0,
+    durationSeconds: 8,
+    bytesPerSecond: 1,
+  };
   return { ...load, peakRssBytes: 100 * MIB, cpuMicrosPerRequest };
 }
 
-function row(scenario: string, size: string, target: TargetKind | undefined, mock: Side, baseline: Side): Row {
+function row(
+  scenario: string,
+  size: string,
+  target: TargetKind | undefined,
+  mock: Side,
+  baseline: Side,
+): Row {
   return { scenario, title: scenario, size, target, responseBytes: 1000, mock, baseline };
 }
 
@@ -27,21 +54,37 @@ function report(rows: Row[]): BenchReport {
     settings: { connections: 50, durationSeconds: 8, warmupSeconds: 2, key: '$API_KEY' },
     rows,
     skipped: [],
-    startup: [{ scale: 1000, firstAnswerMs: 16_000, bannerReadyMs: 15_000, peakRssBytes: 1000 * MIB, shutdownMs: 50, exitCode: 0 }],
+    startup: [
+      {
+        scale: 1000,
+        firstAnswerMs: 16_000,
+        bannerReadyMs: 15_000,
+        peakRssBytes: 1000 * MIB,
+        shutdownMs: 50,
+        exitCode: 0,
+      },
+    ],
   };
 }
 
-const verdicts = (r: BenchReport, part: string) => checkTargets(r).filter((c) => c.target.includes(part));
+const verdicts = (r: BenchReport, part: string) =>
+  checkTargets(r).filter((c) => c.target.includes(part));
 
 describe('bench targets', () => {
   it('judges a list page by its req/s ratio, its CPU per request against the baseline, and p99', () => {
-    const met = report([row('products-list', 'live', 'list', side(7_100, 29, 9), side(10_000, 20))]);
-    expect(verdicts(met, 'products-list (size live)').map((c) => [c.measured.split(' ')[0], c.ok])).toEqual([
+    const met = report([
+      row('products-list', 'live', 'list', side(7_100, 29, 9), side(10_000, 20)),
+    ]);
+    expect(
+      verdicts(met, 'products-list (size live)').map((c) => [c.measured.split(' ')[0], c.ok]),
+    ).toEqual([
       ['71.0%', true],
       ['1.45x', true],
       ['9', true],
     ]);
-    const missed = report([row('products-list', '1', 'list', side(6_900, 31, 10), side(10_000, 20))]);
+    const missed = report([
+      row('products-list', '1', 'list', side(6_900, 31, 10), side(10_000, 20)),
+    ]);
     expect(verdicts(missed, 'products-list').map((c) => c.ok)).toEqual([false, false, false]);
   });
 
@@ -54,7 +97,11 @@ describe('bench targets', () => {
       row('boards-filtered-sorted', '1', undefined, side(1, 50), side(10_000, 20)),
     ];
     const checks = checkTargets(report(rows));
-    expect(['part-by-id', 'tool-by-id', 'search-3-filters', 'cross-reference-200'].map((id) => verdicts(report(rows), id).map((c) => c.ok))).toEqual([[true], [false], [true], [false]]);
+    expect(
+      ['part-by-id', 'tool-by-id', 'search-3-filters', 'cross-reference-200'].map((id) =>
+        verdicts(report(rows), id).map((c) => c.ok),
+      ),
+    ).toEqual([[true], [false], [true], [false]]);
     expect(checks.some((c) => c.target.includes('boards-filtered-sorted'))).toBe(false);
   });
 
@@ -65,13 +112,33 @@ describe('bench targets', () => {
       { mock: side(3_600, 30), baseline: side(5_000, 21) },
       { mock: side(9_000, 33), baseline: side(10_000, 20) },
     ];
-    const r = rowFromRounds({ scenario: 'part-by-id', title: 'part-by-id', size: '1', target: 'byId', responseBytes: 1000 }, rounds);
+    const r = rowFromRounds(
+      {
+        scenario: 'part-by-id',
+        title: 'part-by-id',
+        size: '1',
+        target: 'byId',
+        responseBytes: 1000,
+      },
+      rounds,
+    );
     expect(r.mock.requestsPerSecond).toBe(6_000);
     expect(r.baseline.requestsPerSecond).toBe(10_000);
     expect(r.mock.requests).toBe(6_000 * 8 + 3_600 * 8 + 9_000 * 8);
-    expect(verdicts(report([r]), 'part-by-id')).toEqual([expect.objectContaining({ ok: true, measured: expect.stringMatching(/^72\.0% /) })]);
+    expect(verdicts(report([r]), 'part-by-id')).toEqual([
+      expect.objectContaining({ ok: true, measured: expect.stringMatching(/^72\.0% /) }),
+    ]);
     expect(toMarkdown(report([r]))).toContain('| **0.72** | 0.60-0.90 |');
-    const list = rowFromRounds({ scenario: 'products-list', title: 'products-list', size: '1', target: 'list', responseBytes: 1000 }, rounds);
+    const list = rowFromRounds(
+      {
+        scenario: 'products-list',
+        title: 'products-list',
+        size: '1',
+        target: 'list',
+        responseBytes: 1000,
+      },
+      rounds,
+    );
     expect(verdicts(report([list]), 'CPU per request')[0].measured).toMatch(/^1\.50x/);
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 2, 3])).toBe(2.5);
@@ -85,18 +152,31 @@ describe('bench targets', () => {
   });
 
   it('counts a size the mock could not start at as a target not met', () => {
-    const checks = checkTargets({ ...report([]), skipped: [{ size: 'live', reason: 'no such option' }] });
-    expect(checks.find((c) => c.target === 'list pages at size live')).toMatchObject({ ok: false, measured: 'not run: no such option' });
+    const checks = checkTargets({
+      ...report([]),
+      skipped: [{ size: 'live', reason: 'no such option' }],
+    });
+    expect(checks.find((c) => c.target === 'list pages at size live')).toMatchObject({
+      ok: false,
+      measured: 'not run: no such option',
+    });
   });
 
   it('applies the scale-1000 limits to startup time and RSS', () => {
     const checks = checkTargets(report([]));
-    expect(checks.find((c) => c.target.startsWith('startup at scale 1000'))).toMatchObject({ ok: false, measured: '16000 ms' });
-    expect(checks.find((c) => c.target.startsWith('peak RSS at scale 1000'))).toMatchObject({ ok: true });
+    expect(checks.find((c) => c.target.startsWith('startup at scale 1000'))).toMatchObject({
+      ok: false,
+      measured: '16000 ms',
+    });
+    expect(checks.find((c) => c.target.startsWith('peak RSS at scale 1000'))).toMatchObject({
+      ok: true,
+    });
   });
 
   it('renders a table with date, machine, every row and the count of met targets, without a key', () => {
-    const markdown = toMarkdown(report([row('products-list', '1', 'list', side(7_000, 50), side(10_000, 20))]));
+    const markdown = toMarkdown(
+      report([row('products-list', '1', 'list', side(7_000, 50), side(10_000, 20))]),
+    );
     expect(markdown).toContain('2026-11-23');
     expect(markdown).toContain('test cpu, 2 cores');
     expect(markdown).toMatch(/\| products-list \| 1 \| 1000 \| 7000 \| 10000 \| \*\*0\.70\*\* \|/);

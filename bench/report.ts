@@ -71,7 +71,13 @@ export interface Machine {
 export interface BenchReport {
   date: string;
   machine: Machine;
-  settings: { connections: number; durationSeconds: number; warmupSeconds: number; rounds?: number; key: string };
+  settings: {
+    connections: number;
+    durationSeconds: number;
+    warmupSeconds: number;
+    rounds?: number;
+    key: string;
+  };
   rows: Row[];
   /** Sizes the mock could not be started at, with why (their targets count as not met). */
   skipped: { size: string; reason: string }[];
@@ -80,7 +86,13 @@ export interface BenchReport {
 
 export function machine(): Machine {
   const list = cpus();
-  return { cpu: list[0]?.model.trim() ?? 'unknown', cores: list.length, memoryGiB: Math.round(totalmem() / 1024 ** 3), os: `${platform()} ${release()}`, node: process.version };
+  return {
+    cpu: list[0]?.model.trim() ?? 'unknown',
+    cores: list.length,
+    memoryGiB: Math.round(totalmem() / 1024 ** 3),
+    os: `${platform()} ${release()}`,
+    node: process.version,
+  };
 }
 
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
@@ -96,7 +108,9 @@ export function combineSides(sides: readonly Side[]): Side {
   const mid = (pick: (s: Side) => number) => median(sides.map(pick));
   const sum = (pick: (s: Side) => number) => sides.reduce((total, s) => total + pick(s), 0);
   const statusCodes: Side['statusCodes'] = {};
-  for (const s of sides) for (const [code, { count }] of Object.entries(s.statusCodes)) statusCodes[code] = { count: (statusCodes[code]?.count ?? 0) + count };
+  for (const s of sides)
+    for (const [code, { count }] of Object.entries(s.statusCodes))
+      statusCodes[code] = { count: (statusCodes[code]?.count ?? 0) + count };
   return {
     requestsPerSecond: mid((s) => s.requestsPerSecond),
     latencyP50: mid((s) => s.latencyP50),
@@ -116,9 +130,17 @@ export function combineSides(sides: readonly Side[]): Side {
 }
 
 /** A row from its rounds (one round: that round's figures as they are). */
-export function rowFromRounds(row: Omit<Row, 'mock' | 'baseline' | 'rounds'>, rounds: Round[]): Row {
+export function rowFromRounds(
+  row: Omit<Row, 'mock' | 'baseline' | 'rounds'>,
+  rounds: Round[],
+): Row {
   if (rounds.length === 1) return { ...row, mock: rounds[0].mock, baseline: rounds[0].baseline };
-  return { ...row, mock: combineSides(rounds.map((r) => r.mock)), baseline: combineSides(rounds.map((r) => r.baseline)), rounds };
+  return {
+    ...row,
+    mock: combineSides(rounds.map((r) => r.mock)),
+    baseline: combineSides(rounds.map((r) => r.baseline)),
+    rounds,
+  };
 }
 
 const pairs = (row: Row): Round[] => row.rounds ?? [{ mock: row.mock, baseline: row.baseline }];
@@ -131,7 +153,10 @@ const cpuFactor = (row: Row) => median(pairs(row).map(roundCpuFactor));
 /** Baseline CPU per request over the mock's: the throughput ratio a quiet machine would show if CPU were the limit. */
 const cpuRatio = (row: Row) => 1 / cpuFactor(row);
 /** The lowest and highest round ratio, when there were rounds. */
-const spread = (row: Row) => (row.rounds ? `${fixed(Math.min(...row.rounds.map(roundRatio)))}-${fixed(Math.max(...row.rounds.map(roundRatio)))}` : '');
+const spread = (row: Row) =>
+  row.rounds
+    ? `${fixed(Math.min(...row.rounds.map(roundRatio)))}-${fixed(Math.max(...row.rounds.map(roundRatio)))}`
+    : '';
 
 export interface TargetCheck {
   target: string;
@@ -160,20 +185,41 @@ function rowChecks(row: Row, connections: number): TargetCheck[] {
       measured: `${fixed(factor)}x (${Math.round(row.mock.cpuMicrosPerRequest)} / ${Math.round(row.baseline.cpuMicrosPerRequest)} us)`,
       ok: factor <= TARGETS.listCpuFactor,
     },
-    { target: `${where}: p99 < ${TARGETS.listP99Ms} ms at ${connections} connections`, measured: `${row.mock.latencyP99} ms`, ok: row.mock.latencyP99 < TARGETS.listP99Ms },
+    {
+      target: `${where}: p99 < ${TARGETS.listP99Ms} ms at ${connections} connections`,
+      measured: `${row.mock.latencyP99} ms`,
+      ok: row.mock.latencyP99 < TARGETS.listP99Ms,
+    },
   ];
 }
 
 export function checkTargets(report: BenchReport): TargetCheck[] {
   const checks = report.rows.flatMap((row) => rowChecks(row, report.settings.connections));
-  for (const { size, reason } of report.skipped) checks.push({ target: `list pages at size ${size}`, measured: `not run: ${reason}`, ok: false });
+  for (const { size, reason } of report.skipped)
+    checks.push({
+      target: `list pages at size ${size}`,
+      measured: `not run: ${reason}`,
+      ok: false,
+    });
   for (const s of report.startup) {
     const limitMs = s.scale >= 1000 ? TARGETS.scale1000StartupMs : TARGETS.startupMs;
-    checks.push({ target: `startup at scale ${s.scale} < ${limitMs} ms to the first answer`, measured: `${s.firstAnswerMs} ms`, ok: s.firstAnswerMs < limitMs });
+    checks.push({
+      target: `startup at scale ${s.scale} < ${limitMs} ms to the first answer`,
+      measured: `${s.firstAnswerMs} ms`,
+      ok: s.firstAnswerMs < limitMs,
+    });
     if (s.scale >= 1000 && s.peakRssBytes !== undefined) {
-      checks.push({ target: `peak RSS at scale ${s.scale} < ${mib(TARGETS.scale1000RssBytes)} MiB`, measured: `${mib(s.peakRssBytes)} MiB`, ok: s.peakRssBytes < TARGETS.scale1000RssBytes });
+      checks.push({
+        target: `peak RSS at scale ${s.scale} < ${mib(TARGETS.scale1000RssBytes)} MiB`,
+        measured: `${mib(s.peakRssBytes)} MiB`,
+        ok: s.peakRssBytes < TARGETS.scale1000RssBytes,
+      });
     }
-    checks.push({ target: `SIGTERM at scale ${s.scale}: exit 0 within 2 s`, measured: `exit ${s.exitCode} in ${s.shutdownMs} ms`, ok: s.exitCode === 0 && s.shutdownMs < 2000 });
+    checks.push({
+      target: `SIGTERM at scale ${s.scale}: exit 0 within 2 s`,
+      measured: `exit ${s.exitCode} in ${s.shutdownMs} ms`,
+      ok: s.exitCode === 0 && s.shutdownMs < 2000,
+    });
   }
   return checks;
 }
@@ -202,13 +248,23 @@ export function toMarkdown(report: BenchReport): string {
     lines.push(
       '| startup (CLI, `--port 0`) | spawn -> first 200 | app build (banner) | peak RSS MiB | SIGTERM -> exit |',
       '|---|---:|---:|---:|---:|',
-      ...report.startup.map((s) => `| scale ${s.scale} | ${s.firstAnswerMs} ms | ${s.bannerReadyMs ?? '?'} ms | ${s.peakRssBytes === undefined ? 'n/a' : mib(s.peakRssBytes)} | exit ${s.exitCode} in ${s.shutdownMs} ms |`),
+      ...report.startup.map(
+        (s) =>
+          `| scale ${s.scale} | ${s.firstAnswerMs} ms | ${s.bannerReadyMs ?? '?'} ms | ${s.peakRssBytes === undefined ? 'n/a' : mib(s.peakRssBytes)} | exit ${s.exitCode} in ${s.shutdownMs} ms |`,
+      ),
       '',
     );
   }
   const checks = checkTargets(report);
   const met = checks.filter((c) => c.ok).length;
-  lines.push(`Targets met: ${met} of ${checks.length}.`, '', '| target | measured | met |', '|---|---:|:---:|', ...checks.map((c) => `| ${c.target} | ${c.measured} | ${c.ok ? 'yes' : '**no**'} |`), '');
+  lines.push(
+    `Targets met: ${met} of ${checks.length}.`,
+    '',
+    '| target | measured | met |',
+    '|---|---:|:---:|',
+    ...checks.map((c) => `| ${c.target} | ${c.measured} | ${c.ok ? 'yes' : '**no**'} |`),
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -217,6 +273,9 @@ export function writeReport(report: BenchReport): string {
   const markdown = toMarkdown(report);
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(`${RESULTS_DIR}latest.md`, markdown);
-  writeFileSync(`${RESULTS_DIR}latest.json`, `${JSON.stringify({ ...report, targets: checkTargets(report) }, null, 2)}\n`);
+  writeFileSync(
+    `${RESULTS_DIR}latest.json`,
+    `${JSON.stringify({ ...report, targets: checkTargets(report) }, null, 2)}\n`,
+  );
   return markdown;
 }

@@ -17,8 +17,25 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Child, type CapturedResponse, type MemoryStats } from './ipc.js';
 import { runLoad, type LoadSpec } from './load.js';
-import { machine, rowFromRounds, writeReport, type BenchReport, type Round, type Row, type Side } from './report.js';
-import { allScenarios, capture, FLOOR_SCENARIO, LIST_SCENARIO, listScenarios, requestHeaders, type MockInfo, type Scenario } from './scenarios.js';
+import {
+  machine,
+  rowFromRounds,
+  writeReport,
+  type BenchReport,
+  type Round,
+  type Row,
+  type Side,
+} from './report.js';
+import {
+  allScenarios,
+  capture,
+  FLOOR_SCENARIO,
+  LIST_SCENARIO,
+  listScenarios,
+  requestHeaders,
+  type MockInfo,
+  type Scenario,
+} from './scenarios.js';
 import { BENCH_KEY, probeStartup, type StartupResult } from './startup.js';
 
 const DEFAULT_DURATION_S = 4;
@@ -43,19 +60,49 @@ const { values } = parseArgs({
 
 const list = (raw: string) => raw.split(',').filter(Boolean);
 const numbers = (raw: string) => list(raw).map(Number);
-const settings = { connections: Number(values.connections), durationSeconds: Number(values.duration), warmupSeconds: Number(values.warmup), rounds: Number(values.rounds), key: '$API_KEY (demo-unlimited tier)' };
+const settings = {
+  connections: Number(values.connections),
+  durationSeconds: Number(values.duration),
+  warmupSeconds: Number(values.warmup),
+  rounds: Number(values.rounds),
+  key: '$API_KEY (demo-unlimited tier)',
+};
 for (const [name, value] of Object.entries(settings)) {
-  if (typeof value === 'number' && !(Number.isInteger(value) && value >= (name === 'warmupSeconds' ? 0 : 1))) throw new Error(`--${name.replace('Seconds', '')} must be a whole number${name === 'warmupSeconds' ? '' : ' of at least 1'}; received ${value}`);
+  if (
+    typeof value === 'number' &&
+    !(Number.isInteger(value) && value >= (name === 'warmupSeconds' ? 0 : 1))
+  )
+    throw new Error(
+      `--${name.replace('Seconds', '')} must be a whole number${name === 'warmupSeconds' ? '' : ' of at least 1'}; received ${value}`,
+    );
 }
 
 /** One measured run against one server, with that server's RSS peak over the measured part only. */
-async function measure(server: Child, url: string, scenario: Scenario, round: number): Promise<Side> {
+async function measure(
+  server: Child,
+  url: string,
+  scenario: Scenario,
+  round: number,
+): Promise<Side> {
   // The servers are warm after the first round; later rounds only need their connections open again.
-  const warmupSeconds = round === 0 ? settings.warmupSeconds : Math.ceil(settings.warmupSeconds / 2);
-  const spec: LoadSpec = { url, method: scenario.method, headers: requestHeaders(scenario), body: scenario.body, connections: settings.connections, durationSeconds: settings.durationSeconds, warmupSeconds };
+  const warmupSeconds =
+    round === 0 ? settings.warmupSeconds : Math.ceil(settings.warmupSeconds / 2);
+  const spec: LoadSpec = {
+    url,
+    method: scenario.method,
+    headers: requestHeaders(scenario),
+    body: scenario.body,
+    connections: settings.connections,
+    durationSeconds: settings.durationSeconds,
+    warmupSeconds,
+  };
   const result = await runLoad(spec, () => server.send({ type: 'reset-peak' }));
   const stats: MemoryStats = await server.stats();
-  return { ...result, peakRssBytes: stats.peakRss, cpuMicrosPerRequest: stats.cpuMicrosSinceReset / Math.max(1, result.requests) };
+  return {
+    ...result,
+    peakRssBytes: stats.peakRss,
+    cpuMicrosPerRequest: stats.cpuMicrosSinceReset / Math.max(1, result.requests),
+  };
 }
 
 function log(line: string): void {
@@ -63,11 +110,20 @@ function log(line: string): void {
 }
 
 function logRound(r: Round): void {
-  log(`  ${Math.round(r.mock.requestsPerSecond)} req/s p99 ${r.mock.latencyP99} ms, ${Math.round(r.mock.cpuMicrosPerRequest)} us CPU | baseline ${Math.round(r.baseline.requestsPerSecond)} req/s, ${Math.round(r.baseline.cpuMicrosPerRequest)} us | ratio ${(r.mock.requestsPerSecond / r.baseline.requestsPerSecond).toFixed(2)}`);
+  log(
+    `  ${Math.round(r.mock.requestsPerSecond)} req/s p99 ${r.mock.latencyP99} ms, ${Math.round(r.mock.cpuMicrosPerRequest)} us CPU | baseline ${Math.round(r.baseline.requestsPerSecond)} req/s, ${Math.round(r.baseline.cpuMicrosPerRequest)} us | ratio ${(r.mock.requestsPerSecond / r.baseline.requestsPerSecond).toFixed(2)}`,
+  );
 }
 
 /** `rounds` pairs of runs, the server under test first, then the baseline right after it. */
-async function measureRounds(label: string, server: Child, serverUrl: string, baseline: Child, baselineUrl: string, scenario: Scenario): Promise<Round[]> {
+async function measureRounds(
+  label: string,
+  server: Child,
+  serverUrl: string,
+  baseline: Child,
+  baselineUrl: string,
+  scenario: Scenario,
+): Promise<Round[]> {
   const rounds: Round[] = [];
   for (let k = 0; k < settings.rounds; k++) {
     log(`${label}: round ${k + 1} of ${settings.rounds}`);
@@ -94,28 +150,74 @@ async function serveCapture(server: Child, response: CapturedResponse): Promise<
   await serving;
 }
 
-async function benchSize(size: string, everyScenario: boolean, yardsticks: Yardsticks): Promise<Row[]> {
+async function benchSize(
+  size: string,
+  everyScenario: boolean,
+  yardsticks: Yardsticks,
+): Promise<Row[]> {
   const { baseline, baselineUrl, floor, floorUrl } = yardsticks;
-  const execArgv = ['--expose-gc', ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])];
+  const execArgv = [
+    '--expose-gc',
+    ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []),
+  ];
   const mock = new Child('./mock-child.ts', [size], { execArgv });
   const rows: Row[] = [];
   try {
     const ready = await mock.next('ready');
     const info = ready.info as unknown as MockInfo;
-    log(`mock at size ${size}: ${info.products} products, ${info.parts} parts, ${info.documents} documents, ${info.boardsKits} boards and kits`);
-    const scenarios = (everyScenario ? allScenarios(info) : listScenarios(info)).filter((s) => !values.only || s.id === values.only);
+    log(
+      `mock at size ${size}: ${info.products} products, ${info.parts} parts, ${info.documents} documents, ${info.boardsKits} boards and kits`,
+    );
+    const scenarios = (everyScenario ? allScenarios(info) : listScenarios(info)).filter(
+      (s) => !values.only || s.id === values.only,
+    );
     if (scenarios.length === 0) return rows;
     for (const scenario of scenarios) {
       const response = await capture(ready.url, scenario);
       await serveCapture(baseline, response);
       const responseBytes = Buffer.from(response.bodyBase64, 'base64').length;
-      const rounds = await measureRounds(`${scenario.id} (size ${size}), mock`, mock, ready.url, baseline, baselineUrl, scenario);
-      rows.push(rowFromRounds({ scenario: scenario.id, title: scenario.title, size, target: scenario.target, responseBytes }, rounds));
+      const rounds = await measureRounds(
+        `${scenario.id} (size ${size}), mock`,
+        mock,
+        ready.url,
+        baseline,
+        baselineUrl,
+        scenario,
+      );
+      rows.push(
+        rowFromRounds(
+          {
+            scenario: scenario.id,
+            title: scenario.title,
+            size,
+            target: scenario.target,
+            responseBytes,
+          },
+          rounds,
+        ),
+      );
       if (everyScenario && scenario.id === LIST_SCENARIO) {
         // The same bytes through Hono alone, against the baseline: the part no mock code can remove.
         await serveCapture(floor, response);
-        const floorRounds = await measureRounds(`${scenario.id} (size ${size}), Hono alone`, floor, floorUrl, baseline, baselineUrl, scenario);
-        rows.push(rowFromRounds({ scenario: FLOOR_SCENARIO, title: 'products list, first page, from Hono alone (framework floor, no mock code)', size, responseBytes }, floorRounds));
+        const floorRounds = await measureRounds(
+          `${scenario.id} (size ${size}), Hono alone`,
+          floor,
+          floorUrl,
+          baseline,
+          baselineUrl,
+          scenario,
+        );
+        rows.push(
+          rowFromRounds(
+            {
+              scenario: FLOOR_SCENARIO,
+              title: 'products list, first page, from Hono alone (framework floor, no mock code)',
+              size,
+              responseBytes,
+            },
+            floorRounds,
+          ),
+        );
       }
     }
   } finally {
@@ -129,7 +231,10 @@ const skipped: BenchReport['skipped'] = [];
 const baseline = new Child('./baseline-child.ts');
 const floor = new Child('./baseline-child.ts', ['hono']);
 try {
-  const [{ url: baselineUrl }, { url: floorUrl }] = await Promise.all([baseline.next('ready'), floor.next('ready')]);
+  const [{ url: baselineUrl }, { url: floorUrl }] = await Promise.all([
+    baseline.next('ready'),
+    floor.next('ready'),
+  ]);
   for (const [k, size] of list(values.sizes).entries()) {
     try {
       rows.push(...(await benchSize(size, k === 0, { baseline, baselineUrl, floor, floorUrl })));
@@ -150,7 +255,15 @@ for (const scale of numbers(values['startup-scales'])) {
   startup.push(await probeStartup(scale));
 }
 
-const report: BenchReport = { date: new Date().toISOString(), machine: machine(), settings, rows, skipped, startup };
+const report: BenchReport = {
+  date: new Date().toISOString(),
+  machine: machine(),
+  settings,
+  rows,
+  skipped,
+  startup,
+};
 // The key is a demo key, but reports never carry key values.
-if (JSON.stringify(report).includes(BENCH_KEY)) throw new Error('the report would contain the API key');
+if (JSON.stringify(report).includes(BENCH_KEY))
+  throw new Error('the report would contain the API key');
 process.stdout.write(writeReport(report));

@@ -52,13 +52,25 @@ export const LIST_SCENARIO = 'products-list';
 export const FLOOR_SCENARIO = 'framework-floor';
 
 export function listScenario(): Scenario {
-  return { id: LIST_SCENARIO, title: 'products list, first page', method: 'GET', path: `/products?limit=${PAGE_SIZE}`, target: 'list' };
+  return {
+    id: LIST_SCENARIO,
+    title: 'products list, first page',
+    method: 'GET',
+    path: `/products?limit=${PAGE_SIZE}`,
+    target: 'list',
+  };
 }
 
 function lastPageScenario(info: MockInfo): Scenario {
   // `offset` is a page index on the products list (the server multiplies it by `limit`).
   const lastPage = Math.max(0, Math.ceil(info.products / PAGE_SIZE) - 1);
-  return { id: 'products-last-page', title: `products list, last page (offset=${lastPage})`, method: 'GET', path: `/products?limit=${PAGE_SIZE}&offset=${lastPage}`, target: 'list' };
+  return {
+    id: 'products-last-page',
+    title: `products list, last page (offset=${lastPage})`,
+    method: 'GET',
+    path: `/products?limit=${PAGE_SIZE}&offset=${lastPage}`,
+    target: 'list',
+  };
 }
 
 /** The list pages only: what the bench runs at the larger sizes. */
@@ -70,9 +82,26 @@ export function listScenarios(info: MockInfo): Scenario[] {
 export function allScenarios(info: MockInfo): Scenario[] {
   return [
     ...listScenarios(info),
-    { id: 'boards-filtered-sorted', title: 'boards-kits filtered, two sort keys', method: 'GET', path: '/boards-kits?boardKitType=evaluation&order=boardKitType,title&orderDirection=asc,desc' },
-    { id: 'part-by-id', title: 'product part by ID (%23 in the id)', method: 'GET', path: `/product-parts/${encodeURIComponent(info.partWithHash)}`, target: 'byId' },
-    { id: 'tool-by-id', title: 'software tool by ID (a title with spaces)', method: 'GET', path: `/software-tools/${encodeURIComponent(info.toolWithSpaces)}`, target: 'byId' },
+    {
+      id: 'boards-filtered-sorted',
+      title: 'boards-kits filtered, two sort keys',
+      method: 'GET',
+      path: '/boards-kits?boardKitType=evaluation&order=boardKitType,title&orderDirection=asc,desc',
+    },
+    {
+      id: 'part-by-id',
+      title: 'product part by ID (%23 in the id)',
+      method: 'GET',
+      path: `/product-parts/${encodeURIComponent(info.partWithHash)}`,
+      target: 'byId',
+    },
+    {
+      id: 'tool-by-id',
+      title: 'software tool by ID (a title with spaces)',
+      method: 'GET',
+      path: `/software-tools/${encodeURIComponent(info.toolWithSpaces)}`,
+      target: 'byId',
+    },
     {
       id: 'cross-reference-200',
       title: 'cross-reference POST, 200 numbers',
@@ -81,12 +110,23 @@ export function allScenarios(info: MockInfo): Scenario[] {
       body: JSON.stringify(info.crossReferenceBody),
       target: 'heavy',
     },
-    { id: 'search-3-filters', title: 'parametric search POST, 3 filters', method: 'POST', path: '/product-parts/search', body: JSON.stringify(info.searchBody), target: 'heavy' },
+    {
+      id: 'search-3-filters',
+      title: 'parametric search POST, 3 filters',
+      method: 'POST',
+      path: '/product-parts/search',
+      body: JSON.stringify(info.searchBody),
+      target: 'heavy',
+    },
   ];
 }
 
 export function requestHeaders(scenario: Scenario): Record<string, string> {
-  return { 'x-api-key': BENCH_KEY, accept: 'application/json', ...(scenario.body ? { 'content-type': 'application/json' } : {}) };
+  return {
+    'x-api-key': BENCH_KEY,
+    accept: 'application/json',
+    ...(scenario.body ? { 'content-type': 'application/json' } : {}),
+  };
 }
 
 /**
@@ -94,7 +134,11 @@ export function requestHeaders(scenario: Scenario): Record<string, string> {
  * is a page (`data`), a non-empty one: a bench of errors or empty pages measures nothing.
  */
 export async function capture(baseUrl: string, scenario: Scenario): Promise<CapturedResponse> {
-  const res = await fetch(`${baseUrl}${scenario.path}`, { method: scenario.method, headers: requestHeaders(scenario), body: scenario.body });
+  const res = await fetch(`${baseUrl}${scenario.path}`, {
+    method: scenario.method,
+    headers: requestHeaders(scenario),
+    body: scenario.body,
+  });
   const body = Buffer.from(await res.arrayBuffer());
   const problem = `${scenario.method} ${scenario.path} answered ${res.status}: ${body.toString('utf8', 0, 300)}`;
   if (res.status !== 200) throw new Error(problem);

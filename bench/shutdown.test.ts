@@ -33,10 +33,17 @@ async function shutdownWhileBusy(signal: NodeJS.Signals, inFlightKeepAlive: bool
     const list = `${cli.url}/products?limit=1`;
     await firstAnswer(list);
     expect(await get(list, idle)).toBe(200);
-    const inFlight = get(list, new Agent({ keepAlive: inFlightKeepAlive }), { prefer: `delay=${IN_FLIGHT_DELAY_MS}` });
+    const inFlight = get(list, new Agent({ keepAlive: inFlightKeepAlive }), {
+      prefer: `delay=${IN_FLIGHT_DELAY_MS}`,
+    });
     await new Promise((resolve) => setTimeout(resolve, SIGNAL_AFTER_MS));
     const stopped = await stopCli(cli.child, signal);
-    return { stopped, inFlightStatus: await inFlight, portFree: await portIsFree(cli.port), output: cli.output() };
+    return {
+      stopped,
+      inFlightStatus: await inFlight,
+      portFree: await portIsFree(cli.port),
+      output: cli.output(),
+    };
   } finally {
     idle.destroy();
     if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
@@ -44,14 +51,18 @@ async function shutdownWhileBusy(signal: NodeJS.Signals, inFlightKeepAlive: bool
 }
 
 describe('CLI shutdown', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s: in-flight request finishes, idle keep-alive closed, exit 0 within 2 s, port free', async (signal) => {
-    const { stopped, inFlightStatus, portFree, output } = await shutdownWhileBusy(signal, false);
-    expect(inFlightStatus).toBe(200);
-    expect(stopped).toMatchObject({ code: 0, signal: null });
-    expect(stopped.ms).toBeLessThan(EXIT_WITHIN_MS);
-    expect(portFree).toBe(true);
-    expect(output).not.toMatch(/Error|at .*\.ts:\d+/);
-  }, 30_000);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s: in-flight request finishes, idle keep-alive closed, exit 0 within 2 s, port free',
+    async (signal) => {
+      const { stopped, inFlightStatus, portFree, output } = await shutdownWhileBusy(signal, false);
+      expect(inFlightStatus).toBe(200);
+      expect(stopped).toMatchObject({ code: 0, signal: null });
+      expect(stopped.ms).toBeLessThan(EXIT_WITHIN_MS);
+      expect(portFree).toBe(true);
+      expect(output).not.toMatch(/Error|at .*\.ts:\d+/);
+    },
+    30_000,
+  );
 
   // A keep-alive connection whose request was in flight turns idle only after closing starts;
   // closeServer() keeps sweeping idle connections so the process exits promptly.

@@ -43,12 +43,28 @@ function log(line: string): void {
 }
 
 function row(phase: string, stats: MemoryStats, load?: LoadResult): PhaseRow {
-  const statuses = load ? Object.entries(load.statusCodes).map(([code, { count }]) => `${code}x${count}`).join(' ') : '-';
-  return { phase, requests: load?.requests ?? 0, requestsPerSecond: Math.round(load?.requestsPerSecond ?? 0), statuses, rssMiB: mib(stats.rss), heapAfterGcMiB: mib(stats.heapUsed), peakRssMiB: mib(stats.peakRss) };
+  const statuses = load
+    ? Object.entries(load.statusCodes)
+        .map(([code, { count }]) => `${code}x${count}`)
+        .join(' ')
+    : '-';
+  return {
+    phase,
+    requests: load?.requests ?? 0,
+    requestsPerSecond: Math.round(load?.requestsPerSecond ?? 0),
+    statuses,
+    rssMiB: mib(stats.rss),
+    heapAfterGcMiB: mib(stats.heapUsed),
+    peakRssMiB: mib(stats.peakRss),
+  };
 }
 
 /** Opens `count` keep-alive connections, one request each, and holds them idle for a while. */
-async function holdIdleConnections(url: string, count: number, server: Child): Promise<MemoryStats> {
+async function holdIdleConnections(
+  url: string,
+  count: number,
+  server: Child,
+): Promise<MemoryStats> {
   const agent = new Agent({ keepAlive: true, maxSockets: count, maxFreeSockets: count });
   const headers = requestHeaders(listScenario());
   await Promise.all(
@@ -77,7 +93,14 @@ try {
   const { url } = await mock.next('ready');
   const list = listScenario();
   const target = `${url}${list.path}`;
-  const spec = { url: target, method: list.method, headers: requestHeaders(list), connections: CONNECTIONS, durationSeconds: 0, warmupSeconds: 0 };
+  const spec = {
+    url: target,
+    method: list.method,
+    headers: requestHeaders(list),
+    connections: CONNECTIONS,
+    durationSeconds: 0,
+    warmupSeconds: 0,
+  };
   await runLoad({ ...spec, amount: 20_000 });
   rows.push(row('after start and 20k warm-up requests', await mock.stats(true)));
 
@@ -88,7 +111,12 @@ try {
 
   log(`${values.idle} idle keep-alive connections`);
   mock.send({ type: 'reset-peak' });
-  rows.push(row(`${values.idle} keep-alive connections held idle`, await holdIdleConnections(target, Number(values.idle), mock)));
+  rows.push(
+    row(
+      `${values.idle} keep-alive connections held idle`,
+      await holdIdleConnections(target, Number(values.idle), mock),
+    ),
+  );
   rows.push(row('after those connections closed', await mock.stats(true)));
 
   log(`soak: ${values.requests} requests of the list page`);
@@ -108,10 +136,16 @@ const markdown = [
   '',
   '| phase | requests | req/s | statuses | RSS MiB | heap after GC MiB | peak RSS in phase MiB |',
   '|---|---:|---:|---|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.phase} | ${r.requests} | ${r.requestsPerSecond} | ${r.statuses} | ${r.rssMiB} | ${r.heapAfterGcMiB} | ${r.peakRssMiB} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.phase} | ${r.requests} | ${r.requestsPerSecond} | ${r.statuses} | ${r.rssMiB} | ${r.heapAfterGcMiB} | ${r.peakRssMiB} |`,
+  ),
   '',
 ].join('\n');
 mkdirSync(RESULTS_DIR, { recursive: true });
 writeFileSync(`${RESULTS_DIR}soak.md`, markdown);
-writeFileSync(`${RESULTS_DIR}soak.json`, `${JSON.stringify({ date, machine: m, rows }, null, 2)}\n`);
+writeFileSync(
+  `${RESULTS_DIR}soak.json`,
+  `${JSON.stringify({ date, machine: m, rows }, null, 2)}\n`,
+);
 process.stdout.write(markdown);

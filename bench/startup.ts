@@ -36,17 +36,24 @@ export interface LaunchedCli {
 /** Spawns the CLI on an ephemeral port and resolves once its banner names the URL. */
 export function launchCli(args: string[] = [], timeoutMs = 60_000): Promise<LaunchedCli> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`no banner within ${timeoutMs} ms; output:\n${out}`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`no banner within ${timeoutMs} ms; output:\n${out}`)),
+      timeoutMs,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
       reject(error);
     };
-    const early = (code: number | null) => fail(new Error(`CLI exited (${code}) before its banner; output:\n${out}`));
+    const early = (code: number | null) =>
+      fail(new Error(`CLI exited (${code}) before its banner; output:\n${out}`));
     child.once('exit', early);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -56,7 +63,15 @@ export function launchCli(args: string[] = [], timeoutMs = 60_000): Promise<Laun
       child.off('exit', early);
       const url = match[1];
       const origin = new URL(url).origin;
-      resolve({ child, url, origin, port: Number(new URL(url).port), spawnedAt, bannerReadyMs: Number(READY_IN.exec(out)?.[1]) || undefined, output: () => out });
+      resolve({
+        child,
+        url,
+        origin,
+        port: Number(new URL(url).port),
+        spawnedAt,
+        bannerReadyMs: Number(READY_IN.exec(out)?.[1]) || undefined,
+        output: () => out,
+      });
     });
   });
 }
@@ -89,10 +104,15 @@ export function peakRssOf(pid: number): number | undefined {
 }
 
 /** Sends a signal and resolves with the exit code and how long the exit took. */
-export function stopCli(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
+export function stopCli(
+  child: ChildProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
   const started = performance.now();
   return new Promise((resolve) => {
-    child.once('exit', (code, by) => resolve({ code, signal: by, ms: Math.round(performance.now() - started) }));
+    child.once('exit', (code, by) =>
+      resolve({ code, signal: by, ms: Math.round(performance.now() - started) }),
+    );
     child.kill(signal);
   });
 }
@@ -123,7 +143,14 @@ export async function probeStartup(scale: number): Promise<StartupResult> {
     const answeredAt = await firstAnswer(`${launched.url}/products?limit=10`);
     const peakRssBytes = peakRssOf(launched.child.pid!);
     const stopped = await stopCli(launched.child);
-    return { scale, firstAnswerMs: Math.round(answeredAt - launched.spawnedAt), bannerReadyMs: launched.bannerReadyMs, peakRssBytes, shutdownMs: stopped.ms, exitCode: stopped.code };
+    return {
+      scale,
+      firstAnswerMs: Math.round(answeredAt - launched.spawnedAt),
+      bannerReadyMs: launched.bannerReadyMs,
+      peakRssBytes,
+      shutdownMs: stopped.ms,
+      exitCode: stopped.code,
+    };
   } finally {
     if (launched.child.exitCode === null) launched.child.kill('SIGKILL');
   }
@@ -133,5 +160,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { values } = parseArgs({ options: { scale: { type: 'string', default: '1' } } });
   const result = await probeStartup(Number(values.scale));
   const rss = result.peakRssBytes === undefined ? 'n/a' : `${mib(result.peakRssBytes)} MiB`;
-  process.stdout.write(`scale ${result.scale}: first answer ${result.firstAnswerMs} ms after spawn (app ready in ${result.bannerReadyMs} ms), peak RSS ${rss}, SIGTERM exit ${result.exitCode} in ${result.shutdownMs} ms\n`);
+  process.stdout.write(
+    `scale ${result.scale}: first answer ${result.firstAnswerMs} ms after spawn (app ready in ${result.bannerReadyMs} ms), peak RSS ${rss}, SIGTERM exit ${result.exitCode} in ${result.shutdownMs} ms\n`,
+  );
 }

@@ -4,6 +4,8 @@ import { checkAuthentication, checkAuthorization } from './checks/auth.js';
 import { runCheck } from './support/suite.js';
 
 describe('auth', () => {
-  it('no key and an invalid key get 401 {error, code: 401} on every operation', (t) => runCheck(t, checkAuthentication));
-  it('a key lacking a family gets 403 {error, code: 403} there and success elsewhere', (t) => runCheck(t, checkAuthorization));
+  it('no key and an invalid key get 401 {error, code: 401} on every operation', (t) =>
+    runCheck(t, checkAuthentication));
+  it('a key lacking a family gets 403 {error, code: 403} there and success elsewhere', (t) =>
+    runCheck(t, checkAuthorization));
 });

@@ -27,21 +27,71 @@ export const EXIT = { conforms: 0, drift: 1, usage: 2 } as const;
 
 /** Each flag and the variable it sets; `--help` prints them in this order. */
 const FLAGS = {
-  release: { env: 'CONTRACT_RELEASE', value: '<v>', help: 'release the target serves (1.0.0 ... 1.3.0, unreleased); default: the newest (the bundled mock: unreleased)' },
-  strict: { env: 'CONTRACT_STRICT', help: 'undeclared fields and inferred-rule differences fail instead of warn' },
-  allowlist: { env: 'CONTRACT_ALLOWLIST', value: '<file>', help: 'YAML/JSON list of accepted undeclared-field pointers (/data/*/newField)' },
-  'public-base-url': { env: 'CONTRACT_PUBLIC_BASE_URL', value: '<url>', help: 'the base URL the service names in absolute hrefs (checked); default: any origin, named in a warning' },
-  'xref-numbers': { env: 'CONTRACT_XREF_NUMBERS', value: '<a,b,...>', help: 'competitor part numbers the target is known to match, for the cross-reference checks' },
-  baseline: { env: 'CONTRACT_BASELINE', value: '<report.json>', help: 'a previous JSON report: findings are marked new, known or gone; the summary leads with what is new' },
-  'restricted-families': { env: 'CONTRACT_RESTRICTED_FAMILIES', value: '<a,b>', help: 'families the restricted key lacks (default: probed)' },
-  'provoke-rate-limit': { env: 'CONTRACT_PROVOKE_RATE_LIMIT', help: "spend the rate-limit key's quota to check the 429" },
+  release: {
+    env: 'CONTRACT_RELEASE',
+    value: '<v>',
+    help: 'release the target serves (1.0.0 ... 1.3.0, unreleased); default: the newest (the bundled mock: unreleased)',
+  },
+  strict: {
+    env: 'CONTRACT_STRICT',
+    help: 'undeclared fields and inferred-rule differences fail instead of warn',
+  },
+  allowlist: {
+    env: 'CONTRACT_ALLOWLIST',
+    value: '<file>',
+    help: 'YAML/JSON list of accepted undeclared-field pointers (/data/*/newField)',
+  },
+  'public-base-url': {
+    env: 'CONTRACT_PUBLIC_BASE_URL',
+    value: '<url>',
+    help: 'the base URL the service names in absolute hrefs (checked); default: any origin, named in a warning',
+  },
+  'xref-numbers': {
+    env: 'CONTRACT_XREF_NUMBERS',
+    value: '<a,b,...>',
+    help: 'competitor part numbers the target is known to match, for the cross-reference checks',
+  },
+  baseline: {
+    env: 'CONTRACT_BASELINE',
+    value: '<report.json>',
+    help: 'a previous JSON report: findings are marked new, known or gone; the summary leads with what is new',
+  },
+  'restricted-families': {
+    env: 'CONTRACT_RESTRICTED_FAMILIES',
+    value: '<a,b>',
+    help: 'families the restricted key lacks (default: probed)',
+  },
+  'provoke-rate-limit': {
+    env: 'CONTRACT_PROVOKE_RATE_LIMIT',
+    help: "spend the rate-limit key's quota to check the 429",
+  },
   concurrency: { env: 'CONTRACT_CONCURRENCY', value: '<n>', help: 'parallel requests (default 4)' },
-  'timeout-ms': { env: 'CONTRACT_TIMEOUT_MS', value: '<ms>', help: 'per request, headers and body together (default 10000)' },
-  'max-requests': { env: 'CONTRACT_MAX_REQUESTS', value: '<n>', help: 'request budget of the run (default 5000)' },
-  'max-body-bytes': { env: 'CONTRACT_MAX_BODY_BYTES', value: '<n>', help: 'largest response body read (default 4194304)' },
-  'max-retry-wait-ms': { env: 'CONTRACT_MAX_RETRY_WAIT_MS', value: '<ms>', help: 'longest total wait on 429s for one request (default 65000)' },
+  'timeout-ms': {
+    env: 'CONTRACT_TIMEOUT_MS',
+    value: '<ms>',
+    help: 'per request, headers and body together (default 10000)',
+  },
+  'max-requests': {
+    env: 'CONTRACT_MAX_REQUESTS',
+    value: '<n>',
+    help: 'request budget of the run (default 5000)',
+  },
+  'max-body-bytes': {
+    env: 'CONTRACT_MAX_BODY_BYTES',
+    value: '<n>',
+    help: 'largest response body read (default 4194304)',
+  },
+  'max-retry-wait-ms': {
+    env: 'CONTRACT_MAX_RETRY_WAIT_MS',
+    value: '<ms>',
+    help: 'longest total wait on 429s for one request (default 65000)',
+  },
   seed: { env: 'CONTRACT_SEED', value: '<n>', help: 'seed for generated inputs (default 1)' },
-  'report-dir': { env: 'CONTRACT_REPORT_DIR', value: '<dir>', help: 'where the JSON, Markdown and JUnit reports go (default reports/)' },
+  'report-dir': {
+    env: 'CONTRACT_REPORT_DIR',
+    value: '<dir>',
+    help: 'where the JSON, Markdown and JUnit reports go (default reports/)',
+  },
 } as const satisfies Record<string, { env: string; value?: string; help: string }>;
 
 type FlagName = keyof typeof FLAGS;
@@ -58,7 +108,10 @@ export function usage(): string {
     'CONTRACT_RESTRICTED_API_KEY, CONTRACT_RATE_LIMIT_API_KEY. Every flag below also has its variable.',
     '',
     'Options:',
-    ...Object.entries(FLAGS).map(([name, f]) => `  --${`${name} ${'value' in f ? f.value : ''}`.padEnd(30)} ${f.help} [${f.env}]`),
+    ...Object.entries(FLAGS).map(
+      ([name, f]) =>
+        `  --${`${name} ${'value' in f ? f.value : ''}`.padEnd(30)} ${f.help} [${f.env}]`,
+    ),
     `  --${'help'.padEnd(30)} this text`,
     '',
     'Exit status: 0 conforms, 1 drift (see the reports), 2 usage error or unreachable target.',
@@ -72,8 +125,16 @@ export function usage(): string {
 export class UsageError extends Error {}
 
 /** The environment a run uses: the caller's, with the flags and the base URL on top. */
-export function environmentFor(argv: readonly string[], env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; help: boolean } {
-  const options = Object.fromEntries([...Object.entries(FLAGS).map(([name, f]) => [name, { type: 'value' in f ? 'string' : 'boolean' }] as const), ['help', { type: 'boolean', short: 'h' }] as const]);
+export function environmentFor(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { env: NodeJS.ProcessEnv; help: boolean } {
+  const options = Object.fromEntries([
+    ...Object.entries(FLAGS).map(
+      ([name, f]) => [name, { type: 'value' in f ? 'string' : 'boolean' }] as const,
+    ),
+    ['help', { type: 'boolean', short: 'h' }] as const,
+  ]);
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
@@ -81,7 +142,10 @@ export function environmentFor(argv: readonly string[], env: NodeJS.ProcessEnv):
     throw new UsageError(`${(error as Error).message.split(/\. To specify|\n/)[0]} (see --help)`);
   }
   if (parsed.values.help) return { env, help: true };
-  if (parsed.positionals.length > 1) throw new UsageError(`one base URL expected, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`);
+  if (parsed.positionals.length > 1)
+    throw new UsageError(
+      `one base URL expected, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`,
+    );
   const out: NodeJS.ProcessEnv = { ...env };
   if (parsed.positionals[0] !== undefined) out.CONTRACT_BASE_URL = parsed.positionals[0];
   for (const [name, value] of Object.entries(parsed.values)) {
@@ -109,7 +173,9 @@ export function assertWritableDir(dir: string, name: string): void {
     accessSync(at, constants.W_OK);
     for (const d of missing) mkdirSync(d);
   } catch (error) {
-    throw new Error(`${name} ${dir}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new Error(
+      `${name} ${dir}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }
 
@@ -123,7 +189,10 @@ export async function validate(env: NodeJS.ProcessEnv): Promise<ContractOptions>
     const contract = await loadContract({ release: options.release });
     const families = [...new Set(contract.operations.map((op) => op.family))];
     const unknown = (options.restrictedFamilies ?? []).filter((f) => !families.includes(f));
-    if (unknown.length > 0) throw new Error(`CONTRACT_RESTRICTED_FAMILIES names no family of the document: ${unknown.join(', ')} (families: ${families.join(', ')})`);
+    if (unknown.length > 0)
+      throw new Error(
+        `CONTRACT_RESTRICTED_FAMILIES names no family of the document: ${unknown.join(', ')} (families: ${families.join(', ')})`,
+      );
     // Last, so a run refused for another reason leaves no directory behind.
     assertWritableDir(options.reportDir, 'CONTRACT_REPORT_DIR');
     assertWritableDir(dirname(options.jsonFile), 'CONTRACT_JSON_REPORT');
@@ -138,18 +207,31 @@ export async function validate(env: NodeJS.ProcessEnv): Promise<ContractOptions>
 /** Asks the target once: any HTTP answer will do; none is a usage error (wrong URL, VPN down). */
 export async function assertReachable(baseUrl: string, timeoutMs: number): Promise<void> {
   try {
-    const answer = await fetch(baseUrl, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const answer = await fetch(baseUrl, {
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
     await answer.body?.cancel();
   } catch (error) {
-    const why = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String((error as Error).cause ?? error);
+    const why =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? `no answer within ${timeoutMs} ms`
+        : String((error as Error).cause ?? error);
     throw new UsageError(`target ${baseUrl} is not reachable: ${why}; nothing was tested`);
   }
 }
 
 function runVitest(env: NodeJS.ProcessEnv): Promise<number> {
-  const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
+  const vitest = join(
+    dirname(createRequire(import.meta.url).resolve('vitest/package.json')),
+    'vitest.mjs',
+  );
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [vitest, 'run', '--config', CONFIG], { cwd: ROOT, env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [vitest, 'run', '--config', CONFIG], {
+      cwd: ROOT,
+      env,
+      stdio: 'inherit',
+    });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
 }
@@ -160,7 +242,10 @@ function mtimeOf(path: string): number | undefined {
 }
 
 /** The verdict of the report this run wrote (changed since `before`); undefined when it wrote none. */
-export function verdictOf(path: string, before: number | undefined): { passed: boolean } | undefined {
+export function verdictOf(
+  path: string,
+  before: number | undefined,
+): { passed: boolean } | undefined {
   try {
     const written = mtimeOf(path);
     if (written === undefined || written === before) return undefined;
@@ -175,13 +260,19 @@ export function verdictOf(path: string, before: number | undefined): { passed: b
  * The exit status of a completed run: the report decides (a run that tested nothing real, or whose
  * reports list a failure, is not a conforming one even when every test passed), and so does vitest.
  */
-export function exitOf(vitestCode: number, verdict: { passed: boolean } | undefined): number | undefined {
+export function exitOf(
+  vitestCode: number,
+  verdict: { passed: boolean } | undefined,
+): number | undefined {
   if (!verdict) return undefined;
   return vitestCode === 0 && verdict.passed ? EXIT.conforms : EXIT.drift;
 }
 
 /** The command: returns the exit status. */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   try {
     const run = environmentFor(argv, env);
     if (run.help) {
@@ -194,7 +285,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const code = await runVitest(run.env);
     const exit = exitOf(code, verdictOf(options.jsonFile, before));
     if (exit !== undefined) return exit;
-    process.stderr.write(`web-data-contract: the suite did not complete (vitest exit ${code}, no report written); see the output above\n`);
+    process.stderr.write(
+      `web-data-contract: the suite did not complete (vitest exit ${code}, no report written); see the output above\n`,
+    );
     return EXIT.usage;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

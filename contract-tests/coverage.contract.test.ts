@@ -4,5 +4,6 @@ import { checkOperationCoverage } from './checks/coverage.js';
 import { runCheck } from './support/suite.js';
 
 describe('coverage', () => {
-  it('every operation in the document is exercised with a success, every family has its test file', (t) => runCheck(t, checkOperationCoverage));
+  it('every operation in the document is exercised with a success, every family has its test file', (t) =>
+    runCheck(t, checkOperationCoverage));
 });

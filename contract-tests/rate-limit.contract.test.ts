@@ -4,6 +4,8 @@ import { checkRateLimitCountdown, checkRateLimitExceeded } from './checks/rate-l
 import { runCheck } from './support/suite.js';
 
 describe('rate limit', () => {
-  it('x-ratelimit-remaining counts down and never exceeds x-ratelimit-limit', (t) => runCheck(t, checkRateLimitCountdown));
-  it('a spent quota gives 429 whose retry_after equals Retry-After (mock, or CONTRACT_PROVOKE_RATE_LIMIT=1)', (t) => runCheck(t, checkRateLimitExceeded));
+  it('x-ratelimit-remaining counts down and never exceeds x-ratelimit-limit', (t) =>
+    runCheck(t, checkRateLimitCountdown));
+  it('a spent quota gives 429 whose retry_after equals Retry-After (mock, or CONTRACT_PROVOKE_RATE_LIMIT=1)', (t) =>
+    runCheck(t, checkRateLimitExceeded));
 });

@@ -17,6 +17,10 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 60_000,
-    reporters: ['default', ['junit', { outputFile: options.junitFile, suiteName: 'contract' }], './contract-tests/support/reporter.ts'],
+    reporters: [
+      'default',
+      ['junit', { outputFile: options.junitFile, suiteName: 'contract' }],
+      './contract-tests/support/reporter.ts',
+    ],
   },
 });

@@ -22,9 +22,13 @@ export const TYPES_PATH = fileURLToPath(new URL('../src/contract/types.gen.ts', 
  * The text `npm run types:gen` would write for this document. `source` is a file URL or the YAML
  * text itself (tests pass an edited copy).
  */
-export async function generateTypes(source: URL | string = pathToFileURL(SPEC_PATH)): Promise<string> {
+export async function generateTypes(
+  source: URL | string = pathToFileURL(SPEC_PATH),
+): Promise<string> {
   const configPath = findConfig();
-  const redocly = configPath ? await loadConfig({ configPath }) : await createConfig({}, { extends: ['minimal'] });
+  const redocly = configPath
+    ? await loadConfig({ configPath })
+    : await createConfig({}, { extends: ['minimal'] });
   // No flags: the CLI leaves every unset flag undefined, so the library defaults apply as they do there.
   const ast = await openapiTS(source, { redocly, silent: true });
   return `${COMMENT_HEADER}${astToString(ast)}`;
@@ -48,12 +52,16 @@ export function firstDifference(expected: string, actual: string): FirstDifferen
 }
 
 /** Compares the committed types with a fresh generation; returns the failure text or undefined. */
-export async function checkTypesFresh(specPath = SPEC_PATH, typesPath = TYPES_PATH): Promise<string | undefined> {
+export async function checkTypesFresh(
+  specPath = SPEC_PATH,
+  typesPath = TYPES_PATH,
+): Promise<string | undefined> {
   const expected = await generateTypes(pathToFileURL(specPath));
   const actual = readFileSync(typesPath, 'utf8');
   const diff = firstDifference(expected, actual);
   if (!diff) return undefined;
-  const shown = (line: string | undefined): string => (line === undefined ? '(end of file)' : JSON.stringify(line.trim()));
+  const shown = (line: string | undefined): string =>
+    line === undefined ? '(end of file)' : JSON.stringify(line.trim());
   return [
     `${relative(process.cwd(), typesPath)} is stale: it does not match ${relative(process.cwd(), specPath)}.`,
     `  first difference at line ${diff.line}:`,

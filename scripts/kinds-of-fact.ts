@@ -25,7 +25,10 @@ export async function renderKindsDocument(specPath?: string): Promise<string> {
 }
 
 /** The failure text when the committed page is not what the document gives today, else undefined. */
-export async function checkKindsFresh(path = KINDS_PATH, specPath?: string): Promise<string | undefined> {
+export async function checkKindsFresh(
+  path = KINDS_PATH,
+  specPath?: string,
+): Promise<string | undefined> {
   const expected = await renderKindsDocument(specPath);
   let actual = '';
   try {

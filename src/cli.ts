@@ -57,7 +57,8 @@ class UsageError extends Error {}
 function integer(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min} (got "${raw}")`);
+  if (!Number.isInteger(n) || n < min)
+    throw new UsageError(`--${name} must be an integer >= ${min} (got "${raw}")`);
   return n;
 }
 
@@ -66,7 +67,8 @@ function parseTierOverride(raw: string | undefined): Partial<Tier> {
   const override: Record<string, number> = {};
   for (const pair of raw.split(',')) {
     const [field, value] = pair.split('=');
-    if (!TIER_FIELD_NAMES.has(field)) throw new UsageError(`--rate-limit: unknown field "${field}"`);
+    if (!TIER_FIELD_NAMES.has(field))
+      throw new UsageError(`--rate-limit: unknown field "${field}"`);
     const n = Number(value);
     if (!(n > 0)) throw new UsageError(`--rate-limit: ${field} must be a positive number`);
     override[field] = n;
@@ -83,7 +85,11 @@ function environmentsOf(raw: string): EnvironmentName[] {
   throw new UsageError(`--environment must be production, staging or both (got "${raw}")`);
 }
 
-function faultOptions(values: { latency?: string; faults?: string; 'fault-seed'?: string }): FaultPlanOptions {
+function faultOptions(values: {
+  latency?: string;
+  faults?: string;
+  'fault-seed'?: string;
+}): FaultPlanOptions {
   try {
     return {
       seed: integer('fault-seed', values['fault-seed'], 0) ?? DEFAULT_SEED,
@@ -96,7 +102,10 @@ function faultOptions(values: { latency?: string; faults?: string; 'fault-seed'?
   }
 }
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<RunningServer | undefined> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningServer | undefined> {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -124,8 +133,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stdout.write(HELP);
     return undefined;
   }
-  const scale = values.scale === undefined || values.scale === 'live' ? values.scale : Number(values.scale);
-  if (typeof scale === 'number' && !(scale > 0 && Number.isFinite(scale))) throw new UsageError(`--scale must be a positive number or "live" (got "${values.scale}")`);
+  const scale =
+    values.scale === undefined || values.scale === 'live' ? values.scale : Number(values.scale);
+  if (typeof scale === 'number' && !(scale > 0 && Number.isFinite(scale)))
+    throw new UsageError(`--scale must be a positive number or "live" (got "${values.scale}")`);
   const started = performance.now();
   const running = await startMockServer({
     port: integer('port', values.port ?? env.PORT, 0) ?? DEFAULT_PORT,
@@ -156,8 +167,17 @@ function printBanner(running: RunningServer, ms: number): void {
     state.options.adminToken ? `  controls   ${running.origin}/__mock/ (admin token required)` : '',
     '',
     'Demo keys (send as the x-api-key header):',
-    ...state.keys.records.filter((k) => k.demo).map((k) => `  ${state.keys.demoSecret(k.name)!.padEnd(24)} ${`(${k.name})`.padEnd(20)} ${k.purpose}`),
-    ...(state.keys.records.some((k) => !k.demo) ? [`  (+ ${state.keys.records.filter((k) => !k.demo).length} private key(s) from the keys file, not shown)`] : []),
+    ...state.keys.records
+      .filter((k) => k.demo)
+      .map(
+        (k) =>
+          `  ${state.keys.demoSecret(k.name)!.padEnd(24)} ${`(${k.name})`.padEnd(20)} ${k.purpose}`,
+      ),
+    ...(state.keys.records.some((k) => !k.demo)
+      ? [
+          `  (+ ${state.keys.records.filter((k) => !k.demo).length} private key(s) from the keys file, not shown)`,
+        ]
+      : []),
     '',
     `Try: curl -H 'x-api-key: demo-production-key' '${running.url}/products?limit=2'`,
   ];
@@ -169,7 +189,9 @@ export async function run(): Promise<void> {
   try {
     const argv = process.argv.slice(2);
     // The proxy is its own program with its own flags; it shares only the entry point.
-    const running = argv.some((a) => a === '--proxy' || a.startsWith('--proxy=')) ? await runProxyCli(argv) : await main(argv);
+    const running = argv.some((a) => a === '--proxy' || a.startsWith('--proxy='))
+      ? await runProxyCli(argv)
+      : await main(argv);
     if (!running) return;
     let closing = false;
     const shutdown = (signal: string) => {
@@ -188,7 +210,13 @@ export async function run(): Promise<void> {
     process.on('SIGTERM', () => shutdown('SIGTERM'));
   } catch (error) {
     // A replay directory with a bad fixture, or a bad keys or tiers file, is the user's input, like a flag: exit 2 with the file named.
-    if (error instanceof UsageError || error instanceof ProxyUsageError || error instanceof RecordingsError || error instanceof ConfigFileError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ProxyUsageError ||
+      error instanceof RecordingsError ||
+      error instanceof ConfigFileError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
       console.error(`web-data-mock: ${(error as Error).message}\n(see --help)`);
       process.exit(2);
     }
@@ -197,4 +225,5 @@ export async function run(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/src/cli.ts')) await run();
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/src/cli.ts'))
+  await run();

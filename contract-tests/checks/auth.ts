@@ -16,7 +16,10 @@ import { Probe, type CallSpec } from '../support/probe.js';
 import { inScope } from '../support/records.js';
 
 /** A request that would succeed with a good key (real identifier when one is known). */
-async function plausibleRequest(probe: Probe, op: Operation): Promise<CallSpec & { real: boolean }> {
+async function plausibleRequest(
+  probe: Probe,
+  op: Operation,
+): Promise<CallSpec & { real: boolean }> {
   const spec: CallSpec & { real: boolean } = { real: true };
   if (op.path.includes('{')) {
     const real = await realParams(probe, op);
@@ -39,20 +42,32 @@ export const checkAuthentication: Check = async (ctx, scope) => {
 
 /** The families the restricted demo key lacks, read from the mock's key file. */
 function mockRestrictedFamilies(ctx: CheckContext): string[] | undefined {
-  const file = JSON.parse(readFileSync(DEFAULT_KEYS_FILE, 'utf8')) as { keys: { secret: string; scopes: string[] }[] };
+  const file = JSON.parse(readFileSync(DEFAULT_KEYS_FILE, 'utf8')) as {
+    keys: { secret: string; scopes: string[] }[];
+  };
   const key = file.keys.find((k) => k.secret === ctx.options.restrictedApiKey);
   if (!key) return undefined;
-  return [...new Set(ctx.contract.operations.map((op) => op.family))].filter((f) => !key.scopes.includes(f));
+  return [...new Set(ctx.contract.operations.map((op) => op.family))].filter(
+    (f) => !key.scopes.includes(f),
+  );
 }
 
 export const checkAuthorization: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
   const ops = ctx.contract.operations.filter((o) => inScope(o, scope));
   if (!ctx.options.restrictedApiKey) {
-    if (ops[0]) probe.note(ops[0], { severity: 'warning', rule: 'auth.403', expected: 'CONTRACT_RESTRICTED_API_KEY set', message: '403 not checked: no restricted key given' });
+    if (ops[0])
+      probe.note(ops[0], {
+        severity: 'warning',
+        rule: 'auth.403',
+        expected: 'CONTRACT_RESTRICTED_API_KEY set',
+        message: '403 not checked: no restricted key given',
+      });
     return probe.result();
   }
-  let restricted = ctx.options.restrictedFamilies ?? (ctx.options.target === 'mock' ? mockRestrictedFamilies(ctx) : undefined);
+  let restricted =
+    ctx.options.restrictedFamilies ??
+    (ctx.options.target === 'mock' ? mockRestrictedFamilies(ctx) : undefined);
   const probed = restricted === undefined;
   if (probed) {
     restricted = [];
@@ -68,7 +83,13 @@ export const checkAuthorization: Check = async (ctx, scope) => {
     const lacks = restricted!.includes(op.family);
     // Outside its missing families the key must work like any other (404 only for a made-up identifier).
     const expectStatus = lacks ? [403] : real ? [200] : [200, 404];
-    await probe.call(op, { ...spec, auth: 'restricted', expectStatus, statusRule: lacks ? (probed ? 'auth.403 (probed family)' : 'auth.403') : 'auth.scope', statusSource: 'documented' });
+    await probe.call(op, {
+      ...spec,
+      auth: 'restricted',
+      expectStatus,
+      statusRule: lacks ? (probed ? 'auth.403 (probed family)' : 'auth.403') : 'auth.scope',
+      statusSource: 'documented',
+    });
   }
   return probe.result();
 };

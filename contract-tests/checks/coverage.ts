@@ -27,12 +27,34 @@ export const checkOperationCoverage: Check = async (ctx, scope) => {
   const notes = ctx.notes.slice(before);
   const families = familiesWithTests();
   for (const op of ctx.contract.operations) {
-    const base = { operationId: op.operationId, method: op.method.toUpperCase(), url: `${ctx.client.baseUrl}${op.path}`, rule: 'coverage', severity: 'failure' as const };
+    const base = {
+      operationId: op.operationId,
+      method: op.method.toUpperCase(),
+      url: `${ctx.client.baseUrl}${op.path}`,
+      rule: 'coverage',
+      severity: 'failure' as const,
+    };
     if (!families.has(op.family)) {
-      findings.push({ ...base, expected: `contract-tests/${op.family}.contract.test.ts`, message: `family "${op.family}" of ${op.operationId} has no test file` });
+      findings.push({
+        ...base,
+        expected: `contract-tests/${op.family}.contract.test.ts`,
+        message: `family "${op.family}" of ${op.operationId} has no test file`,
+      });
     }
-    if (!notes.some((n) => n.operationId === op.operationId && n.status >= 200 && n.status < 300 && !n.preferred)) {
-      findings.push({ ...base, expected: 'at least one request answered with a success', actual: JSON.stringify(notes.filter((n) => n.operationId === op.operationId).map((n) => n.status)), message: `${op.operationId} was never exercised successfully` });
+    if (
+      !notes.some(
+        (n) =>
+          n.operationId === op.operationId && n.status >= 200 && n.status < 300 && !n.preferred,
+      )
+    ) {
+      findings.push({
+        ...base,
+        expected: 'at least one request answered with a success',
+        actual: JSON.stringify(
+          notes.filter((n) => n.operationId === op.operationId).map((n) => n.status),
+        ),
+        message: `${op.operationId} was never exercised successfully`,
+      });
     }
   }
   return findings;

@@ -16,7 +16,13 @@ export function boundedLists(schema: Schema): { name: string; max: number }[] {
   const props = (schema.properties as Record<string, Schema> | undefined) ?? {};
   const required = (schema.required as string[] | undefined) ?? [];
   return Object.entries(props)
-    .filter(([name, s]) => required.includes(name) && s.type === 'array' && typeof s.maxItems === 'number' && (s.items as Schema | undefined)?.type === 'string')
+    .filter(
+      ([name, s]) =>
+        required.includes(name) &&
+        s.type === 'array' &&
+        typeof s.maxItems === 'number' &&
+        (s.items as Schema | undefined)?.type === 'string',
+    )
     .map(([name, s]) => ({ name, max: s.maxItems as number }));
 }
 
@@ -24,19 +30,45 @@ export const checkRequestLimits: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
   for (const op of ctx.contract.operations.filter((o) => o.requestBody && inScope(o, scope))) {
     const lists = boundedLists(op.requestBody!.schema);
-    if (lists.length !== 1 || ((op.requestBody!.schema.required as string[]).length !== 1)) continue; // a body that is just one bounded list
+    if (lists.length !== 1 || (op.requestBody!.schema.required as string[]).length !== 1) continue; // a body that is just one bounded list
     const [{ name, max }] = lists;
     const items = seededTokens(ctx.options.seed, 'CONTRACT-XREF', max + 1);
-    const atLimit = await probe.call(op, { body: { [name]: items.slice(0, max) }, expectStatus: [200], statusRule: 'request-limit', statusSource: 'documented' });
-    const data = isRecord(atLimit.json) && Array.isArray(atLimit.json.data) ? atLimit.json.data : undefined;
+    const atLimit = await probe.call(op, {
+      body: { [name]: items.slice(0, max) },
+      expectStatus: [200],
+      statusRule: 'request-limit',
+      statusSource: 'documented',
+    });
+    const data =
+      isRecord(atLimit.json) && Array.isArray(atLimit.json.data) ? atLimit.json.data : undefined;
     if (atLimit.status === 200 && data && data.length !== max) {
-      probe.add(op, atLimit, { rule: 'request-limit', source: op.source, pointer: '/data', expected: `${max} results, one per ${name} item`, actual: String(data.length), message: 'result count differs from the request' });
+      probe.add(op, atLimit, {
+        rule: 'request-limit',
+        source: op.source,
+        pointer: '/data',
+        expected: `${max} results, one per ${name} item`,
+        actual: String(data.length),
+        message: 'result count differs from the request',
+      });
     }
     if (data && data.length === max) {
       const order = data.findIndex((r, i) => !(isRecord(r) && Object.values(r).includes(items[i])));
-      if (order >= 0) probe.add(op, atLimit, { rule: 'request-order', source: op.source, pointer: `/data/${order}`, expected: `the result for ${show(items[order])} (request order)`, actual: show(data[order]), message: 'results are not in request order' });
+      if (order >= 0)
+        probe.add(op, atLimit, {
+          rule: 'request-order',
+          source: op.source,
+          pointer: `/data/${order}`,
+          expected: `the result for ${show(items[order])} (request order)`,
+          actual: show(data[order]),
+          message: 'results are not in request order',
+        });
     }
-    await probe.call(op, { body: { [name]: items }, expectStatus: [400], statusRule: 'request-limit', statusSource: 'documented' });
+    await probe.call(op, {
+      body: { [name]: items },
+      expectStatus: [400],
+      statusRule: 'request-limit',
+      statusSource: 'documented',
+    });
   }
   return probe.result();
 };

@@ -15,11 +15,21 @@ export const checkDeclaredStatuses: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
   if (!ctx.options.usePrefer) return probe.result();
   for (const op of ctx.contract.operations.filter((o) => inScope(o, scope))) {
-    const params = op.path.includes('{') ? ((await realParams(probe, op))?.params ?? unknownParams(probe, op)) : undefined;
+    const params = op.path.includes('{')
+      ? ((await realParams(probe, op))?.params ?? unknownParams(probe, op))
+      : undefined;
     const body = op.requestBody ? await minimalBody(probe, op.requestBody.schema) : undefined;
     for (const status of op.responses.keys()) {
       if (status.startsWith(SUCCESS_CLASS) || !/^\d{3}$/.test(status)) continue;
-      await probe.call(op, { params, body, headers: { prefer: `code=${status}` }, retryOn429: false, expectStatus: [Number(status)], statusRule: 'prefer-status', statusSource: 'inferred' });
+      await probe.call(op, {
+        params,
+        body,
+        headers: { prefer: `code=${status}` },
+        retryOn429: false,
+        expectStatus: [Number(status)],
+        statusRule: 'prefer-status',
+        statusSource: 'inferred',
+      });
     }
   }
   return probe.result();

@@ -20,7 +20,8 @@ import { byIdOperations, isRecord, listOperations, type Json } from '../support/
 const PER_TARGET = 2;
 const MAX_FOLLOWED = 40;
 /** Why a foreign origin in absolute hrefs is only a warning. */
-const ORIGIN_ASSUMPTION = 'the source allows relative hrefs and absolute URLs "on the base address"; the address the suite was given may be a port-forward, gateway or CDN in front of it (set CONTRACT_PUBLIC_BASE_URL to check the origin)';
+const ORIGIN_ASSUMPTION =
+  'the source allows relative hrefs and absolute URLs "on the base address"; the address the suite was given may be a port-forward, gateway or CDN in front of it (set CONTRACT_PUBLIC_BASE_URL to check the origin)';
 
 interface Href {
   value: string;
@@ -32,16 +33,22 @@ function collect(value: Json, pointer: string, from: Operation, out: Href[]): vo
   if (Array.isArray(value)) value.forEach((v, i) => collect(v, `${pointer}/${i}`, from, out));
   else if (isRecord(value)) {
     for (const [k, v] of Object.entries(value)) {
-      if (k === 'href' && typeof v === 'string') out.push({ value: v, pointer: `${pointer}/${k}`, from });
+      if (k === 'href' && typeof v === 'string')
+        out.push({ value: v, pointer: `${pointer}/${k}`, from });
       else collect(v, `${pointer}/${k}`, from, out);
     }
   }
 }
 
 /** The GET operation whose path template matches a raw path below the base URL. */
-export function operationForPath(ops: readonly Operation[], rawPath: string): Operation | undefined {
+export function operationForPath(
+  ops: readonly Operation[],
+  rawPath: string,
+): Operation | undefined {
   const segments = rawPath.split('/');
-  const candidates = ops.filter((op) => op.method === 'get' && op.path.split('/').length === segments.length);
+  const candidates = ops.filter(
+    (op) => op.method === 'get' && op.path.split('/').length === segments.length,
+  );
   const score = (op: Operation) => op.path.split('/').filter((s) => !s.startsWith('{')).length;
   return candidates
     .filter((op) => op.path.split('/').every((s, i) => s.startsWith('{') || s === segments[i]))
@@ -53,9 +60,16 @@ export function operationForPath(ops: readonly Operation[], rawPath: string): Op
  * against the target's base URL. Undefined when the href is not under the base path (or, with a
  * public base URL given, not on it).
  */
-export function resolveOnTarget(href: string, targetBase: string, publicBase: string | undefined): string | undefined {
+export function resolveOnTarget(
+  href: string,
+  targetBase: string,
+  publicBase: string | undefined,
+): string | undefined {
   const url = new URL(href);
-  if (publicBase) return href.startsWith(`${publicBase}/`) ? `${targetBase}${href.slice(publicBase.length)}` : undefined;
+  if (publicBase)
+    return href.startsWith(`${publicBase}/`)
+      ? `${targetBase}${href.slice(publicBase.length)}`
+      : undefined;
   const basePath = new URL(targetBase).pathname;
   if (!url.pathname.startsWith(`${basePath}/`)) return undefined;
   return `${targetBase}${url.pathname.slice(basePath.length)}${url.search}`;
@@ -67,7 +81,8 @@ export const checkHrefs: Check = async (ctx, scope) => {
   const publicBase = ctx.options.publicBaseUrl;
   const foreignOrigins = new Set<string>();
   const hrefs: Href[] = [];
-  for (const op of listOperations(ctx.contract, scope)) collect(await firstPage(probe, op), '/data', op, hrefs);
+  for (const op of listOperations(ctx.contract, scope))
+    collect(await firstPage(probe, op), '/data', op, hrefs);
   for (const op of byIdOperations(ctx.contract, scope).filter((o) => o.method === 'get')) {
     const spec = await successRequest(probe, op);
     if (spec) collect((await probe.cached(op, spec)).json, '', op, hrefs);
@@ -76,9 +91,19 @@ export const checkHrefs: Check = async (ctx, scope) => {
   let followed = 0;
   for (const href of hrefs) {
     const fail = (rule: string, expected: string, message: string) =>
-      probe.note(href.from, { severity: 'failure', rule, expected, actual: `${show(href.value)} at ${href.pointer}`, message });
+      probe.note(href.from, {
+        severity: 'failure',
+        rule,
+        expected,
+        actual: `${show(href.value)} at ${href.pointer}`,
+        message,
+      });
     if (href.value.includes('#')) {
-      fail('href-encoding', 'identifiers percent-encoded in hrefs (`#` as %23)', `href carries a raw "#"`);
+      fail(
+        'href-encoding',
+        'identifiers percent-encoded in hrefs (`#` as %23)',
+        `href carries a raw "#"`,
+      );
       continue;
     }
     let url: string;
@@ -86,32 +111,60 @@ export const checkHrefs: Check = async (ctx, scope) => {
     else if (/^https?:\/\//.test(href.value)) {
       const onTarget = resolveOnTarget(href.value, base, publicBase);
       if (onTarget === undefined) {
-        fail('href-off-base', publicBase ? `an absolute href on CONTRACT_PUBLIC_BASE_URL ${publicBase}` : `an absolute href under the API base path ${new URL(base).pathname}`, 'absolute href points outside the base URL');
+        fail(
+          'href-off-base',
+          publicBase
+            ? `an absolute href on CONTRACT_PUBLIC_BASE_URL ${publicBase}`
+            : `an absolute href under the API base path ${new URL(base).pathname}`,
+          'absolute href points outside the base URL',
+        );
         continue;
       }
-      if (!publicBase && new URL(href.value).origin !== new URL(base).origin) foreignOrigins.add(new URL(href.value).origin);
+      if (!publicBase && new URL(href.value).origin !== new URL(base).origin)
+        foreignOrigins.add(new URL(href.value).origin);
       url = onTarget;
     } else {
-      fail('href-form', 'a path starting with / (relative to the base URL) or an absolute URL on it', 'href is neither');
+      fail(
+        'href-form',
+        'a path starting with / (relative to the base URL) or an absolute URL on it',
+        'href is neither',
+      );
       continue;
     }
     const rawPath = new URL(url).pathname.slice(new URL(base).pathname.length);
     const target = operationForPath(ctx.contract.operations, rawPath);
     if (!target) {
-      fail('href-unknown-path', 'a path of an operation in the document', `href path ${rawPath} matches no operation`);
+      fail(
+        'href-unknown-path',
+        'a path of an operation in the document',
+        `href path ${rawPath} matches no operation`,
+      );
       continue;
     }
     const used = perTarget.get(target.operationId) ?? 0;
     if (used >= PER_TARGET || followed >= MAX_FOLLOWED) continue;
     perTarget.set(target.operationId, used + 1);
     followed++;
-    await probe.call(target, { url, expectStatus: [200], statusRule: 'href-resolves', statusSource: 'documented' });
+    await probe.call(target, {
+      url,
+      expectStatus: [200],
+      statusRule: 'href-resolves',
+      statusSource: 'documented',
+    });
   }
   if (foreignOrigins.size > 0 && !ctx.once.has('href-origin')) {
     ctx.once.add('href-origin');
     const origins = [...foreignOrigins].join(', ');
     const first = listOperations(ctx.contract, scope)[0] ?? ctx.contract.operations[0];
-    probe.note(first, { severity: 'warning', rule: 'href-origin', source: 'documented', expected: `absolute hrefs on the target's origin ${new URL(base).origin}, or on CONTRACT_PUBLIC_BASE_URL`, actual: origins, message: `absolute hrefs name the origin ${origins}, not the target's; followed on the target (said once per run)`, assumption: ORIGIN_ASSUMPTION });
+    probe.note(first, {
+      severity: 'warning',
+      rule: 'href-origin',
+      source: 'documented',
+      expected: `absolute hrefs on the target's origin ${new URL(base).origin}, or on CONTRACT_PUBLIC_BASE_URL`,
+      actual: origins,
+      message: `absolute hrefs name the origin ${origins}, not the target's; followed on the target (said once per run)`,
+      assumption: ORIGIN_ASSUMPTION,
+    });
   }
   return probe.result();
 };

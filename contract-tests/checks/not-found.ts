@@ -13,7 +13,13 @@ export const checkNotFound: Check = async (ctx, scope) => {
   for (const op of byIdOperations(ctx.contract, scope)) {
     const body = op.requestBody ? await minimalBody(probe, op.requestBody.schema) : undefined;
     const source = op.responses.get('404')?.source ?? 'documented';
-    await probe.call(op, { params: unknownParams(probe, op), body, expectStatus: [404], statusRule: 'not-found', statusSource: source });
+    await probe.call(op, {
+      params: unknownParams(probe, op),
+      body,
+      expectStatus: [404],
+      statusRule: 'not-found',
+      statusSource: source,
+    });
   }
   return probe.result();
 };

@@ -17,7 +17,12 @@ export const checkEveryOperation: Check = async (ctx, scope) => {
   for (const op of ctx.contract.operations.filter((o) => inScope(o, scope))) {
     const spec = await successRequest(probe, op);
     if (!spec) {
-      probe.note(op, { severity: 'failure', rule: 'coverage', expected: 'a record to address (its list answered no usable identifier)', message: `cannot build a request for ${op.operationId}: no identifier found in its list's first page` });
+      probe.note(op, {
+        severity: 'failure',
+        rule: 'coverage',
+        expected: 'a record to address (its list answered no usable identifier)',
+        message: `cannot build a request for ${op.operationId}: no identifier found in its list's first page`,
+      });
       continue;
     }
     const ex = await probe.call(op, { ...spec, expectStatus: SUCCESS });
@@ -26,7 +31,14 @@ export const checkEveryOperation: Check = async (ctx, scope) => {
     for (const [name, value] of Object.entries(spec.params)) {
       const echoed = Object.entries(ex.json).find(([, v]) => v === value);
       if (!echoed) {
-        probe.add(op, ex, { rule: 'id-round-trip', source: op.source, pointer: '', expected: `a body naming the requested ${name} ${show(value)}`, actual: show(ex.json).slice(0, 200), message: `the body does not carry the requested identifier ${show(value)}` });
+        probe.add(op, ex, {
+          rule: 'id-round-trip',
+          source: op.source,
+          pointer: '',
+          expected: `a body naming the requested ${name} ${show(value)}`,
+          actual: show(ex.json).slice(0, 200),
+          message: `the body does not carry the requested identifier ${show(value)}`,
+        });
       }
     }
   }

@@ -17,7 +17,15 @@ import type { Exchange } from '../support/client.js';
 import type { Check } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { Probe } from '../support/probe.js';
-import { PAGING, idOf, isRecord, listOperations, offsetOfPage, queryParameter, type Json } from '../support/records.js';
+import {
+  PAGING,
+  idOf,
+  isRecord,
+  listOperations,
+  offsetOfPage,
+  queryParameter,
+  type Json,
+} from '../support/records.js';
 
 /** The non-default page size used to see that `limit` is honoured (small, so it splits a default page). */
 const SMALL_LIMIT = 3;
@@ -31,7 +39,8 @@ interface Page {
 }
 
 function pageOf(ex: Exchange): Page | undefined {
-  if (!isRecord(ex.json) || !Array.isArray(ex.json.data) || !isRecord(ex.json.pagination)) return undefined;
+  if (!isRecord(ex.json) || !Array.isArray(ex.json.data) || !isRecord(ex.json.pagination))
+    return undefined;
   return { ex, data: ex.json.data, pagination: ex.json.pagination };
 }
 
@@ -45,14 +54,25 @@ function positiveInteger(value: Json): value is number {
 
 /** The largest page asked for when looking for a cap (the reference's maximum; keeps bodies small). */
 const CAP_PROBE_LIMIT = 100;
-const DEFAULT_LIMIT_NOT_STATED = 'where neither the source nor the reference states a default page size, the one declared is our guess';
-const LIMIT_CAP_NOT_STATED = 'the maximum of `limit` is not shown by the source (Limits rule 4); a server may cap it, saying so in pagination.limit';
+const DEFAULT_LIMIT_NOT_STATED =
+  'where neither the source nor the reference states a default page size, the one declared is our guess';
+const LIMIT_CAP_NOT_STATED =
+  'the maximum of `limit` is not shown by the source (Limits rule 4); a server may cap it, saying so in pagination.limit';
 
-type Fail = (ex: Exchange, rule: string, expected: string, actual: unknown, message: string, pointer?: string) => void;
+type Fail = (
+  ex: Exchange,
+  rule: string,
+  expected: string,
+  actual: unknown,
+  message: string,
+  pointer?: string,
+) => void;
 
 /** What a finding expects `pagination.offset` to be for page `page` at `limit`, and why. */
 function explainOffset(op: Operation, page: number, limit: number): string {
-  return offsetUnitOf(op) === 'item' ? `offset = ${page * limit} items (offset counts items on this list)` : `offset = page x limit = ${page} x ${limit} = ${page * limit}`;
+  return offsetUnitOf(op) === 'item'
+    ? `offset = ${page * limit} items (offset counts items on this list)`
+    : `offset = page x limit = ${page} x ${limit} = ${page * limit}`;
 }
 
 /**
@@ -62,16 +82,42 @@ function explainOffset(op: Operation, page: number, limit: number): string {
 async function checkCap(probe: Probe, op: Operation, limit: number, fail: Fail): Promise<void> {
   const max = Math.min(CAP_PROBE_LIMIT, Number(queryParameter(op, PAGING.limit)?.schema.maximum));
   if (!Number.isSafeInteger(max) || max <= limit) return;
-  const page = pageOf(await probe.call(op, { query: [[PAGING.limit, String(max)]], expectStatus: [200] }));
+  const page = pageOf(
+    await probe.call(op, { query: [[PAGING.limit, String(max)]], expectStatus: [200] }),
+  );
   if (!page) return;
   const used = page.pagination.limit;
   const total = Number(page.pagination.total);
   if (used === max) {
-    if (page.data.length !== Math.min(max, total)) fail(page.ex, 'pagination.count', `${Math.min(max, total)} items at limit ${max}`, page.data.length, 'page holds the wrong number of items', '/data');
+    if (page.data.length !== Math.min(max, total))
+      fail(
+        page.ex,
+        'pagination.count',
+        `${Math.min(max, total)} items at limit ${max}`,
+        page.data.length,
+        'page holds the wrong number of items',
+        '/data',
+      );
   } else if (positiveInteger(used) && used < max && page.data.length === Math.min(used, total)) {
-    probe.add(op, page.ex, { rule: 'pagination.limit-capped', source: 'inferred', severity: 'warning', pointer: '/pagination/limit', expected: `limit ${max} (as requested)`, actual: String(used), message: `limit=${max} capped to ${used}, consistently (pagination.limit and the page agree)`, assumption: LIMIT_CAP_NOT_STATED });
+    probe.add(op, page.ex, {
+      rule: 'pagination.limit-capped',
+      source: 'inferred',
+      severity: 'warning',
+      pointer: '/pagination/limit',
+      expected: `limit ${max} (as requested)`,
+      actual: String(used),
+      message: `limit=${max} capped to ${used}, consistently (pagination.limit and the page agree)`,
+      assumption: LIMIT_CAP_NOT_STATED,
+    });
   } else {
-    fail(page.ex, 'pagination.limit', `limit ${max} as requested, or a cap stated in pagination.limit and kept by the page`, `pagination.limit ${show(used)}, ${page.data.length} items`, 'requested limit neither honoured nor consistently capped', '/pagination/limit');
+    fail(
+      page.ex,
+      'pagination.limit',
+      `limit ${max} as requested, or a cap stated in pagination.limit and kept by the page`,
+      `pagination.limit ${show(used)}, ${page.data.length} items`,
+      'requested limit neither honoured nor consistently capped',
+      '/pagination/limit',
+    );
   }
 }
 
@@ -79,10 +125,24 @@ export const checkPagination: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
   for (const op of listOperations(ctx.contract, scope)) {
     const reported = new Set<string>();
-    const fail = (ex: Exchange, rule: string, expected: string, actual: unknown, message: string, pointer = '/pagination') => {
+    const fail = (
+      ex: Exchange,
+      rule: string,
+      expected: string,
+      actual: unknown,
+      message: string,
+      pointer = '/pagination',
+    ) => {
       if (reported.has(rule)) return; // one finding per rule and list is enough to act on
       reported.add(rule);
-      probe.add(op, ex, { rule, pointer, expected, actual: show(actual), message, source: 'documented' });
+      probe.add(op, ex, {
+        rule,
+        pointer,
+        expected,
+        actual: show(actual),
+        message,
+        source: 'documented',
+      });
     };
     const limitParam = queryParameter(op, PAGING.limit);
     const declaredLimit = defaultOf(op, PAGING.limit);
@@ -90,56 +150,173 @@ export const checkPagination: Check = async (ctx, scope) => {
     if (!first) continue; // the probe already reported the shape
     if (declaredLimit > 0 && first.pagination.limit !== declaredLimit) {
       const source = limitParam?.source ?? op.source;
-      probe.add(op, first.ex, { rule: 'pagination.limit', source, pointer: '/pagination/limit', expected: `the default limit ${declaredLimit}`, actual: show(first.pagination.limit), message: 'default limit not applied', assumption: source === 'inferred' ? DEFAULT_LIMIT_NOT_STATED : undefined });
+      probe.add(op, first.ex, {
+        rule: 'pagination.limit',
+        source,
+        pointer: '/pagination/limit',
+        expected: `the default limit ${declaredLimit}`,
+        actual: show(first.pagination.limit),
+        message: 'default limit not applied',
+        assumption: source === 'inferred' ? DEFAULT_LIMIT_NOT_STATED : undefined,
+      });
       reported.add('pagination.limit');
     }
     // From here on, the page size the target says it used.
-    const limit = positiveInteger(first.pagination.limit) ? first.pagination.limit : declaredLimit || 1;
+    const limit = positiveInteger(first.pagination.limit)
+      ? first.pagination.limit
+      : declaredLimit || 1;
     const startOffset = itemsSkipped(offsetUnitOf(op), defaultOf(op, PAGING.page), limit);
-    if (first.pagination.offset !== startOffset) fail(first.ex, 'pagination.offset', `offset ${startOffset} for the default page`, first.pagination.offset, 'default page does not start at offset 0', '/pagination/offset');
+    if (first.pagination.offset !== startOffset)
+      fail(
+        first.ex,
+        'pagination.offset',
+        `offset ${startOffset} for the default page`,
+        first.pagination.offset,
+        'default page does not start at offset 0',
+        '/pagination/offset',
+      );
     const total = Number(first.pagination.total);
     const pageCount = Math.ceil(total / limit);
     const walkAll = pageCount <= ctx.options.maxWalkPages;
-    const pages = walkAll ? Array.from({ length: pageCount + 1 }, (_, p) => p) : [...new Set([0, 1, Math.floor(pageCount / 2), pageCount - 1, pageCount])];
+    const pages = walkAll
+      ? Array.from({ length: pageCount + 1 }, (_, p) => p)
+      : [...new Set([0, 1, Math.floor(pageCount / 2), pageCount - 1, pageCount])];
     const seen = new Map<string, number>();
     const ordered: string[] = [];
     for (const p of pages) {
-      const query: [string, string][] = [[PAGING.limit, String(limit)], [PAGING.page, String(offsetOfPage(op, p, limit))]];
+      const query: [string, string][] = [
+        [PAGING.limit, String(limit)],
+        [PAGING.page, String(offsetOfPage(op, p, limit))],
+      ];
       const page = pageOf(await probe.call(op, { query, expectStatus: [200] }));
       if (!page) continue;
       const { ex, data, pagination } = page;
-      if (pagination.limit !== limit) fail(ex, 'pagination.limit', `limit ${limit} (as requested)`, pagination.limit, 'requested limit not honoured', '/pagination/limit');
+      if (pagination.limit !== limit)
+        fail(
+          ex,
+          'pagination.limit',
+          `limit ${limit} (as requested)`,
+          pagination.limit,
+          'requested limit not honoured',
+          '/pagination/limit',
+        );
       const expectedLength = Math.max(0, Math.min(limit, total - p * limit));
-      if (pagination.offset !== p * limit) fail(ex, 'pagination.offset', explainOffset(op, p, limit), pagination.offset, 'pagination.offset is not the items skipped', '/pagination/offset');
-      if (pagination.total !== total) fail(ex, 'pagination.total', `the same total on every page (${total})`, pagination.total, 'total changes between pages', '/pagination/total');
-      if (data.length !== expectedLength) fail(ex, 'pagination.count', `${expectedLength} items on page ${p} of ${total} at limit ${limit}`, data.length, 'page holds the wrong number of items', '/data');
+      if (pagination.offset !== p * limit)
+        fail(
+          ex,
+          'pagination.offset',
+          explainOffset(op, p, limit),
+          pagination.offset,
+          'pagination.offset is not the items skipped',
+          '/pagination/offset',
+        );
+      if (pagination.total !== total)
+        fail(
+          ex,
+          'pagination.total',
+          `the same total on every page (${total})`,
+          pagination.total,
+          'total changes between pages',
+          '/pagination/total',
+        );
+      if (data.length !== expectedLength)
+        fail(
+          ex,
+          'pagination.count',
+          `${expectedLength} items on page ${p} of ${total} at limit ${limit}`,
+          data.length,
+          'page holds the wrong number of items',
+          '/data',
+        );
       const more = p * limit + data.length < total;
-      if (pagination.has_more !== more) fail(ex, 'pagination.has_more', `has_more ${more} (${p * limit} + ${data.length} of ${total})`, pagination.has_more, 'has_more disagrees with offset, count and total', '/pagination/has_more');
+      if (pagination.has_more !== more)
+        fail(
+          ex,
+          'pagination.has_more',
+          `has_more ${more} (${p * limit} + ${data.length} of ${total})`,
+          pagination.has_more,
+          'has_more disagrees with offset, count and total',
+          '/pagination/has_more',
+        );
       data.forEach((record, i) => {
         const id = idOf(op, record);
         if (id === undefined) return;
         const before = seen.get(id);
-        if (before !== undefined && before !== p) fail(ex, 'pagination.overlap', 'pages that do not overlap', `${id} on pages ${before} and ${p}`, `record ${show(id)} appears on two pages`, `/data/${i}`);
+        if (before !== undefined && before !== p)
+          fail(
+            ex,
+            'pagination.overlap',
+            'pages that do not overlap',
+            `${id} on pages ${before} and ${p}`,
+            `record ${show(id)} appears on two pages`,
+            `/data/${i}`,
+          );
         seen.set(id, p);
         if (p <= SMALL_PAGE) ordered.push(id);
       });
     }
     if (walkAll && seen.size !== total) {
       const last = await probe.cached(op);
-      fail(last, 'pagination.cover', `the pages together hold total = ${total} distinct records`, seen.size, 'walking every page does not yield total records');
+      fail(
+        last,
+        'pagination.cover',
+        `the pages together hold total = ${total} distinct records`,
+        seen.size,
+        'walking every page does not yield total records',
+      );
     }
     // A smaller page size must cut the same ordering at page x limit.
     const small = Math.min(SMALL_LIMIT, limit);
     await checkCap(probe, op, limit, fail);
-    const smallPage = pageOf(await probe.call(op, { query: [[PAGING.limit, String(small)], [PAGING.page, String(offsetOfPage(op, SMALL_PAGE, small))]], expectStatus: [200] }));
+    const smallPage = pageOf(
+      await probe.call(op, {
+        query: [
+          [PAGING.limit, String(small)],
+          [PAGING.page, String(offsetOfPage(op, SMALL_PAGE, small))],
+        ],
+        expectStatus: [200],
+      }),
+    );
     if (smallPage) {
       const start = SMALL_PAGE * small;
-      if (smallPage.pagination.limit !== small) fail(smallPage.ex, 'pagination.limit', `limit ${small} (as requested)`, smallPage.pagination.limit, 'requested limit not honoured', '/pagination/limit');
-      if (smallPage.pagination.offset !== start) fail(smallPage.ex, 'pagination.offset', explainOffset(op, SMALL_PAGE, small), smallPage.pagination.offset, 'pagination.offset is not the items skipped', '/pagination/offset');
+      if (smallPage.pagination.limit !== small)
+        fail(
+          smallPage.ex,
+          'pagination.limit',
+          `limit ${small} (as requested)`,
+          smallPage.pagination.limit,
+          'requested limit not honoured',
+          '/pagination/limit',
+        );
+      if (smallPage.pagination.offset !== start)
+        fail(
+          smallPage.ex,
+          'pagination.offset',
+          explainOffset(op, SMALL_PAGE, small),
+          smallPage.pagination.offset,
+          'pagination.offset is not the items skipped',
+          '/pagination/offset',
+        );
       const want = ordered.slice(start, start + small);
       const got = smallPage.data.map((r) => idOf(op, r));
-      if (got.length > small) fail(smallPage.ex, 'pagination.limit', `at most ${small} items`, got.length, 'more items than the requested limit', '/data');
-      else if (want.length === small && JSON.stringify(got) !== JSON.stringify(want)) fail(smallPage.ex, 'pagination.offset', `items ${start}..${start + small - 1} of the default ordering: ${show(want)}`, got, `page ${SMALL_PAGE} at limit ${small} is not the matching slice`, '/data');
+      if (got.length > small)
+        fail(
+          smallPage.ex,
+          'pagination.limit',
+          `at most ${small} items`,
+          got.length,
+          'more items than the requested limit',
+          '/data',
+        );
+      else if (want.length === small && JSON.stringify(got) !== JSON.stringify(want))
+        fail(
+          smallPage.ex,
+          'pagination.offset',
+          `items ${start}..${start + small - 1} of the default ordering: ${show(want)}`,
+          got,
+          `page ${SMALL_PAGE} at limit ${small} is not the matching slice`,
+          '/data',
+        );
     }
   }
   return probe.result();

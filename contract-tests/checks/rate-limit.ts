@@ -41,7 +41,13 @@ export const checkRateLimitCountdown: Check = async (ctx) => {
     const ex = await probe.call(op, { expectStatus: [200] });
     const remaining = remainingOf(ex);
     if (remaining !== undefined && previous !== undefined && remaining === previous) {
-      probe.add(op, ex, { rule: 'rate-limit-countdown', pointer: 'header:x-ratelimit-remaining', expected: `less than ${previous} (one request later)`, actual: String(remaining), message: 'x-ratelimit-remaining does not count down' });
+      probe.add(op, ex, {
+        rule: 'rate-limit-countdown',
+        pointer: 'header:x-ratelimit-remaining',
+        expected: `less than ${previous} (one request later)`,
+        actual: String(remaining),
+        message: 'x-ratelimit-remaining does not count down',
+      });
     }
     // A rise means a new window began; the countdown starts again from there.
     previous = remaining;
@@ -57,13 +63,27 @@ export const checkRateLimitExceeded: Check = async (ctx) => {
   let announcedLimit = false;
   let previous: number | undefined;
   for (let sent = 0; sent < Math.min(limit + PROVOKE_SLACK, PROVOKE_CAP); sent++) {
-    const ex = await probe.call(op, { auth: 'rate-limit', retryOn429: false, expectStatus: [200, 429] });
+    const ex = await probe.call(op, {
+      auth: 'rate-limit',
+      retryOn429: false,
+      expectStatus: [200, 429],
+    });
     if (ex.status === 429) {
       const body = isRecord(ex.json) ? ex.json : {};
       const header = ex.headers.get('retry-after');
       // The source: a 429 "may also carry" Retry-After; the body's retry_after is documented. Either alone is fine.
-      if (header !== null && body.retry_after !== undefined && Number(header) !== body.retry_after) {
-        probe.add(op, ex, { rule: 'rate-limit-retry-after', pointer: 'header:retry-after', expected: `Retry-After equal to retry_after in the body (${show(body.retry_after)})`, actual: header, message: 'Retry-After header and retry_after body field disagree' });
+      if (
+        header !== null &&
+        body.retry_after !== undefined &&
+        Number(header) !== body.retry_after
+      ) {
+        probe.add(op, ex, {
+          rule: 'rate-limit-retry-after',
+          pointer: 'header:retry-after',
+          expected: `Retry-After equal to retry_after in the body (${show(body.retry_after)})`,
+          actual: header,
+          message: 'Retry-After header and retry_after body field disagree',
+        });
       }
       return probe.result();
     }
@@ -74,11 +94,30 @@ export const checkRateLimitExceeded: Check = async (ctx) => {
     }
     const remaining = remainingOf(ex);
     if (remaining !== undefined && previous !== undefined && remaining >= previous) {
-      probe.add(op, ex, { rule: 'rate-limit-countdown', pointer: 'header:x-ratelimit-remaining', expected: `less than ${previous}`, actual: String(remaining), message: 'x-ratelimit-remaining does not count down while the quota is spent' });
+      probe.add(op, ex, {
+        rule: 'rate-limit-countdown',
+        pointer: 'header:x-ratelimit-remaining',
+        expected: `less than ${previous}`,
+        actual: String(remaining),
+        message: 'x-ratelimit-remaining does not count down while the quota is spent',
+      });
     }
     previous = remaining;
   }
-  if (announcedLimit) probe.note(op, { severity: 'failure', rule: 'rate-limit-enforced', source: 'documented', expected: `a 429 within x-ratelimit-limit (${limit}) + ${PROVOKE_SLACK} requests`, actual: 'no 429', message: 'the rate limit was never enforced' });
-  else probe.skip(op, '429 on a spent quota', `no 429 within ${PROVOKE_CAP} requests and no x-ratelimit-limit announced (limits are per key and not published)`);
+  if (announcedLimit)
+    probe.note(op, {
+      severity: 'failure',
+      rule: 'rate-limit-enforced',
+      source: 'documented',
+      expected: `a 429 within x-ratelimit-limit (${limit}) + ${PROVOKE_SLACK} requests`,
+      actual: 'no 429',
+      message: 'the rate limit was never enforced',
+    });
+  else
+    probe.skip(
+      op,
+      '429 on a spent quota',
+      `no 429 within ${PROVOKE_CAP} requests and no x-ratelimit-limit announced (limits are per key and not published)`,
+    );
   return probe.result();
 };

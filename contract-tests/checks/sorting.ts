@@ -12,7 +12,14 @@ import type { Exchange } from '../support/client.js';
 import type { Check } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { Probe } from '../support/probe.js';
-import { PAGING, fieldAt, isRecord, listOperations, queryParameter, type Json } from '../support/records.js';
+import {
+  PAGING,
+  fieldAt,
+  isRecord,
+  listOperations,
+  queryParameter,
+  type Json,
+} from '../support/records.js';
 
 /** Records per sorted page: enough to see an order, small enough for any target. */
 const SORT_SAMPLE = 50;
@@ -39,7 +46,12 @@ function asTime(value: string): number | undefined {
 }
 
 /** Order of two values under one collation: numbers numerically, dates as dates, nulls last (or first). */
-export function compareValues(a: Json, b: Json, collation: Collation = 'case-insensitive', nullsFirst = false): number {
+export function compareValues(
+  a: Json,
+  b: Json,
+  collation: Collation = 'case-insensitive',
+  nullsFirst = false,
+): number {
   if (a === b) return 0;
   const nullA = a === null || a === undefined;
   const nullB = b === null || b === undefined;
@@ -51,7 +63,13 @@ export function compareValues(a: Json, b: Json, collation: Collation = 'case-ins
   return COLLATIONS[collation](String(a), String(b));
 }
 
-function compareBy(keys: Key[], a: Json, b: Json, collation: Collation, nullsFirst: boolean): number {
+function compareBy(
+  keys: Key[],
+  a: Json,
+  b: Json,
+  collation: Collation,
+  nullsFirst: boolean,
+): number {
   for (const { field, direction } of keys) {
     const c = compareValues(fieldAt(a, field), fieldAt(b, field), collation, nullsFirst);
     if (c !== 0) return direction === 'desc' ? -c : c;
@@ -68,7 +86,8 @@ export function firstUnsorted(data: readonly Json[], keys: Key[]): number {
   for (const collation of Object.keys(COLLATIONS) as Collation[]) {
     for (const nullsFirst of [false, true]) {
       let i = 1;
-      while (i < data.length && compareBy(keys, data[i - 1], data[i], collation, nullsFirst) <= 0) i++;
+      while (i < data.length && compareBy(keys, data[i - 1], data[i], collation, nullsFirst) <= 0)
+        i++;
       if (i >= data.length) return -1;
       furthest = Math.max(furthest, i);
     }
@@ -108,7 +127,10 @@ export const checkSorting: Check = async (ctx, scope) => {
     if (fields.length === 0 || directions.length === 0) continue;
     // A sort key reads the record field `x-sort` maps it to, else the field of its own name.
     const sortFields = queryParameter(op, PAGING.order)?.sortFields ?? {};
-    const key = (name: string, direction: string): Key => ({ field: sortFields[name] ?? name, direction });
+    const key = (name: string, direction: string): Key => ({
+      field: sortFields[name] ?? name,
+      direction,
+    });
     const max = Number(queryParameter(op, PAGING.limit)?.schema.maximum ?? SORT_SAMPLE);
     const limit = String(Math.min(SORT_SAMPLE, max));
     const requestSource = queryParameter(op, PAGING.order)?.source ?? op.source;
@@ -116,22 +138,51 @@ export const checkSorting: Check = async (ctx, scope) => {
     const defaultDirection = defaultsOf(op, PAGING.direction)[0];
     if (defaults.length > 0 && defaultDirection) {
       const ex = await probe.call(op, { query: [[PAGING.limit, limit]], expectStatus: [200] });
-      verify(op, ex, defaults.map((name) => key(name, defaultDirection)), `the default order ${defaults.join(',')} ${defaultDirection}`);
+      verify(
+        op,
+        ex,
+        defaults.map((name) => key(name, defaultDirection)),
+        `the default order ${defaults.join(',')} ${defaultDirection}`,
+      );
     }
     for (const field of fields) {
       for (const direction of directions) {
-        const ex = await probe.call(op, { query: [[PAGING.order, field], [PAGING.direction, direction], [PAGING.limit, limit]], expectStatus: [200], requestSource });
+        const ex = await probe.call(op, {
+          query: [
+            [PAGING.order, field],
+            [PAGING.direction, direction],
+            [PAGING.limit, limit],
+          ],
+          expectStatus: [200],
+          requestSource,
+        });
         verify(op, ex, [key(field, direction)], `${field} ${direction}`);
       }
     }
     // Multi-key: each neighbouring pair of properties in both orders (so a low-cardinality key leads
     // and the second key decides ties), once with each mix of directions.
-    const pairs = fields.slice(1).flatMap((f, i) => [[fields[i], f], [f, fields[i]]]);
+    const pairs = fields.slice(1).flatMap((f, i) => [
+      [fields[i], f],
+      [f, fields[i]],
+    ]);
     for (const pair of pairs) {
       const mix = [directions[0], directions[directions.length - 1]];
       for (const dirs of [mix, [...mix].reverse()]) {
-        const ex = await probe.call(op, { query: [[PAGING.order, pair.join(',')], [PAGING.direction, dirs.join(',')], [PAGING.limit, limit]], expectStatus: [200], requestSource });
-        verify(op, ex, pair.map((name, k) => key(name, dirs[k])), `${pair.join(',')} ${dirs.join(',')}`);
+        const ex = await probe.call(op, {
+          query: [
+            [PAGING.order, pair.join(',')],
+            [PAGING.direction, dirs.join(',')],
+            [PAGING.limit, limit],
+          ],
+          expectStatus: [200],
+          requestSource,
+        });
+        verify(
+          op,
+          ex,
+          pair.map((name, k) => key(name, dirs[k])),
+          `${pair.join(',')} ${dirs.join(',')}`,
+        );
       }
     }
   }

@@ -33,6 +33,8 @@ describe('loadAllowlist', () => {
   it('refuses a file that is not a list of pointer patterns, naming the file', () => {
     const bad = file('bad.yaml', '- data/*/newField\n');
     expect(() => loadAllowlist(bad)).toThrow(`CONTRACT_ALLOWLIST ${bad}`);
-    expect(() => loadAllowlist(file('bad2.yaml', 'allow: 3\n'))).toThrow(/expected a list of JSON pointer patterns/);
+    expect(() => loadAllowlist(file('bad2.yaml', 'allow: 3\n'))).toThrow(
+      /expected a list of JSON pointer patterns/,
+    );
   });
 });

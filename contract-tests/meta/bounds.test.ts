@@ -75,15 +75,32 @@ function askTwice(path: string): Check {
 
 async function runAgainst(path: string, maxBody: number) {
   const contract = await loadContract({ release: 'unreleased' });
-  const ctx = await createContext({ ...readOptions({ CONTRACT_MAX_BODY_BYTES: String(maxBody), CONTRACT_TIMEOUT_MS: String(TIMEOUT_MS) }), baseUrl: base }, { contract });
+  const ctx = await createContext(
+    {
+      ...readOptions({
+        CONTRACT_MAX_BODY_BYTES: String(maxBody),
+        CONTRACT_TIMEOUT_MS: String(TIMEOUT_MS),
+      }),
+      baseUrl: base,
+    },
+    { contract },
+  );
   const findings = await runToEnd(askTwice(path), ctx);
   return { findings, sent: ctx.client.sent };
 }
 
 describe('the suite against a server that does not play fair', () => {
   it.each([
-    ['/announced', MAX_BODY, /body of 3276800 bytes \(content-length\) exceeds CONTRACT_MAX_BODY_BYTES=65536/],
-    ['/endless', MAX_BODY, /body exceeds CONTRACT_MAX_BODY_BYTES=65536 \(more than \d+ bytes read, reading stopped\)/],
+    [
+      '/announced',
+      MAX_BODY,
+      /body of 3276800 bytes \(content-length\) exceeds CONTRACT_MAX_BODY_BYTES=65536/,
+    ],
+    [
+      '/endless',
+      MAX_BODY,
+      /body exceeds CONTRACT_MAX_BODY_BYTES=65536 \(more than \d+ bytes read, reading stopped\)/,
+    ],
     ['/dribble', MAX_BODY, /body not complete within 400 ms \(CONTRACT_TIMEOUT_MS\)/],
     // A million levels is 2 MB: within the default body bound, so the depth bound is what stops it.
     ['/deep', DEFAULTS.maxBodyBytes, /JSON nested deeper than 64 levels/],

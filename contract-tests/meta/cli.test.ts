@@ -59,7 +59,11 @@ function conforming(extra: Mutation = {}): Mutation {
 const broken: Mutation = {
   reply(req) {
     if (!req.query.has('echo')) return undefined;
-    return { status: 500, headers: new Headers({ 'content-type': 'application/json' }), json: { error: `cannot serve ${KEY}` } };
+    return {
+      status: 500,
+      headers: new Headers({ 'content-type': 'application/json' }),
+      json: { error: `cannot serve ${KEY}` },
+    };
   },
   response(res, req) {
     const body = res.json as Body | undefined;
@@ -68,47 +72,90 @@ const broken: Mutation = {
     if (req.path === '/boards-kits' && req.query.size === 0) body.data[0].boardKitType = KEY;
     if (req.path === '/packages') {
       let first = true;
-      mapHrefs(body.data[0], (href) => (first ? ((first = false), `${href}?echo=${encodeURIComponent(KEY)}`) : href));
+      mapHrefs(body.data[0], (href) =>
+        first ? ((first = false), `${href}?echo=${encodeURIComponent(KEY)}`) : href,
+      );
     }
   },
 };
 
 function night(name: string, args: string[]): Promise<Night> {
   const reports = join(dir, name);
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_') && k !== 'GITHUB_STEP_SUMMARY'));
-  const child = spawn(process.execPath, [BIN, target.proxy.url, '--release', 'unreleased', '--report-dir', reports, '--xref-numbers', xrefNumbers, ...args], {
-    cwd: ROOT,
-    env: { ...clean, CONTRACT_API_KEY: KEY, NO_COLOR: '1' },
-  });
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('CONTRACT_') && k !== 'GITHUB_STEP_SUMMARY',
+    ),
+  );
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      target.proxy.url,
+      '--release',
+      'unreleased',
+      '--report-dir',
+      reports,
+      '--xref-numbers',
+      xrefNumbers,
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...clean, CONTRACT_API_KEY: KEY, NO_COLOR: '1' },
+    },
+  );
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   return new Promise((resolve) => {
     child.on('close', (code) => {
       const read = (file: string) => readFileSync(join(reports, file), 'utf8');
-      resolve({ code, console: output, json: read('contract-report.json'), markdown: read('contract-summary.md'), junit: read('contract-junit.xml') });
+      resolve({
+        code,
+        console: output,
+        json: read('contract-report.json'),
+        markdown: read('contract-summary.md'),
+        junit: read('contract-junit.xml'),
+      });
     });
   });
 }
 
 /** Every form the key could take in the outputs: as sent, percent-encoded, JSON-escaped (once, twice), XML-escaped. */
 function keyForms(): string[] {
-  const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  const forms = [KEY, encodeURIComponent(KEY), encodeURI(KEY), JSON.stringify(KEY).slice(1, -1), JSON.stringify(JSON.stringify(KEY)).slice(3, -3)];
+  const xml = (s: string) =>
+    s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const forms = [
+    KEY,
+    encodeURIComponent(KEY),
+    encodeURI(KEY),
+    JSON.stringify(KEY).slice(1, -1),
+    JSON.stringify(JSON.stringify(KEY)).slice(3, -3),
+  ];
   return [...forms, ...forms.map(xml), CORE];
 }
 
 function expectNoKey(n: Night): void {
-  for (const [where, text] of Object.entries({ console: n.console, json: n.json, markdown: n.markdown, junit: n.junit })) {
-    for (const form of keyForms()) expect(text.includes(form), `${where} contains ${JSON.stringify(form)}`).toBe(false);
+  for (const [where, text] of Object.entries({
+    console: n.console,
+    json: n.json,
+    markdown: n.markdown,
+    junit: n.junit,
+  })) {
+    for (const form of keyForms())
+      expect(text.includes(form), `${where} contains ${JSON.stringify(form)}`).toBe(false);
   }
 }
 
 beforeAll(async () => {
   target = await startTarget({ rewriteHrefs: false });
   dir = mkdtempSync(join(tmpdir(), 'contract-cli-'));
-  const examples = (await (await fetch(new URL('/examples.json', target.mock.url))).json()) as { crossReference: { byMatchType: Record<string, { partNumber: string }> } };
-  xrefNumbers = [...new Set(Object.values(examples.crossReference.byMatchType).map((m) => m.partNumber))].join(',');
+  const examples = (await (await fetch(new URL('/examples.json', target.mock.url))).json()) as {
+    crossReference: { byMatchType: Record<string, { partNumber: string }> };
+  };
+  xrefNumbers = [
+    ...new Set(Object.values(examples.crossReference.byMatchType).map((m) => m.partNumber)),
+  ].join(',');
 });
 
 afterAll(async () => {
@@ -122,8 +169,15 @@ describe('web-data-contract against a live target behind a pass-through proxy', 
     async () => {
       target.proxy.use(conforming());
       const first = await night('night-1', []);
-      const report1 = JSON.parse(first.json) as { passed: boolean; counts: { failures: number }; findings: { severity: string; rule: string }[] };
-      expect(report1.findings.filter((f) => f.severity === 'failure'), first.markdown).toEqual([]);
+      const report1 = JSON.parse(first.json) as {
+        passed: boolean;
+        counts: { failures: number };
+        findings: { severity: string; rule: string }[];
+      };
+      expect(
+        report1.findings.filter((f) => f.severity === 'failure'),
+        first.markdown,
+      ).toEqual([]);
       expect(first.code, first.console.slice(-3000)).toBe(0);
       expect(report1.passed).toBe(true);
       const warned = report1.findings.filter((f) => f.severity === 'warning').map((f) => f.rule);
@@ -134,18 +188,31 @@ describe('web-data-contract against a live target behind a pass-through proxy', 
       expectNoKey(first);
 
       target.proxy.use(conforming(broken));
-      const second = await night('night-2', ['--baseline', join(dir, 'night-1', 'contract-report.json')]);
+      const second = await night('night-2', [
+        '--baseline',
+        join(dir, 'night-1', 'contract-report.json'),
+      ]);
       expect(second.code, second.console.slice(-3000)).toBe(1);
-      const report2 = JSON.parse(second.json) as { passed: boolean; baseline: { new: number; known: number }; findings: { severity: string; rule: string; baseline?: string }[] };
+      const report2 = JSON.parse(second.json) as {
+        passed: boolean;
+        baseline: { new: number; known: number };
+        findings: { severity: string; rule: string; baseline?: string }[];
+      };
       expect(report2.passed).toBe(false);
-      const fresh = report2.findings.filter((f) => f.baseline === 'new' && f.severity === 'failure').map((f) => f.rule);
+      const fresh = report2.findings
+        .filter((f) => f.baseline === 'new' && f.severity === 'failure')
+        .map((f) => f.rule);
       expect(fresh).toEqual(expect.arrayContaining(['schema', 'href-resolves']));
-      expect(report2.findings.filter((f) => f.rule === 'href-origin').map((f) => f.baseline)).toEqual(['known']);
+      expect(
+        report2.findings.filter((f) => f.rule === 'href-origin').map((f) => f.baseline),
+      ).toEqual(['known']);
       // The summary leads with what is new: before the run's own line, its failures and its warnings.
       const lines = second.markdown.split('\n');
       expect(lines[0]).toMatch(/^## Contract suite: FAILED/);
       expect(lines[2]).toMatch(/^Against the baseline .*: \*\*\d+ new failure\(s\)\*\*/);
-      expect(second.markdown.indexOf('### New since the baseline')).toBeLessThan(second.markdown.indexOf('\nTarget '));
+      expect(second.markdown.indexOf('### New since the baseline')).toBeLessThan(
+        second.markdown.indexOf('\nTarget '),
+      );
       // The failures reached every output (so the absence of the key below means something).
       expect(second.junit).toMatch(/<failure/);
       expect(second.markdown).toMatch(/href-resolves/);

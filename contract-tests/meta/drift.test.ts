@@ -45,7 +45,12 @@ afterAll(async () => {
   await target?.close();
 });
 
-async function run(check: Check, scope: Scope | undefined, mutation: Mutation | undefined, env: Record<string, string> = {}): Promise<Finding[]> {
+async function run(
+  check: Check,
+  scope: Scope | undefined,
+  mutation: Mutation | undefined,
+  env: Record<string, string> = {},
+): Promise<Finding[]> {
   return (await runChecks(target, [check], scope, mutation, env)).findings;
 }
 
@@ -61,15 +66,67 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { broken: "a field's type", rule: 'schema', check: checkEveryOperation, scope: packages, mutation: onList('/packages', (b) => void (b.data![0].title = 42)) },
-  { broken: 'a required field missing', rule: 'schema', check: checkEveryOperation, scope: packages, mutation: onList('/packages', (b) => void delete b.data![0].packageCode) },
-  { broken: 'a field whose presence the source states (relatedProducts in the product list) missing', rule: 'schema', check: checkEveryOperation, scope: { family: 'products' }, mutation: onList('/products', (b) => void delete b.data![0].relatedProducts) },
-  { broken: 'a null where the field is not nullable', rule: 'schema', check: checkEveryOperation, scope: { family: 'software-tools' }, mutation: onList('/software-tools', (b) => void (b.data![0].discontinued = null)) },
-  { broken: 'an enum value', rule: 'schema', check: checkEveryOperation, scope: { family: 'boards-kits' }, mutation: onList('/boards-kits', (b) => void (b.data![0].boardKitType = 'prototype')) },
-  { broken: 'pagination offset (page instead of page x limit)', rule: 'pagination.offset', check: checkPagination, scope: packages, mutation: onList('/packages', (b, req) => void (b.pagination!.offset = Number(req.query.get('offset') ?? 0))) },
-  { broken: 'has_more', rule: 'pagination.has_more', check: checkPagination, scope: packages, mutation: onList('/packages', (b) => void (b.pagination!.has_more = false)) },
+  {
+    broken: "a field's type",
+    rule: 'schema',
+    check: checkEveryOperation,
+    scope: packages,
+    mutation: onList('/packages', (b) => void (b.data![0].title = 42)),
+  },
+  {
+    broken: 'a required field missing',
+    rule: 'schema',
+    check: checkEveryOperation,
+    scope: packages,
+    mutation: onList('/packages', (b) => void delete b.data![0].packageCode),
+  },
+  {
+    broken:
+      'a field whose presence the source states (relatedProducts in the product list) missing',
+    rule: 'schema',
+    check: checkEveryOperation,
+    scope: { family: 'products' },
+    mutation: onList('/products', (b) => void delete b.data![0].relatedProducts),
+  },
+  {
+    broken: 'a null where the field is not nullable',
+    rule: 'schema',
+    check: checkEveryOperation,
+    scope: { family: 'software-tools' },
+    mutation: onList('/software-tools', (b) => void (b.data![0].discontinued = null)),
+  },
+  {
+    broken: 'an enum value',
+    rule: 'schema',
+    check: checkEveryOperation,
+    scope: { family: 'boards-kits' },
+    mutation: onList('/boards-kits', (b) => void (b.data![0].boardKitType = 'prototype')),
+  },
+  {
+    broken: 'pagination offset (page instead of page x limit)',
+    rule: 'pagination.offset',
+    check: checkPagination,
+    scope: packages,
+    mutation: onList(
+      '/packages',
+      (b, req) => void (b.pagination!.offset = Number(req.query.get('offset') ?? 0)),
+    ),
+  },
+  {
+    broken: 'has_more',
+    rule: 'pagination.has_more',
+    check: checkPagination,
+    scope: packages,
+    mutation: onList('/packages', (b) => void (b.pagination!.has_more = false)),
+  },
   // Sorting and filters are checked on documented lists (the packages list's parameters are inferred: they would only warn).
-  { broken: 'sort order', rule: 'sort-order', check: checkSorting, scope: { family: 'products' }, mutation: onList('/products', (b, req) => void (req.query.has('order') && b.data!.reverse())) },
+  {
+    broken: 'sort order',
+    rule: 'sort-order',
+    check: checkSorting,
+    scope: { family: 'products' },
+    mutation: onList('/products', (b, req) => void (req.query.has('order') && b.data!.reverse())),
+  },
   {
     broken: 'a filter ignored',
     rule: 'filter',
@@ -110,7 +167,8 @@ const cases: Case[] = [
     scope: { family: 'documents' },
     mutation: {
       request(req) {
-        if (req.headers['x-api-key'] === 'demo-no-documents-key') req.headers['x-api-key'] = 'demo-unlimited-key';
+        if (req.headers['x-api-key'] === 'demo-no-documents-key')
+          req.headers['x-api-key'] = 'demo-unlimited-key';
       },
     },
   },
@@ -121,7 +179,11 @@ const cases: Case[] = [
     scope: packages,
     mutation: {
       response(res) {
-        if (res.headers.has('x-ratelimit-limit')) res.headers.set('x-ratelimit-remaining', String(Number(res.headers.get('x-ratelimit-limit')) + 1));
+        if (res.headers.has('x-ratelimit-limit'))
+          res.headers.set(
+            'x-ratelimit-remaining',
+            String(Number(res.headers.get('x-ratelimit-limit')) + 1),
+          );
       },
     },
   },
@@ -150,7 +212,8 @@ const cases: Case[] = [
     scope: { family: 'product-parts' },
     mutation: {
       request(req) {
-        if (req.path === '/product-parts/search' && req.json && typeof req.json === 'object') delete (req.json as Record<string, unknown>).filters;
+        if (req.path === '/product-parts/search' && req.json && typeof req.json === 'object')
+          delete (req.json as Record<string, unknown>).filters;
       },
     },
   },
@@ -159,14 +222,23 @@ const cases: Case[] = [
     rule: 'search-product',
     check: checkSearch,
     scope: { family: 'product-parts' },
-    mutation: onList('/product-parts/search', (b) => void (b.data?.[0] && (b.data[0].genericId = 'ANOTHER-PRODUCT'))),
+    mutation: onList(
+      '/product-parts/search',
+      (b) => void (b.data?.[0] && (b.data[0].genericId = 'ANOTHER-PRODUCT')),
+    ),
   },
   {
     broken: 'a cross-reference match type outside the enum',
     rule: 'schema',
     check: checkCrossReferenceMatches,
     scope: { family: 'product-parts' },
-    mutation: onList('/product-parts/cross-reference', (b) => b.data?.forEach((entry) => (entry.results as Record<string, unknown>[]).forEach((m) => (m.matchType = 'Pin-compatible')))),
+    mutation: onList('/product-parts/cross-reference', (b) =>
+      b.data?.forEach((entry) =>
+        (entry.results as Record<string, unknown>[]).forEach(
+          (m) => (m.matchType = 'Pin-compatible'),
+        ),
+      ),
+    ),
   },
   {
     broken: 'cross-reference entries out of request order',
@@ -175,7 +247,13 @@ const cases: Case[] = [
     scope: { family: 'product-parts' },
     mutation: onList('/product-parts/cross-reference', (b) => void b.data?.reverse()),
   },
-  { broken: 'hrefs', rule: 'href-resolves', check: checkHrefs, scope: { family: 'products' }, mutation: onList('/products', (b) => mapHrefs(b, (h) => `${h}-broken`)) },
+  {
+    broken: 'hrefs',
+    rule: 'href-resolves',
+    check: checkHrefs,
+    scope: { family: 'products' },
+    mutation: onList('/products', (b) => mapHrefs(b, (h) => `${h}-broken`)),
+  },
   {
     broken: '%23 not decoded',
     rule: 'id-encoding',
@@ -187,8 +265,20 @@ const cases: Case[] = [
       },
     },
   },
-  { broken: 'content type', rule: 'content-type', check: checkEveryOperation, scope: packages, mutation: onList('/packages', (_b, _req, res) => res.headers.set('content-type', 'text/plain')) },
-  { broken: 'an undeclared status', rule: 'undeclared-status', check: checkEveryOperation, scope: packages, mutation: onList('/packages', (_b, _req, res) => void (res.status = 418)) },
+  {
+    broken: 'content type',
+    rule: 'content-type',
+    check: checkEveryOperation,
+    scope: packages,
+    mutation: onList('/packages', (_b, _req, res) => res.headers.set('content-type', 'text/plain')),
+  },
+  {
+    broken: 'an undeclared status',
+    rule: 'undeclared-status',
+    check: checkEveryOperation,
+    scope: packages,
+    mutation: onList('/packages', (_b, _req, res) => void (res.status = 418)),
+  },
   {
     broken: 'x-ratelimit-remaining that does not count down',
     rule: 'rate-limit-countdown',
@@ -205,7 +295,11 @@ const cases: Case[] = [
     check: checkRateLimitExceeded,
     mutation: {
       response(res) {
-        if (res.status === 429) res.headers.set('retry-after', String(Number((res.json as Record<string, unknown>).retry_after) + 5));
+        if (res.status === 429)
+          res.headers.set(
+            'retry-after',
+            String(Number((res.json as Record<string, unknown>).retry_after) + 5),
+          );
       },
     },
   },
@@ -231,7 +325,9 @@ describe('the suite against the unbroken mock', () => {
     ['rate-limit exceeded', checkRateLimitExceeded],
   ];
   it.each(all)('%s: no failures', async (_name, check) => {
-    const failures = (await run(check, undefined, undefined)).filter((f) => f.severity === 'failure');
+    const failures = (await run(check, undefined, undefined)).filter(
+      (f) => f.severity === 'failure',
+    );
     expect(failures.map(formatFinding)).toEqual([]);
   });
 });
@@ -240,7 +336,10 @@ describe('the suite against a mock with one rule broken', () => {
   it.each(cases)('$broken -> failure "$rule"', async ({ check, scope, mutation, rule, env }) => {
     const findings = await run(check, scope, mutation, env);
     const named = findings.filter((f) => f.severity === 'failure' && f.rule === rule);
-    expect(named.length, `findings: ${findings.map((f) => `${f.severity}:${f.rule}`).join(', ') || 'none'}`).toBeGreaterThan(0);
+    expect(
+      named.length,
+      `findings: ${findings.map((f) => `${f.severity}:${f.rule}`).join(', ') || 'none'}`,
+    ).toBeGreaterThan(0);
     // The message names the operation, the request and a curl line with the key as a variable.
     expect(formatFinding(named[0])).toMatch(/request: +(GET|POST|HEAD) http/);
     expect(JSON.stringify(findings)).not.toMatch(/demo-(unlimited|no-documents|low-tier)-key/);
@@ -256,36 +355,58 @@ describe('drift the schema allows', () => {
     expect(findings.filter((f) => f.severity === 'failure')).toEqual([]);
     const drift = findings.filter((f) => f.rule === 'undeclared-field');
     expect(drift).toHaveLength(1);
-    expect(drift[0]).toMatchObject({ severity: 'warning', pointer: '/data/0/newField', actual: '"surprise"' });
+    expect(drift[0]).toMatchObject({
+      severity: 'warning',
+      pointer: '/data/0/newField',
+      actual: '"surprise"',
+    });
   });
 
   it('an undeclared field fails under CONTRACT_STRICT=1', async () => {
     const findings = await run(checkEveryOperation, packages, extraField, { CONTRACT_STRICT: '1' });
-    expect(findings.filter((f) => f.severity === 'failure').map((f) => f.rule)).toContain('undeclared-field');
+    expect(findings.filter((f) => f.severity === 'failure').map((f) => f.rule)).toContain(
+      'undeclared-field',
+    );
   });
 
   it('an allowlisted undeclared field is not reported', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'contract-allow-'));
     const file = join(dir, 'allow.yaml');
     writeFileSync(file, '- /data/*/newField\n');
-    const findings = await run(checkEveryOperation, packages, extraField, { CONTRACT_ALLOWLIST: file });
+    const findings = await run(checkEveryOperation, packages, extraField, {
+      CONTRACT_ALLOWLIST: file,
+    });
     expect(findings.filter((f) => f.rule === 'undeclared-field')).toEqual([]);
   });
 
   it('a violation of an inferred schema is "inferred shape differs", a warning', async () => {
     const findings = await run(checkEveryOperation, { family: 'product-parts' }, inferredBreak);
     expect(findings.filter((f) => f.severity === 'failure').map(formatFinding)).toEqual([]);
-    expect(findings).toContainEqual(expect.objectContaining({ severity: 'warning', rule: 'inferred-shape', pointer: '/data/0/BOPN', source: 'inferred' }));
+    expect(findings).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        rule: 'inferred-shape',
+        pointer: '/data/0/BOPN',
+        source: 'inferred',
+      }),
+    );
   });
 
   it('the same inferred violation fails under the strict policy', async () => {
-    const findings = await run(checkEveryOperation, { family: 'product-parts' }, inferredBreak, { CONTRACT_STRICT: '1' });
-    expect(findings.filter((f) => f.severity === 'failure').map((f) => f.rule)).toContain('inferred-shape');
+    const findings = await run(checkEveryOperation, { family: 'product-parts' }, inferredBreak, {
+      CONTRACT_STRICT: '1',
+    });
+    expect(findings.filter((f) => f.severity === 'failure').map((f) => f.rule)).toContain(
+      'inferred-shape',
+    );
   });
 });
 
 function documentWithExtraOperation(): string {
-  const doc = parse(readFileSync(DEFAULT_SPEC_PATH, 'utf8')) as { paths: Record<string, unknown>; tags: { name: string }[] };
+  const doc = parse(readFileSync(DEFAULT_SPEC_PATH, 'utf8')) as {
+    paths: Record<string, unknown>;
+    tags: { name: string }[];
+  };
   doc.tags.push({ name: 'widgets' });
   doc.paths['/widgets'] = {
     get: {
@@ -294,7 +415,12 @@ function documentWithExtraOperation(): string {
       summary: 'A new operation no test knows',
       'x-source': 'documented',
       'x-since': 'unreleased',
-      responses: { '200': { description: 'Widgets.', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        '200': {
+          description: 'Widgets.',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+      },
     },
   };
   const file = join(mkdtempSync(join(tmpdir(), 'contract-cov-')), 'openapi.yaml');
@@ -310,26 +436,56 @@ describe('operation coverage', () => {
   });
 
   it('fails, naming the operation, when the document gains one no test covers', async () => {
-    const contract = await loadContract({ specPath: documentWithExtraOperation(), release: 'unreleased' });
+    const contract = await loadContract({
+      specPath: documentWithExtraOperation(),
+      release: 'unreleased',
+    });
     const ctx = await createContext({ ...readOptions({}), baseUrl: target.mock.url }, { contract });
-    const coverage = (await checkOperationCoverage(ctx)).filter((f) => f.severity === 'failure' && f.rule === 'coverage');
+    const coverage = (await checkOperationCoverage(ctx)).filter(
+      (f) => f.severity === 'failure' && f.rule === 'coverage',
+    );
     expect(coverage.map((f) => f.operationId)).toEqual(['listWidgets', 'listWidgets']);
-    expect(coverage.map((f) => f.message).join('\n')).toMatch(/family "widgets" of listWidgets has no test file[\s\S]*never exercised/);
+    expect(coverage.map((f) => f.message).join('\n')).toMatch(
+      /family "widgets" of listWidgets has no test file[\s\S]*never exercised/,
+    );
   });
 });
 
 describe('the blind spots are looked at, not passed silently', () => {
   it('search and cross-reference send real inputs and see real answers against the mock', async () => {
-    const { ctx, findings } = await runChecks(target, [checkSearch, checkCrossReferenceMatches], { family: 'product-parts' }, undefined);
+    const { ctx, findings } = await runChecks(
+      target,
+      [checkSearch, checkCrossReferenceMatches],
+      { family: 'product-parts' },
+      undefined,
+    );
     expect(findings.filter((f) => f.rule === 'not-run')).toEqual([]);
-    const searches = ctx.notes.filter((n) => n.operationId === 'searchProductParts' && n.status === 200);
+    const searches = ctx.notes.filter(
+      (n) => n.operationId === 'searchProductParts' && n.status === 200,
+    );
     // The unfiltered search, then every operator on a numeric attribute, OR and eq on a text one, and both together.
     expect(searches.length).toBeGreaterThanOrEqual(9);
-    expect(ctx.notes.some((n) => n.operationId === 'getProductPart' && n.status === 200)).toBe(true);
+    expect(ctx.notes.some((n) => n.operationId === 'getProductPart' && n.status === 200)).toBe(
+      true,
+    );
   });
 
   it('without known competitor numbers, a live run says the matches were not checked', async () => {
-    const { findings } = await runChecks(target, [checkCrossReferenceMatches], { family: 'product-parts' }, undefined, { CONTRACT_BASE_URL: target.proxy.url, CONTRACT_API_KEY: 'demo-unlimited-key' });
-    expect(findings).toContainEqual(expect.objectContaining({ severity: 'warning', rule: 'not-run', message: expect.stringMatching(/cross-reference matches not checked: no competitor numbers known to match \(set CONTRACT_XREF_NUMBERS\)/) }));
+    const { findings } = await runChecks(
+      target,
+      [checkCrossReferenceMatches],
+      { family: 'product-parts' },
+      undefined,
+      { CONTRACT_BASE_URL: target.proxy.url, CONTRACT_API_KEY: 'demo-unlimited-key' },
+    );
+    expect(findings).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        rule: 'not-run',
+        message: expect.stringMatching(
+          /cross-reference matches not checked: no competitor numbers known to match \(set CONTRACT_XREF_NUMBERS\)/,
+        ),
+      }),
+    );
   });
 });

@@ -4,10 +4,23 @@
  * checks against it with a fresh context (nothing cached from an earlier, differently changed target).
  */
 import { startMockServer, type RunningServer } from '../../src/server/listen.js';
-import { createContext, runToEnd, type Check, type CheckContext, type Scope } from '../support/context.js';
+import {
+  createContext,
+  runToEnd,
+  type Check,
+  type CheckContext,
+  type Scope,
+} from '../support/context.js';
 import type { Finding } from '../support/findings.js';
 import { readOptions } from '../support/options.js';
-import { startMutatingProxy, type MutatingProxy, type Mutation, type ProxiedRequest, type ProxiedResponse, type ProxyOptions } from './mutating-proxy.js';
+import {
+  startMutatingProxy,
+  type MutatingProxy,
+  type Mutation,
+  type ProxiedRequest,
+  type ProxiedResponse,
+  type ProxyOptions,
+} from './mutating-proxy.js';
 
 export interface Target {
   mock: RunningServer;
@@ -37,19 +50,34 @@ export interface Run {
 }
 
 /** Runs checks in order against the proxy with one context, as one suite run would. */
-export async function runChecks(target: Target, checks: readonly Check[], scope: Scope | undefined, mutation: Mutation | undefined, env: Record<string, string> = {}): Promise<Run> {
+export async function runChecks(
+  target: Target,
+  checks: readonly Check[],
+  scope: Scope | undefined,
+  mutation: Mutation | undefined,
+  env: Record<string, string> = {},
+): Promise<Run> {
   target.proxy.use(mutation);
   const slept: number[] = [];
-  const ctx = await createContext({ ...readOptions(env), baseUrl: target.proxy.url }, { sleep: async (ms) => void slept.push(ms) });
+  const ctx = await createContext(
+    { ...readOptions(env), baseUrl: target.proxy.url },
+    { sleep: async (ms) => void slept.push(ms) },
+  );
   const findings: Finding[] = [];
   for (const check of checks) findings.push(...(await runToEnd(check, ctx, scope)));
   return { findings, slept, ctx };
 }
 
-export type Body = Record<string, unknown> & { data?: Record<string, unknown>[]; pagination?: Record<string, unknown> };
+export type Body = Record<string, unknown> & {
+  data?: Record<string, unknown>[];
+  pagination?: Record<string, unknown>;
+};
 
 /** A response mutation applied only to one path (below the base URL) and successful JSON answers. */
-export function onList(path: string, change: (body: Body, req: ProxiedRequest, res: ProxiedResponse) => void): Mutation {
+export function onList(
+  path: string,
+  change: (body: Body, req: ProxiedRequest, res: ProxiedResponse) => void,
+): Mutation {
   return {
     response(res, req) {
       if (req.path === path && res.status === 200 && res.json) change(res.json as Body, req, res);

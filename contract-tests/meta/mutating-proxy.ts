@@ -73,7 +73,10 @@ export interface ProxyOptions {
 /** Bytes per chunk when a body is sent chunked. */
 const CHUNK_BYTES = 512;
 
-export async function startMutatingProxy(upstreamUrl: string, options: ProxyOptions = {}): Promise<MutatingProxy> {
+export async function startMutatingProxy(
+  upstreamUrl: string,
+  options: ProxyOptions = {},
+): Promise<MutatingProxy> {
   const rewriteHrefs = options.rewriteHrefs ?? true;
   let mutation: Mutation | undefined;
   let ownUrl = '';
@@ -81,17 +84,32 @@ export async function startMutatingProxy(upstreamUrl: string, options: ProxyOpti
   const server: Server = createServer(async (req, res) => {
     const incoming = new URL(req.url ?? '/', 'http://proxy');
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
     // Paths outside the API (the mock's /examples.json) pass through as they are.
     const inApi = incoming.pathname.startsWith(BASE_PATH);
-    const proxied: ProxiedRequest = { method: req.method ?? 'GET', path: inApi ? incoming.pathname.slice(BASE_PATH.length) : incoming.pathname, query: incoming.searchParams, headers };
+    const proxied: ProxiedRequest = {
+      method: req.method ?? 'GET',
+      path: inApi ? incoming.pathname.slice(BASE_PATH.length) : incoming.pathname,
+      query: incoming.searchParams,
+      headers,
+    };
     const raw = await readBody(req);
     proxied.json = parseJson(raw);
     // The proxy's own headers are its business; `Host` is never forwarded (fetch sets the upstream's).
     mutation?.request?.(proxied);
-    const out = mutation?.reply?.(proxied) ?? (await forward(proxied, proxied.json === undefined ? raw : Buffer.from(JSON.stringify(proxied.json)), inApi));
+    const out =
+      mutation?.reply?.(proxied) ??
+      (await forward(
+        proxied,
+        proxied.json === undefined ? raw : Buffer.from(JSON.stringify(proxied.json)),
+        inApi,
+      ));
     mutation?.response?.(out, proxied);
-    let payload = out.json !== undefined ? Buffer.from(JSON.stringify(out.json, null, out.wire?.indent)) : (out.raw ?? Buffer.alloc(0));
+    let payload =
+      out.json !== undefined
+        ? Buffer.from(JSON.stringify(out.json, null, out.wire?.indent))
+        : (out.raw ?? Buffer.alloc(0));
     out.headers.delete('content-encoding');
     out.headers.delete('transfer-encoding');
     out.headers.delete('content-length');
@@ -99,23 +117,37 @@ export async function startMutatingProxy(upstreamUrl: string, options: ProxyOpti
       payload = gzipSync(payload);
       out.headers.set('content-encoding', 'gzip');
     }
-    if (proxied.method !== 'HEAD' && !out.wire?.chunked) out.headers.set('content-length', String(payload.length));
+    if (proxied.method !== 'HEAD' && !out.wire?.chunked)
+      out.headers.set('content-length', String(payload.length));
     const outHeaders: Record<string, string> = {};
     out.headers.forEach((value, name) => (outHeaders[name] = value));
     res.writeHead(out.status, outHeaders);
     if (proxied.method === 'HEAD') res.end();
     else if (out.wire?.chunked) {
-      for (let at = 0; at < payload.length; at += CHUNK_BYTES) res.write(payload.subarray(at, at + CHUNK_BYTES));
+      for (let at = 0; at < payload.length; at += CHUNK_BYTES)
+        res.write(payload.subarray(at, at + CHUNK_BYTES));
       res.end();
     } else res.end(payload);
   });
 
-  async function forward(proxied: ProxiedRequest, body: Buffer, inApi: boolean): Promise<ProxiedResponse> {
+  async function forward(
+    proxied: ProxiedRequest,
+    body: Buffer,
+    inApi: boolean,
+  ): Promise<ProxiedResponse> {
     const qs = proxied.query.toString();
     const target = `${upstream.origin}${inApi ? BASE_PATH : ''}${proxied.path}${qs ? `?${qs}` : ''}`;
-    const answer = await fetch(target, { method: proxied.method, headers: proxied.headers, body: body.length > 0 ? new Uint8Array(body) : undefined });
+    const answer = await fetch(target, {
+      method: proxied.method,
+      headers: proxied.headers,
+      body: body.length > 0 ? new Uint8Array(body) : undefined,
+    });
     const bytes = Buffer.from(await answer.arrayBuffer());
-    const out: ProxiedResponse = { status: answer.status, headers: new Headers(answer.headers), raw: bytes };
+    const out: ProxiedResponse = {
+      status: answer.status,
+      headers: new Headers(answer.headers),
+      raw: bytes,
+    };
     const isJson = (answer.headers.get('content-type') ?? '').includes('json');
     if (isJson && bytes.length > 0) {
       const text = bytes.toString('utf8');

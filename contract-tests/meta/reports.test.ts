@@ -32,17 +32,37 @@ describe('redaction', () => {
   });
 
   it('redacts inside a report serialized as JSON', () => {
-    const report = JSON.stringify({ message: `echoed ${key}`, url: `https://x.test/?k=${encodeURIComponent(key)}` }, null, 2);
+    const report = JSON.stringify(
+      { message: `echoed ${key}`, url: `https://x.test/?k=${encodeURIComponent(key)}` },
+      null,
+      2,
+    );
     expect(redact(report, [key])).not.toMatch(/special/);
   });
 });
 
-const finding = (rule: string, pointer: string, severity: Finding['severity'] = 'failure'): Finding => ({ severity, rule, operationId: 'listProducts', method: 'GET', url: 'http://127.0.0.1:1234/web-data/v1/products', pointer, expected: 'x', message: 'm' });
+const finding = (
+  rule: string,
+  pointer: string,
+  severity: Finding['severity'] = 'failure',
+): Finding => ({
+  severity,
+  rule,
+  operationId: 'listProducts',
+  method: 'GET',
+  url: 'http://127.0.0.1:1234/web-data/v1/products',
+  pointer,
+  expected: 'x',
+  message: 'm',
+});
 
 describe('baseline', () => {
   it('marks findings new or known by rule, operation and pointer pattern, and lists what is gone', () => {
     const previous = [finding('schema', '/data/3/title'), finding('sort-order', '/data/1/title')];
-    const current = [{ ...finding('schema', '/data/7/title'), url: 'http://127.0.0.1:9999/web-data/v1/products' }, finding('pagination.offset', '/pagination/offset')];
+    const current = [
+      { ...finding('schema', '/data/7/title'), url: 'http://127.0.0.1:9999/web-data/v1/products' },
+      finding('pagination.offset', '/pagination/offset'),
+    ];
     const { findings, gone } = compareWithBaseline(current, previous);
     expect(findings.map((f) => [f.rule, f.baseline])).toEqual([
       ['schema', 'known'],
@@ -60,8 +80,14 @@ describe('baseline', () => {
 
 describe('web-data-contract', () => {
   const run = (args: string[], env: Record<string, string> = {}) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')));
-    return spawnSync(process.execPath, [BIN, ...args], { env: { ...clean, ...env }, encoding: 'utf8', timeout: 60_000 });
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')),
+    );
+    return spawnSync(process.execPath, [BIN, ...args], {
+      env: { ...clean, ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
   };
 
   it('--help prints the usage and exits 0', () => {
@@ -73,13 +99,33 @@ describe('web-data-contract', () => {
 
   it.each([
     [['--bogus'], {}, /^web-data-contract: Unknown option '--bogus' \(see --help\)\n$/],
-    [['http://127.0.0.1:9/web-data/v1'], {}, /^web-data-contract: CONTRACT_API_KEY is required when CONTRACT_BASE_URL is set\n$/],
-    [['http://127.0.0.1:9/other'], { CONTRACT_API_KEY: 'k' }, /^web-data-contract: CONTRACT_BASE_URL must be an http\(s\) URL ending in \/web-data\/v1/],
-    [['--concurrency', 'many'], {}, /^web-data-contract: CONTRACT_CONCURRENCY must be a positive integer, got "many"\n$/],
+    [
+      ['http://127.0.0.1:9/web-data/v1'],
+      {},
+      /^web-data-contract: CONTRACT_API_KEY is required when CONTRACT_BASE_URL is set\n$/,
+    ],
+    [
+      ['http://127.0.0.1:9/other'],
+      { CONTRACT_API_KEY: 'k' },
+      /^web-data-contract: CONTRACT_BASE_URL must be an http\(s\) URL ending in \/web-data\/v1/,
+    ],
+    [
+      ['--concurrency', 'many'],
+      {},
+      /^web-data-contract: CONTRACT_CONCURRENCY must be a positive integer, got "many"\n$/,
+    ],
     [['--release', '9.9'], {}, /^web-data-contract: Unknown release "9.9"/],
-    [['--baseline', '/no/such/report.json'], {}, /^web-data-contract: CONTRACT_BASELINE \/no\/such\/report.json: cannot read/],
+    [
+      ['--baseline', '/no/such/report.json'],
+      {},
+      /^web-data-contract: CONTRACT_BASELINE \/no\/such\/report.json: cannot read/,
+    ],
     [['a', 'b'], {}, /^web-data-contract: one base URL expected, got 2/],
-    [['--restricted-families', 'docments'], {}, /^web-data-contract: CONTRACT_RESTRICTED_FAMILIES names no family of the document: docments \(families: products, /],
+    [
+      ['--restricted-families', 'docments'],
+      {},
+      /^web-data-contract: CONTRACT_RESTRICTED_FAMILIES names no family of the document: docments \(families: products, /,
+    ],
   ])('%j: one line, exit 2', (args, env, message) => {
     const out = run(args, env);
     expect(out.stderr).toMatch(message);
@@ -91,10 +137,14 @@ describe('web-data-contract', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'contract-cli-')), 'a-file');
     writeFileSync(file, '');
     const strict = run([], { CONTRACT_STRICT: 'ture' });
-    expect(strict.stderr).toBe('web-data-contract: CONTRACT_STRICT must be 1, true, yes or on (or 0, false, no, off), got "ture"\n');
+    expect(strict.stderr).toBe(
+      'web-data-contract: CONTRACT_STRICT must be 1, true, yes or on (or 0, false, no, off), got "ture"\n',
+    );
     expect(strict.status).toBe(2);
     const dir = run(['--report-dir', join(file, 'reports')]);
-    expect(dir.stderr).toBe(`web-data-contract: CONTRACT_REPORT_DIR ${join(file, 'reports')}: ${file} is not a directory\n`);
+    expect(dir.stderr).toBe(
+      `web-data-contract: CONTRACT_REPORT_DIR ${join(file, 'reports')}: ${file} is not a directory\n`,
+    );
     expect(dir.status).toBe(2);
   });
 
@@ -109,8 +159,12 @@ describe('web-data-contract', () => {
   });
 
   it('an unreachable target: one line naming it, exit 2, nothing run', () => {
-    const out = run(['http://127.0.0.1:9/web-data/v1', '--timeout-ms', '2000'], { CONTRACT_API_KEY: 'secret-key-123' });
-    expect(out.stderr).toMatch(/^web-data-contract: target http:\/\/127.0.0.1:9\/web-data\/v1 is not reachable: .*nothing was tested\n$/);
+    const out = run(['http://127.0.0.1:9/web-data/v1', '--timeout-ms', '2000'], {
+      CONTRACT_API_KEY: 'secret-key-123',
+    });
+    expect(out.stderr).toMatch(
+      /^web-data-contract: target http:\/\/127.0.0.1:9\/web-data\/v1 is not reachable: .*nothing was tested\n$/,
+    );
     expect(out.stderr).not.toContain('secret-key-123');
     expect(out.status).toBe(2);
   });
@@ -118,9 +172,24 @@ describe('web-data-contract', () => {
 
 describe('the reports never hide a failure', () => {
   it('a test that failed by throwing becomes a failure finding with its message', () => {
-    const test = { fullName: 'products > sort order', result: () => ({ state: 'failed', errors: [{ message: 'the check itself failed: TypeError: x is undefined' }] }), meta: () => ({}) };
-    const found = thrownFailure(test as unknown as Parameters<typeof thrownFailure>[0], 'http://t/web-data/v1');
-    expect(found).toMatchObject({ severity: 'failure', rule: 'check-error', operationId: 'products > sort order', message: 'the check itself failed: TypeError: x is undefined' });
+    const test = {
+      fullName: 'products > sort order',
+      result: () => ({
+        state: 'failed',
+        errors: [{ message: 'the check itself failed: TypeError: x is undefined' }],
+      }),
+      meta: () => ({}),
+    };
+    const found = thrownFailure(
+      test as unknown as Parameters<typeof thrownFailure>[0],
+      'http://t/web-data/v1',
+    );
+    expect(found).toMatchObject({
+      severity: 'failure',
+      rule: 'check-error',
+      operationId: 'products > sort order',
+      message: 'the check itself failed: TypeError: x is undefined',
+    });
   });
 
   it('a test file that failed to load, a hook that threw and an unhandled error are failures with their messages', () => {
@@ -128,18 +197,44 @@ describe('the reports never hide a failure', () => {
     const module = {
       moduleId: '/suite/products.contract.test.ts',
       errors: () => [error('Cannot find module ./support/family-suite.js')],
-      children: { allSuites: () => [{ fullName: 'products', errors: () => [error('beforeAll: the mock did not start')] }, { fullName: 'fine', errors: () => [] }][Symbol.iterator]() },
+      children: {
+        allSuites: () =>
+          [
+            { fullName: 'products', errors: () => [error('beforeAll: the mock did not start')] },
+            { fullName: 'fine', errors: () => [] },
+          ][Symbol.iterator](),
+      },
     };
-    const found = runErrors([module as unknown as Parameters<typeof runErrors>[0][number]], [{ name: 'TypeError', message: 'late' }], 'http://t/web-data/v1');
+    const found = runErrors(
+      [module as unknown as Parameters<typeof runErrors>[0][number]],
+      [{ name: 'TypeError', message: 'late' }],
+      'http://t/web-data/v1',
+    );
     expect(found.map((f) => [f.severity, f.rule, f.operationId, f.message])).toEqual([
-      ['failure', 'check-error', '/suite/products.contract.test.ts', 'Cannot find module ./support/family-suite.js'],
-      ['failure', 'check-error', 'products (/suite/products.contract.test.ts)', 'beforeAll: the mock did not start'],
+      [
+        'failure',
+        'check-error',
+        '/suite/products.contract.test.ts',
+        'Cannot find module ./support/family-suite.js',
+      ],
+      [
+        'failure',
+        'check-error',
+        'products (/suite/products.contract.test.ts)',
+        'beforeAll: the mock did not start',
+      ],
       ['failure', 'check-error', '(the run)', 'TypeError: late'],
     ]);
   });
 
   it('a failed test whose findings carry the failure adds nothing', () => {
-    const test = { fullName: 't', result: () => ({ state: 'failed', errors: [{ message: '1 contract failure(s)' }] }), meta: () => ({ contract: { findings: [finding('schema', '/a')], notes: [] } }) };
-    expect(thrownFailure(test as unknown as Parameters<typeof thrownFailure>[0], 'x')).toBeUndefined();
+    const test = {
+      fullName: 't',
+      result: () => ({ state: 'failed', errors: [{ message: '1 contract failure(s)' }] }),
+      meta: () => ({ contract: { findings: [finding('schema', '/a')], notes: [] } }),
+    };
+    expect(
+      thrownFailure(test as unknown as Parameters<typeof thrownFailure>[0], 'x'),
+    ).toBeUndefined();
   });
 });

@@ -15,7 +15,9 @@ export function loadAllowlist(path: string | undefined): Allowlist {
   const parsed: unknown = parseYaml(readFileSync(path, 'utf8'));
   const list = Array.isArray(parsed) ? parsed : (parsed as { allow?: unknown } | null)?.allow;
   if (!Array.isArray(list) || list.some((p) => typeof p !== 'string' || !p.startsWith('/'))) {
-    throw new Error(`CONTRACT_ALLOWLIST ${path}: expected a list of JSON pointer patterns such as "/data/*/newField"`);
+    throw new Error(
+      `CONTRACT_ALLOWLIST ${path}: expected a list of JSON pointer patterns such as "/data/*/newField"`,
+    );
   }
   return allowlistOf(list as string[]);
 }

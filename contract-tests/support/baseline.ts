@@ -10,8 +10,16 @@ import { pointerPattern } from '../../src/contract/index.js';
 import type { Finding } from './findings.js';
 
 /** What makes two findings of different runs the same finding. */
-export function findingKey(f: Pick<Finding, 'severity' | 'rule' | 'operationId' | 'method' | 'pointer'>): string {
-  return [f.severity, f.rule, f.operationId, f.method, f.pointer ? pointerPattern(f.pointer) : ''].join(' ');
+export function findingKey(
+  f: Pick<Finding, 'severity' | 'rule' | 'operationId' | 'method' | 'pointer'>,
+): string {
+  return [
+    f.severity,
+    f.rule,
+    f.operationId,
+    f.method,
+    f.pointer ? pointerPattern(f.pointer) : '',
+  ].join(' ');
 }
 
 /** The findings of a previous JSON report; a file that is not one is an error naming it. */
@@ -20,11 +28,18 @@ export function readBaseline(path: string): Finding[] {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`CONTRACT_BASELINE ${path}: cannot read a JSON report (${(error as Error).message})`);
+    throw new Error(
+      `CONTRACT_BASELINE ${path}: cannot read a JSON report (${(error as Error).message})`,
+    );
   }
   const findings = (parsed as { findings?: unknown } | null)?.findings;
-  if (!Array.isArray(findings) || findings.some((f) => typeof f?.rule !== 'string' || typeof f?.severity !== 'string')) {
-    throw new Error(`CONTRACT_BASELINE ${path}: not a contract report (expected a "findings" list as in reports/contract-report.json)`);
+  if (
+    !Array.isArray(findings) ||
+    findings.some((f) => typeof f?.rule !== 'string' || typeof f?.severity !== 'string')
+  ) {
+    throw new Error(
+      `CONTRACT_BASELINE ${path}: not a contract report (expected a "findings" list as in reports/contract-report.json)`,
+    );
   }
   return findings as Finding[];
 }
@@ -36,7 +51,10 @@ export interface BaselineComparison {
   gone: Finding[];
 }
 
-export function compareWithBaseline(current: readonly Finding[], previous: readonly Finding[]): BaselineComparison {
+export function compareWithBaseline(
+  current: readonly Finding[],
+  previous: readonly Finding[],
+): BaselineComparison {
   const before = new Set(previous.map(findingKey));
   const now = new Set(current.map(findingKey));
   const seenGone = new Set<string>();
@@ -46,5 +64,8 @@ export function compareWithBaseline(current: readonly Finding[], previous: reado
     seenGone.add(key);
     return true;
   });
-  return { findings: current.map((f) => ({ ...f, baseline: before.has(findingKey(f)) ? 'known' : 'new' })), gone };
+  return {
+    findings: current.map((f) => ({ ...f, baseline: before.has(findingKey(f)) ? 'known' : 'new' })),
+    gone,
+  };
 }

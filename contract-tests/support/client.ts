@@ -70,7 +70,13 @@ export interface Client {
 }
 
 /** The variable each key is shown as in curl lines. */
-const KEY_VARIABLES: Record<Auth, string> = { main: '$API_KEY', restricted: '$RESTRICTED_API_KEY', 'rate-limit': '$RATE_LIMIT_API_KEY', invalid: '', none: '' };
+const KEY_VARIABLES: Record<Auth, string> = {
+  main: '$API_KEY',
+  restricted: '$RESTRICTED_API_KEY',
+  'rate-limit': '$RATE_LIMIT_API_KEY',
+  invalid: '',
+  none: '',
+};
 /** Not a secret: a key no service should accept. */
 export const INVALID_KEY = 'contract-suite-invalid-key-0000';
 const FIRST_BACKOFF_MS = 1_000;
@@ -85,7 +91,10 @@ export class TargetError extends Error {
 export function retryAfterSeconds(headers: Headers, body: unknown): number | undefined {
   const header = headers.get('retry-after');
   if (header !== null && /^\s*\d+\s*$/.test(header)) return Number(header);
-  const field = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).retry_after : undefined;
+  const field =
+    body !== null && typeof body === 'object'
+      ? (body as Record<string, unknown>).retry_after
+      : undefined;
   return typeof field === 'number' && Number.isFinite(field) && field >= 0 ? field : undefined;
 }
 
@@ -93,11 +102,17 @@ export function retryAfterSeconds(headers: Headers, body: unknown): number | und
  * Reads a body chunk by chunk, refusing to hold more than `maxBytes` (checked against
  * `content-length` first, then as bytes arrive). The fetch's abort signal bounds the time.
  */
-async function readBounded(response: Response, maxBytes: number, describe: () => string): Promise<Uint8Array> {
+async function readBounded(
+  response: Response,
+  maxBytes: number,
+  describe: () => string,
+): Promise<Uint8Array> {
   const announced = Number(response.headers.get('content-length'));
   if (Number.isFinite(announced) && announced > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
-    throw new TargetError(`${describe()}: body of ${announced} bytes (content-length) exceeds CONTRACT_MAX_BODY_BYTES=${maxBytes}`);
+    throw new TargetError(
+      `${describe()}: body of ${announced} bytes (content-length) exceeds CONTRACT_MAX_BODY_BYTES=${maxBytes}`,
+    );
   }
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
@@ -109,7 +124,9 @@ async function readBounded(response: Response, maxBytes: number, describe: () =>
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw new TargetError(`${describe()}: body exceeds CONTRACT_MAX_BODY_BYTES=${maxBytes} (more than ${size} bytes read, reading stopped)`);
+      throw new TargetError(
+        `${describe()}: body exceeds CONTRACT_MAX_BODY_BYTES=${maxBytes} (more than ${size} bytes read, reading stopped)`,
+      );
     }
     chunks.push(value);
   }
@@ -123,7 +140,8 @@ async function readBounded(response: Response, maxBytes: number, describe: () =>
 }
 
 function whyFailed(error: unknown, timeoutMs: number, phase: string): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `${phase} not complete within ${timeoutMs} ms (CONTRACT_TIMEOUT_MS)`;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return `${phase} not complete within ${timeoutMs} ms (CONTRACT_TIMEOUT_MS)`;
   return String((error as Error).cause ?? error);
 }
 
@@ -137,7 +155,9 @@ function quote(text: string): string {
 export function urlOf(baseUrl: string, spec: RequestSpec): string {
   const base = spec.url ?? `${baseUrl}${spec.path ?? ''}`;
   if (!spec.query || spec.query.length === 0) return base;
-  const qs = spec.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  const qs = spec.query
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
   return `${base}${base.includes('?') ? '&' : '?'}${qs}`;
 }
 
@@ -150,8 +170,10 @@ export function curlOf(url: string, spec: RequestSpec, body: string | undefined)
   parts.push(quote(url));
   if (auth === 'invalid') parts.push(`-H ${quote(`x-api-key: ${INVALID_KEY}`)}`);
   else if (auth !== 'none') parts.push(`-H "x-api-key: ${KEY_VARIABLES[auth]}"`);
-  for (const [name, value] of Object.entries(spec.headers ?? {})) parts.push(`-H ${quote(`${name}: ${value}`)}`);
-  if (body !== undefined) parts.push(`-H 'content-type: application/json' --data-binary ${quote(body)}`);
+  for (const [name, value] of Object.entries(spec.headers ?? {}))
+    parts.push(`-H ${quote(`${name}: ${value}`)}`);
+  if (body !== undefined)
+    parts.push(`-H 'content-type: application/json' --data-binary ${quote(body)}`);
   return parts.join(' ');
 }
 
@@ -187,7 +209,9 @@ export function createClient(options: ClientOptions): Client {
   async function once(spec: RequestSpec, url: string, body: string | undefined): Promise<Response> {
     // One deadline for the headers and the whole body: a server that dribbles is cut off too.
     if (sent >= options.maxRequests) {
-      throw new TargetError(`Request budget exhausted (CONTRACT_MAX_REQUESTS=${options.maxRequests}); ${spec.method} ${url} not sent`);
+      throw new TargetError(
+        `Request budget exhausted (CONTRACT_MAX_REQUESTS=${options.maxRequests}); ${spec.method} ${url} not sent`,
+      );
     }
     sent++;
     const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
@@ -200,9 +224,17 @@ export function createClient(options: ClientOptions): Client {
     }
     if (body !== undefined) headers['content-type'] = 'application/json';
     try {
-      return await doFetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(options.timeoutMs), redirect: 'manual' });
+      return await doFetch(url, {
+        method: spec.method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(options.timeoutMs),
+        redirect: 'manual',
+      });
     } catch (error) {
-      throw new TargetError(`${spec.method} ${url} failed: ${error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms (CONTRACT_TIMEOUT_MS)` : whyFailed(error, options.timeoutMs, 'answer')}`);
+      throw new TargetError(
+        `${spec.method} ${url} failed: ${error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms (CONTRACT_TIMEOUT_MS)` : whyFailed(error, options.timeoutMs, 'answer')}`,
+      );
     }
   }
 
@@ -210,16 +242,29 @@ export function createClient(options: ClientOptions): Client {
   async function bodyOf(spec: RequestSpec, url: string, response: Response): Promise<Uint8Array> {
     if (spec.method === 'HEAD') return new Uint8Array(0);
     try {
-      return await readBounded(response, options.maxBodyBytes, () => `${spec.method} ${url} -> ${response.status}`);
+      return await readBounded(
+        response,
+        options.maxBodyBytes,
+        () => `${spec.method} ${url} -> ${response.status}`,
+      );
     } catch (error) {
       if (error instanceof TargetError) throw error;
-      throw new TargetError(`${spec.method} ${url} -> ${response.status}: reading the body failed: ${whyFailed(error, options.timeoutMs, 'body')}`);
+      throw new TargetError(
+        `${spec.method} ${url} -> ${response.status}: reading the body failed: ${whyFailed(error, options.timeoutMs, 'body')}`,
+      );
     }
   }
 
-  function parse(spec: RequestSpec, url: string, status: number, text: string): { json?: unknown; jsonError?: string } {
+  function parse(
+    spec: RequestSpec,
+    url: string,
+    status: number,
+    text: string,
+  ): { json?: unknown; jsonError?: string } {
     if (jsonDepthExceeds(text, options.maxJsonDepth)) {
-      throw new TargetError(`${spec.method} ${url} -> ${status}: JSON nested deeper than ${options.maxJsonDepth} levels (the suite's maximum JSON depth); not parsed`);
+      throw new TargetError(
+        `${spec.method} ${url} -> ${status}: JSON nested deeper than ${options.maxJsonDepth} levels (the suite's maximum JSON depth); not parsed`,
+      );
     }
     try {
       return { json: JSON.parse(text) };
@@ -231,7 +276,10 @@ export function createClient(options: ClientOptions): Client {
   async function send(spec: RequestSpec): Promise<Exchange> {
     const url = urlOf(options.baseUrl, spec);
     const body = spec.rawBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
-    const lowOnQuota = (spec.auth ?? 'main') === 'main' && remaining !== undefined && remaining <= options.concurrency;
+    const lowOnQuota =
+      (spec.auth ?? 'main') === 'main' &&
+      remaining !== undefined &&
+      remaining <= options.concurrency;
     await slots.acquire();
     if (lowOnQuota) await single.acquire();
     try {
@@ -242,17 +290,28 @@ export function createClient(options: ClientOptions): Client {
         const response = await once(spec, url, body);
         const raw = await bodyOf(spec, url, response);
         const left = Number(response.headers.get('x-ratelimit-remaining'));
-        if ((spec.auth ?? 'main') === 'main' && response.headers.has('x-ratelimit-remaining') && Number.isFinite(left)) remaining = left;
+        if (
+          (spec.auth ?? 'main') === 'main' &&
+          response.headers.has('x-ratelimit-remaining') &&
+          Number.isFinite(left)
+        )
+          remaining = left;
         const mediaType = mediaTypeOf(response.headers.get('content-type'));
         // Binary downloads keep only their length; text is decoded for JSON and text types.
-        const text = isJsonMediaType(mediaType) || mediaType.startsWith('text/') ? new TextDecoder().decode(raw) : '';
-        const { json, jsonError } = text !== '' && isJsonMediaType(mediaType) ? parse(spec, url, response.status, text) : {};
+        const text =
+          isJsonMediaType(mediaType) || mediaType.startsWith('text/')
+            ? new TextDecoder().decode(raw)
+            : '';
+        const { json, jsonError } =
+          text !== '' && isJsonMediaType(mediaType) ? parse(spec, url, response.status, text) : {};
         if (response.status === 429 && spec.retryOn429 !== false) {
           const announced = retryAfterSeconds(response.headers, json);
           const waitMs = announced !== undefined ? announced * MS_PER_SECOND : backoff;
           // Keep waiting as long as the waits together fit the budget; only then is the 429 an answer.
           if (waited + waitMs > options.maxRetryWaitMs) {
-            throw new TargetError(`${spec.method} ${url}: still 429 after ${retries} retries; the next wait (${waitMs} ms) would exceed CONTRACT_MAX_RETRY_WAIT_MS=${options.maxRetryWaitMs}`);
+            throw new TargetError(
+              `${spec.method} ${url}: still 429 after ${retries} retries; the next wait (${waitMs} ms) would exceed CONTRACT_MAX_RETRY_WAIT_MS=${options.maxRetryWaitMs}`,
+            );
           }
           await sleep(waitMs);
           waited += waitMs;
@@ -260,7 +319,19 @@ export function createClient(options: ClientOptions): Client {
           retries++;
           continue;
         }
-        return { spec, url, status: response.status, headers: response.headers, mediaType, text, bytes: raw.byteLength, json, jsonError, curl: curlOf(url, spec, body), retries };
+        return {
+          spec,
+          url,
+          status: response.status,
+          headers: response.headers,
+          mediaType,
+          text,
+          bytes: raw.byteLength,
+          json,
+          jsonError,
+          curl: curlOf(url, spec, body),
+          retries,
+        };
       }
     } finally {
       if (lowOnQuota) single.release();

@@ -3,7 +3,12 @@
  * What every check function receives: the client, the contract and its validators (the shared ones
  * from `src/contract/`), the options and the allowlist. Built once per worker.
  */
-import { createValidators, loadContract, type Contract, type Validators } from '../../src/contract/index.js';
+import {
+  createValidators,
+  loadContract,
+  type Contract,
+  type Validators,
+} from '../../src/contract/index.js';
 import type { Finding } from './findings.js';
 import { loadAllowlist, type Allowlist } from './allowlist.js';
 import { createClient, type Client, type ClientOptions } from './client.js';
@@ -44,11 +49,19 @@ function validatorsFor(contract: Contract): Validators {
 }
 
 /** Builds a context for a target whose base URL is known. */
-export async function createContext(options: ContractOptions & { baseUrl: string }, overrides: Partial<Pick<ClientOptions, 'fetch' | 'sleep'>> & { contract?: Contract } = {}): Promise<CheckContext> {
-  const { contract = await loadContract({ release: options.release }), ...clientOverrides } = overrides;
+export async function createContext(
+  options: ContractOptions & { baseUrl: string },
+  overrides: Partial<Pick<ClientOptions, 'fetch' | 'sleep'>> & { contract?: Contract } = {},
+): Promise<CheckContext> {
+  const { contract = await loadContract({ release: options.release }), ...clientOverrides } =
+    overrides;
   const client = createClient({
     baseUrl: options.baseUrl,
-    keys: { main: options.apiKey, restricted: options.restrictedApiKey, 'rate-limit': options.rateLimitApiKey },
+    keys: {
+      main: options.apiKey,
+      restricted: options.restrictedApiKey,
+      'rate-limit': options.rateLimitApiKey,
+    },
     timeoutMs: options.timeoutMs,
     concurrency: options.concurrency,
     maxRequests: options.maxRequests,
@@ -57,7 +70,17 @@ export async function createContext(options: ContractOptions & { baseUrl: string
     maxJsonDepth: options.maxJsonDepth,
     ...clientOverrides,
   });
-  return { client, contract, validators: validatorsFor(contract), options, allowlist: loadAllowlist(options.allowlistPath), secrets: secretsOf(options), notes: [], memo: new Map(), once: new Set() };
+  return {
+    client,
+    contract,
+    validators: validatorsFor(contract),
+    options,
+    allowlist: loadAllowlist(options.allowlistPath),
+    secrets: secretsOf(options),
+    notes: [],
+    memo: new Map(),
+    once: new Set(),
+  };
 }
 
 /**

@@ -45,7 +45,9 @@ export function show(value: unknown): string {
       text = String(value);
     }
   }
-  return text.length > MAX_ACTUAL_CHARS ? `${text.slice(0, MAX_ACTUAL_CHARS)}... (${text.length} chars)` : text;
+  return text.length > MAX_ACTUAL_CHARS
+    ? `${text.slice(0, MAX_ACTUAL_CHARS)}... (${text.length} chars)`
+    : text;
 }
 
 /**
@@ -54,7 +56,12 @@ export function show(value: unknown): string {
  */
 export function secretForms(secret: string): string[] {
   const forms = new Set<string>();
-  for (const form of [secret, encodeURIComponent(secret), encodeURI(secret), encodeURIComponent(secret).replace(/%20/g, '+')]) {
+  for (const form of [
+    secret,
+    encodeURIComponent(secret),
+    encodeURI(secret),
+    encodeURIComponent(secret).replace(/%20/g, '+'),
+  ]) {
     forms.add(form);
     forms.add(JSON.stringify(form).slice(1, -1));
     forms.add(JSON.stringify(JSON.stringify(form)).slice(3, -3));
@@ -66,7 +73,8 @@ export function secretForms(secret: string): string[] {
 /** Replaces every form of every secret in a text with `***`. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) if (secret) for (const form of secretForms(secret)) out = out.split(form).join('***');
+  for (const secret of secrets)
+    if (secret) for (const form of secretForms(secret)) out = out.split(form).join('***');
   return out;
 }
 

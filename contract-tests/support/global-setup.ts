@@ -17,10 +17,19 @@ declare module 'vitest' {
 async function assertReachable(baseUrl: string, timeoutMs: number): Promise<void> {
   try {
     // Any HTTP answer (even 401 or 404) proves the target is up; only no answer is fatal.
-    await fetch(baseUrl, { method: 'GET', signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    await fetch(baseUrl, {
+      method: 'GET',
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
   } catch (error) {
-    const why = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms (CONTRACT_TIMEOUT_MS)` : String((error as Error).cause ?? error);
-    throw new Error(`Contract target ${baseUrl} is not reachable: ${why}. Check CONTRACT_BASE_URL; nothing was tested.`);
+    const why =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? `no answer within ${timeoutMs} ms (CONTRACT_TIMEOUT_MS)`
+        : String((error as Error).cause ?? error);
+    throw new Error(
+      `Contract target ${baseUrl} is not reachable: ${why}. Check CONTRACT_BASE_URL; nothing was tested.`,
+    );
   }
 }
 
@@ -31,7 +40,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!baseUrl) {
     const { startMockServer } = await import('../../src/server/listen.js');
     // The suite judges the mock's raw answers, so the mock's own response self-check stays off.
-    const server = await startMockServer({ apiVersion: 'unreleased', seed: options.seed, validateResponses: false });
+    const server = await startMockServer({
+      apiVersion: 'unreleased',
+      seed: options.seed,
+      validateResponses: false,
+    });
     baseUrl = server.url;
     close = () => server.close();
   }
@@ -40,6 +53,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The reporter runs in this process too and names the target it reports on.
   process.env.CONTRACT_RESOLVED_BASE_URL = baseUrl;
   const mode = options.strict ? 'strict' : 'default (undeclared fields and inferred shapes warn)';
-  console.log(`contract suite: target ${baseUrl} (${options.target}), release ${options.release ?? 'latest'}, seed ${options.seed}, policy ${mode}, concurrency ${options.concurrency}`);
+  console.log(
+    `contract suite: target ${baseUrl} (${options.target}), release ${options.release ?? 'latest'}, seed ${options.seed}, policy ${mode}, concurrency ${options.concurrency}`,
+  );
   return close;
 }

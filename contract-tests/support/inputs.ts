@@ -7,7 +7,16 @@
 import type { Operation, Schema } from '../../src/contract/index.js';
 import { seededRandom } from '../../src/server/qa/random.js';
 import type { CallSpec, Probe } from './probe.js';
-import { fieldForPathParameter, idOf, isRecord, listItemSchema, listOperations, pathParameters, sourceListOf, type Json } from './records.js';
+import {
+  fieldForPathParameter,
+  idOf,
+  isRecord,
+  listItemSchema,
+  listOperations,
+  pathParameters,
+  sourceListOf,
+  type Json,
+} from './records.js';
 
 const HEX = 16;
 const TOKEN_LENGTH = 8;
@@ -29,7 +38,10 @@ export async function firstPage(probe: Probe, list: Operation): Promise<Json[]> 
 }
 
 /** Path parameters naming a real record for a by-ID operation, from its source list. */
-export async function realParams(probe: Probe, op: Operation): Promise<{ params: Record<string, string>; field: string } | undefined> {
+export async function realParams(
+  probe: Probe,
+  op: Operation,
+): Promise<{ params: Record<string, string>; field: string } | undefined> {
   const [param] = pathParameters(op);
   const list = sourceListOf(probe.ctx.contract, op);
   if (!param || !list) return undefined;
@@ -37,7 +49,8 @@ export async function realParams(probe: Probe, op: Operation): Promise<{ params:
   if (!field) return undefined;
   for (const record of await firstPage(probe, list)) {
     const value = isRecord(record) ? record[field] : undefined;
-    if (typeof value === 'string' && value !== '') return { params: { [param.name]: value }, field };
+    if (typeof value === 'string' && value !== '')
+      return { params: { [param.name]: value }, field };
   }
   return undefined;
 }
@@ -71,7 +84,8 @@ export async function minimalBody(probe: Probe, schema: Schema, name = 'value'):
     case 'object': {
       const props = (schema.properties as Record<string, Schema> | undefined) ?? {};
       const out: Record<string, Json> = {};
-      for (const key of (schema.required as string[] | undefined) ?? []) out[key] = await minimalBody(probe, props[key] ?? {}, key);
+      for (const key of (schema.required as string[] | undefined) ?? [])
+        out[key] = await minimalBody(probe, props[key] ?? {}, key);
       return out;
     }
     case 'array': {

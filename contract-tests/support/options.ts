@@ -89,7 +89,8 @@ function positiveInt(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return n;
 }
 
@@ -111,8 +112,15 @@ function baseUrlOption(env: Env, name: string): string | undefined {
   } catch {
     throw new Error(`${name} must be an http(s) URL ending in /web-data/v1, got "${raw}"`);
   }
-  if (!/^https?:$/.test(url.protocol) || !/\/web-data\/v1$/.test(url.pathname) || url.search || url.hash) {
-    throw new Error(`${name} must be an http(s) URL ending in /web-data/v1 (no query), got "${raw}"`);
+  if (
+    !/^https?:$/.test(url.protocol) ||
+    !/\/web-data\/v1$/.test(url.pathname) ||
+    url.search ||
+    url.hash
+  ) {
+    throw new Error(
+      `${name} must be an http(s) URL ending in /web-data/v1 (no query), got "${raw}"`,
+    );
   }
   return raw;
 }
@@ -121,7 +129,8 @@ function baseUrlOption(env: Env, name: string): string | undefined {
 export function readOptions(env: Env = process.env): ContractOptions {
   const baseUrl = baseUrlOption(env, 'CONTRACT_BASE_URL');
   const target: TargetKind = baseUrl ? 'live' : 'mock';
-  if (baseUrl && !env.CONTRACT_API_KEY) throw new Error('CONTRACT_API_KEY is required when CONTRACT_BASE_URL is set');
+  if (baseUrl && !env.CONTRACT_API_KEY)
+    throw new Error('CONTRACT_API_KEY is required when CONTRACT_BASE_URL is set');
   const mock = target === 'mock';
   const reportDir = resolve(env.CONTRACT_REPORT_DIR || DEFAULTS.reportDir);
   return {
@@ -129,9 +138,11 @@ export function readOptions(env: Env = process.env): ContractOptions {
     target,
     release: env.CONTRACT_RELEASE || (mock ? 'unreleased' : undefined),
     apiKey: env.CONTRACT_API_KEY || DEFAULTS.mockApiKey,
-    restrictedApiKey: env.CONTRACT_RESTRICTED_API_KEY || (mock ? DEFAULTS.mockRestrictedApiKey : undefined),
+    restrictedApiKey:
+      env.CONTRACT_RESTRICTED_API_KEY || (mock ? DEFAULTS.mockRestrictedApiKey : undefined),
     restrictedFamilies: list(env.CONTRACT_RESTRICTED_FAMILIES),
-    rateLimitApiKey: env.CONTRACT_RATE_LIMIT_API_KEY || (mock ? DEFAULTS.mockRateLimitApiKey : undefined),
+    rateLimitApiKey:
+      env.CONTRACT_RATE_LIMIT_API_KEY || (mock ? DEFAULTS.mockRateLimitApiKey : undefined),
     provokeRateLimit: flag(env, 'CONTRACT_PROVOKE_RATE_LIMIT', mock),
     usePrefer: flag(env, 'CONTRACT_USE_PREFER', mock),
     strict: flag(env, 'CONTRACT_STRICT', false),
@@ -156,6 +167,10 @@ export function readOptions(env: Env = process.env): ContractOptions {
 }
 
 /** Every secret the run knows, for redaction. */
-export function secretsOf(options: Pick<ContractOptions, 'apiKey' | 'restrictedApiKey' | 'rateLimitApiKey'>): string[] {
-  return [options.apiKey, options.restrictedApiKey, options.rateLimitApiKey].filter((s): s is string => Boolean(s));
+export function secretsOf(
+  options: Pick<ContractOptions, 'apiKey' | 'restrictedApiKey' | 'rateLimitApiKey'>,
+): string[] {
+  return [options.apiKey, options.restrictedApiKey, options.rateLimitApiKey].filter(
+    (s): s is string => Boolean(s),
+  );
 }

@@ -22,7 +22,10 @@ export interface ExerciseNote {
   preferred: boolean;
 }
 
-export interface CallSpec extends Pick<RequestSpec, 'query' | 'body' | 'rawBody' | 'auth' | 'headers' | 'retryOn429' | 'url'> {
+export interface CallSpec extends Pick<
+  RequestSpec,
+  'query' | 'body' | 'rawBody' | 'auth' | 'headers' | 'retryOn429' | 'url'
+> {
   /** Path parameter values, unencoded; the probe percent-encodes them. */
   params?: Record<string, string>;
   /** Statuses this request must get; anything else is a finding under `statusRule`. */
@@ -44,7 +47,8 @@ export interface CallSpec extends Pick<RequestSpec, 'query' | 'body' | 'rawBody'
 export function expandPath(template: string, params: Record<string, string> = {}): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = params[name];
-    if (value === undefined) throw new Error(`No value for path parameter {${name}} of ${template}`);
+    if (value === undefined)
+      throw new Error(`No value for path parameter {${name}} of ${template}`);
     return encodeURIComponent(value);
   });
 }
@@ -68,39 +72,101 @@ export class Probe {
     } catch (error) {
       if (!(error instanceof TargetError)) throw error;
       // The target cannot be asked (no answer, a body over the bounds, the budget spent): one clear finding, and the check ends.
-      this.findings.push({ operationId: op.operationId, method: request.method, url: request.url ?? `${this.ctx.client.baseUrl}${request.path ?? ''}`, severity: 'failure', rule: 'target', expected: 'a complete answer within the suite\'s bounds', message: error.message });
+      this.findings.push({
+        operationId: op.operationId,
+        method: request.method,
+        url: request.url ?? `${this.ctx.client.baseUrl}${request.path ?? ''}`,
+        severity: 'failure',
+        rule: 'target',
+        expected: "a complete answer within the suite's bounds",
+        message: error.message,
+      });
       throw new CheckAborted(this.result());
     }
   }
 
   /** Sends one request for `op` and checks the response against the document. */
   async call(op: Operation, spec: CallSpec = {}): Promise<Exchange> {
-    const { params, expectStatus: _e, statusRule: _r, statusSource: _s, requestSource: _q, malformed: _m, ...rest } = spec;
-    const request: RequestSpec = { ...rest, operationId: op.operationId, method: op.method.toUpperCase() as RequestSpec['method'], path: spec.url ? undefined : expandPath(op.path, params) };
+    const {
+      params,
+      expectStatus: _e,
+      statusRule: _r,
+      statusSource: _s,
+      requestSource: _q,
+      malformed: _m,
+      ...rest
+    } = spec;
+    const request: RequestSpec = {
+      ...rest,
+      operationId: op.operationId,
+      method: op.method.toUpperCase() as RequestSpec['method'],
+      path: spec.url ? undefined : expandPath(op.path, params),
+    };
     const ex = await this.#send(op, request);
-    const note = { operationId: op.operationId, status: ex.status, auth: spec.auth ?? 'main', preferred: Boolean(spec.headers?.prefer) };
+    const note = {
+      operationId: op.operationId,
+      status: ex.status,
+      auth: spec.auth ?? 'main',
+      preferred: Boolean(spec.headers?.prefer),
+    };
     this.notes.push(note);
     this.ctx.notes.push(note);
     const clientError = ex.status >= 400 && ex.status < 500;
     const wantsSuccess = spec.expectStatus?.every((s) => s < 300) ?? false;
     const refused = spec.requestSource === 'inferred' && clientError && wantsSuccess;
-    const { findings, undeclared } = inspectExchange(this.ctx, op, ex, { anyClientError: refused || spec.malformed });
+    const { findings, undeclared } = inspectExchange(this.ctx, op, ex, {
+      anyClientError: refused || spec.malformed,
+    });
     this.findings.push(...findings);
     for (const field of undeclared) this.#drift(op, ex, field.pointer, field.sample);
     if (refused) {
       this.#refused.add(ex);
-      this.add(op, ex, { rule: 'inferred-request-refused', source: 'inferred', severity: 'warning', pointer: 'status', expected: `status ${spec.expectStatus!.join(' or ')} for a request built from inferred names`, actual: `${ex.status} ${show(ex.json ?? ex.text)}`, message: `inferred request shape refused: ${ex.status} ${show(ex.json ?? ex.text)}; the checks that depend on it are skipped` });
+      this.add(op, ex, {
+        rule: 'inferred-request-refused',
+        source: 'inferred',
+        severity: 'warning',
+        pointer: 'status',
+        expected: `status ${spec.expectStatus!.join(' or ')} for a request built from inferred names`,
+        actual: `${ex.status} ${show(ex.json ?? ex.text)}`,
+        message: `inferred request shape refused: ${ex.status} ${show(ex.json ?? ex.text)}; the checks that depend on it are skipped`,
+      });
       return ex;
     }
     if (spec.malformed) {
-      if (ex.status >= 500) this.add(op, ex, { rule: spec.statusRule ?? 'bad-input', source: 'documented', pointer: 'status', expected: 'a 4xx for malformed input (never a 5xx)', actual: `${ex.status} ${show(ex.json ?? ex.text)}`, message: `malformed input got a server error ${ex.status}` });
-      else if (!clientError) this.add(op, ex, { rule: spec.statusRule ?? 'bad-input', source: 'inferred', severity: 'warning', pointer: 'status', expected: 'a 4xx for malformed input', actual: `${ex.status}`, message: `malformed input was accepted with ${ex.status}`, assumption: MALFORMED_INPUT_NOT_SHOWN });
+      if (ex.status >= 500)
+        this.add(op, ex, {
+          rule: spec.statusRule ?? 'bad-input',
+          source: 'documented',
+          pointer: 'status',
+          expected: 'a 4xx for malformed input (never a 5xx)',
+          actual: `${ex.status} ${show(ex.json ?? ex.text)}`,
+          message: `malformed input got a server error ${ex.status}`,
+        });
+      else if (!clientError)
+        this.add(op, ex, {
+          rule: spec.statusRule ?? 'bad-input',
+          source: 'inferred',
+          severity: 'warning',
+          pointer: 'status',
+          expected: 'a 4xx for malformed input',
+          actual: `${ex.status}`,
+          message: `malformed input was accepted with ${ex.status}`,
+          assumption: MALFORMED_INPUT_NOT_SHOWN,
+        });
       return ex;
     }
     if (spec.expectStatus && !spec.expectStatus.includes(ex.status)) {
       // A well-formed request to an operation the document lists must succeed, however inferred its shapes.
-      const source = spec.statusSource ?? (spec.expectStatus.every((s) => s < 300) ? 'documented' : op.source);
-      this.add(op, ex, { rule: spec.statusRule ?? 'status', source, pointer: 'status', expected: `status ${spec.expectStatus.join(' or ')}`, actual: `${ex.status} ${show(ex.json ?? ex.text)}`, message: `expected status ${spec.expectStatus.join(' or ')}, got ${ex.status}` });
+      const source =
+        spec.statusSource ?? (spec.expectStatus.every((s) => s < 300) ? 'documented' : op.source);
+      this.add(op, ex, {
+        rule: spec.statusRule ?? 'status',
+        source,
+        pointer: 'status',
+        expected: `status ${spec.expectStatus.join(' or ')}`,
+        actual: `${ex.status} ${show(ex.json ?? ex.text)}`,
+        message: `expected status ${spec.expectStatus.join(' or ')}, got ${ex.status}`,
+      });
     }
     return ex;
   }
@@ -120,19 +186,58 @@ export class Probe {
   }
 
   /** Adds a semantic finding about an exchange. Severity follows the rule's source unless given. */
-  add(op: Operation, ex: Exchange, f: { rule: string; message: string; expected: string; actual?: string; pointer?: string; source?: Source; severity?: Severity; assumption?: string }): void {
+  add(
+    op: Operation,
+    ex: Exchange,
+    f: {
+      rule: string;
+      message: string;
+      expected: string;
+      actual?: string;
+      pointer?: string;
+      source?: Source;
+      severity?: Severity;
+      assumption?: string;
+    },
+  ): void {
     const source = f.source ?? 'documented';
-    this.findings.push({ ...about(op, ex), severity: f.severity ?? severityFor(source, this.ctx.options.strict), ...f, source });
+    this.findings.push({
+      ...about(op, ex),
+      severity: f.severity ?? severityFor(source, this.ctx.options.strict),
+      ...f,
+      source,
+    });
   }
 
   /** A finding not tied to one response (e.g. nothing to derive a value from). */
-  note(op: Operation, f: { rule: string; message: string; expected: string; actual?: string; severity: Severity; source?: Source; assumption?: string }): void {
-    this.findings.push({ operationId: op.operationId, method: op.method.toUpperCase(), url: `${this.ctx.client.baseUrl}${op.path}`, ...f });
+  note(
+    op: Operation,
+    f: {
+      rule: string;
+      message: string;
+      expected: string;
+      actual?: string;
+      severity: Severity;
+      source?: Source;
+      assumption?: string;
+    },
+  ): void {
+    this.findings.push({
+      operationId: op.operationId,
+      method: op.method.toUpperCase(),
+      url: `${this.ctx.client.baseUrl}${op.path}`,
+      ...f,
+    });
   }
 
   /** Says that a check (or part of it) could not run, and why; the report lists these beside the coverage table. */
   skip(op: Operation, what: string, why: string): void {
-    this.note(op, { severity: 'warning', rule: NOT_RUN, expected: `${what} checked`, message: `${what} not checked: ${why}` });
+    this.note(op, {
+      severity: 'warning',
+      rule: NOT_RUN,
+      expected: `${what} checked`,
+      message: `${what} not checked: ${why}`,
+    });
   }
 
   #drift(op: Operation, ex: Exchange, pointer: string, sample: unknown): void {
@@ -154,6 +259,8 @@ export class Probe {
 
   /** Findings with every secret removed. */
   result(): Finding[] {
-    return this.findings.map((f) => JSON.parse(redact(JSON.stringify(f), this.ctx.secrets)) as Finding);
+    return this.findings.map(
+      (f) => JSON.parse(redact(JSON.stringify(f), this.ctx.secrets)) as Finding,
+    );
   }
 }

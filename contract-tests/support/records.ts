@@ -4,11 +4,24 @@
  * own list: which operations are lists or by-ID lookups, which field identifies a record, which
  * list feeds a by-ID lookup, and how a filter parameter maps onto the fields of a record.
  */
-import { offsetForPage, offsetUnitOf, type Contract, type FilterMatch, type Operation, type Parameter, type Schema } from '../../src/contract/index.js';
+import {
+  offsetForPage,
+  offsetUnitOf,
+  type Contract,
+  type FilterMatch,
+  type Operation,
+  type Parameter,
+  type Schema,
+} from '../../src/contract/index.js';
 import type { Scope } from './context.js';
 
 /** The query parameters the source names for paging and sorting; everything else on a list filters. */
-export const PAGING = { limit: 'limit', page: 'offset', order: 'order', direction: 'orderDirection' } as const;
+export const PAGING = {
+  limit: 'limit',
+  page: 'offset',
+  order: 'order',
+  direction: 'orderDirection',
+} as const;
 const PAGING_NAMES = new Set<string>(Object.values(PAGING));
 
 export type Json = unknown;
@@ -48,7 +61,14 @@ export function listItemSchema(op: Operation): Schema | undefined {
 
 /** GET operations answering `{data, pagination}` and taking the paging parameters. */
 export function listOperations(contract: Contract, scope?: Scope): Operation[] {
-  return contract.operations.filter((op) => op.method === 'get' && inScope(op, scope) && pathParameters(op).length === 0 && listItemSchema(op) !== undefined && queryParameter(op, PAGING.limit) !== undefined);
+  return contract.operations.filter(
+    (op) =>
+      op.method === 'get' &&
+      inScope(op, scope) &&
+      pathParameters(op).length === 0 &&
+      listItemSchema(op) !== undefined &&
+      queryParameter(op, PAGING.limit) !== undefined,
+  );
 }
 
 /** Operations that address one record by a path parameter. */
@@ -98,7 +118,10 @@ function words(name: string): string[] {
  * The record field holding the value for a path parameter: the field whose words contain the
  * parameter's words in order (`dcp_id` -> `dcpDocumentId`), else the record's identifier.
  */
-export function fieldForPathParameter(param: string, itemSchema: Schema | undefined): string | undefined {
+export function fieldForPathParameter(
+  param: string,
+  itemSchema: Schema | undefined,
+): string | undefined {
   const wanted = words(param);
   const fields = Object.keys(collectProperties(itemSchema));
   const exact = fields.find((f) => words(f).join(' ') === wanted.join(' '));
@@ -116,7 +139,11 @@ export function fieldForPathParameter(param: string, itemSchema: Schema | undefi
 export function collectProperties(schema: Schema | undefined): Record<string, Schema> {
   if (!schema) return {};
   const own = (schema.properties as Record<string, Schema> | undefined) ?? {};
-  return Object.assign({}, ...((schema.allOf as Schema[] | undefined) ?? []).map(collectProperties), own);
+  return Object.assign(
+    {},
+    ...((schema.allOf as Schema[] | undefined) ?? []).map(collectProperties),
+    own,
+  );
 }
 
 /** Filter parameters of a list: every query parameter that does not page or sort. */
@@ -135,7 +162,9 @@ export interface FilterTarget {
 /** What a filter reads and how it matches, as its `x-filter` says; a relation (none) is an exact match on its own name. */
 export function filterTarget(param: Parameter): FilterTarget {
   const exact = Array.isArray(param.schema.enum) || param.schema.type !== 'string';
-  return param.filter ? { field: param.filter.field, kind: param.filter.match, exact } : { field: param.name, kind: 'exact', exact };
+  return param.filter
+    ? { field: param.filter.field, kind: param.filter.match, exact }
+    : { field: param.name, kind: 'exact', exact };
 }
 
 /** How a finding names a match kind: "only records whose <field> <verb> <value>". */
@@ -172,7 +201,10 @@ export function leaves(value: Json): (string | number | boolean)[] {
  * and `_`: `product_family` reads `productFamily`), else that field one level down
  * (`productId` on a document reads `product[].productId`). Undefined when the record has no such field.
  */
-export function fieldValues(record: Json, field: string): (string | number | boolean)[] | undefined {
+export function fieldValues(
+  record: Json,
+  field: string,
+): (string | number | boolean)[] | undefined {
   if (!isRecord(record)) return undefined;
   const wanted = normalizeName(field);
   const top = Object.keys(record).find((k) => normalizeName(k) === wanted);
@@ -199,7 +231,15 @@ export function filterValueFrom(record: Json, param: Parameter): string | undefi
   if (!values) return undefined;
   const type = param.schema.type;
   const allowed = param.schema.enum as unknown[] | undefined;
-  const pick = values.find((v) => (type === 'boolean' ? typeof v === 'boolean' : type === 'integer' || type === 'number' ? typeof v === 'number' : typeof v === 'string' && v !== '') && (!allowed || allowed.includes(v)));
+  const pick = values.find(
+    (v) =>
+      (type === 'boolean'
+        ? typeof v === 'boolean'
+        : type === 'integer' || type === 'number'
+          ? typeof v === 'number'
+          : typeof v === 'string' && v !== '') &&
+      (!allowed || allowed.includes(v)),
+  );
   if (pick === undefined) return undefined;
   const text = String(pick);
   switch (target.kind) {
@@ -235,7 +275,11 @@ export function recordMatches(record: Json, target: FilterTarget, value: string)
   const wanted = value.toLowerCase();
   switch (target.kind) {
     case 'exact':
-      return values.some((v) => (target.exact ? String(v).toLowerCase() === wanted : String(v).toLowerCase().includes(wanted)));
+      return values.some((v) =>
+        target.exact
+          ? String(v).toLowerCase() === wanted
+          : String(v).toLowerCase().includes(wanted),
+      );
     case 'prefix':
       return values.some((v) => String(v).toLowerCase().startsWith(wanted));
     case 'contains':

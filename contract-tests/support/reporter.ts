@@ -33,8 +33,17 @@ export function thrownFailure(test: TestCase, target: string): Finding | undefin
   if (result.state !== 'failed') return undefined;
   const meta = test.meta() as { contract?: ContractMeta };
   if (meta.contract?.findings.some((f) => f.severity === 'failure')) return undefined;
-  const message = (result.errors ?? []).map((e) => e.message).join('\n') || 'the test failed without a message';
-  return { severity: 'failure', rule: 'check-error', operationId: test.fullName, method: '-', url: target, expected: 'the check to run to its end', message };
+  const message =
+    (result.errors ?? []).map((e) => e.message).join('\n') || 'the test failed without a message';
+  return {
+    severity: 'failure',
+    rule: 'check-error',
+    operationId: test.fullName,
+    method: '-',
+    url: target,
+    expected: 'the check to run to its end',
+    message,
+  };
 }
 
 /**
@@ -42,15 +51,26 @@ export function thrownFailure(test: TestCase, target: string): Finding | undefin
  * tests are then skipped, not failed), an error nothing caught during the run. Each is a failure
  * finding with its message, so a run vitest calls failed never reads "Failures: 0".
  */
-export function runErrors(modules: ReadonlyArray<Pick<TestModule, 'moduleId' | 'errors' | 'children'>>, unhandled: ReadonlyArray<SerializedError>, target: string): Finding[] {
-  const finding = (where: string, errors: readonly SerializedError[], expected: string): Finding => ({
+export function runErrors(
+  modules: ReadonlyArray<Pick<TestModule, 'moduleId' | 'errors' | 'children'>>,
+  unhandled: ReadonlyArray<SerializedError>,
+  target: string,
+): Finding[] {
+  const finding = (
+    where: string,
+    errors: readonly SerializedError[],
+    expected: string,
+  ): Finding => ({
     severity: 'failure',
     rule: 'check-error',
     operationId: where,
     method: '-',
     url: target,
     expected,
-    message: errors.map((e) => `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message}`).join('\n') || 'failed without a message',
+    message:
+      errors
+        .map((e) => `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message}`)
+        .join('\n') || 'failed without a message',
   });
   const out: Finding[] = [];
   for (const module of modules) {
@@ -58,10 +78,18 @@ export function runErrors(modules: ReadonlyArray<Pick<TestModule, 'moduleId' | '
     if (own.length > 0) out.push(finding(module.moduleId, own, 'the test file to load and run'));
     for (const suite of module.children.allSuites()) {
       const errors = suite.errors();
-      if (errors.length > 0) out.push(finding(`${suite.fullName} (${module.moduleId})`, errors, 'the tests of this group to run'));
+      if (errors.length > 0)
+        out.push(
+          finding(
+            `${suite.fullName} (${module.moduleId})`,
+            errors,
+            'the tests of this group to run',
+          ),
+        );
     }
   }
-  if (unhandled.length > 0) out.push(finding('(the run)', unhandled, 'no error outside the checks'));
+  if (unhandled.length > 0)
+    out.push(finding('(the run)', unhandled, 'no error outside the checks'));
   return out;
 }
 
@@ -69,9 +97,17 @@ function bullet(f: Finding): string {
   return `- ${f.severity} ${f.rule} in ${f.operationId}: ${f.message}${f.pointer ? ` (${f.pointer}${f.actual ? `, sample ${f.actual}` : ''})` : ''}${f.assumption ? `; assumed: ${f.assumption}` : ''}`;
 }
 
-function section(title: string, items: readonly Finding[], line: (f: Finding) => string, jsonFile: string): string[] {
+function section(
+  title: string,
+  items: readonly Finding[],
+  line: (f: Finding) => string,
+  jsonFile: string,
+): string[] {
   if (items.length === 0) return [];
-  const more = items.length > SUMMARY_ITEMS ? [`... and ${items.length - SUMMARY_ITEMS} more in ${jsonFile}`] : [];
+  const more =
+    items.length > SUMMARY_ITEMS
+      ? [`... and ${items.length - SUMMARY_ITEMS} more in ${jsonFile}`]
+      : [];
   return [`### ${title}`, '', ...items.slice(0, SUMMARY_ITEMS).map(line), ...more, ''];
 }
 
@@ -87,7 +123,10 @@ export default class ContractReporter implements Reporter {
    * cannot be written (a directory that cannot be created, a document that does not load) is one
    * line on stderr and a failed run instead.
    */
-  async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError> = []): Promise<void> {
+  async onTestRunEnd(
+    modules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError> = [],
+  ): Promise<void> {
     try {
       await this.#report(modules, unhandledErrors);
     } catch (error) {
@@ -98,13 +137,19 @@ export default class ContractReporter implements Reporter {
       } catch {
         // the options themselves are what broke; nothing more to redact than the message says
       }
-      process.stderr.write(`contract reporter: the reports could not be written: ${redact(error instanceof Error ? error.message : String(error), secrets)}\n`);
+      process.stderr.write(
+        `contract reporter: the reports could not be written: ${redact(error instanceof Error ? error.message : String(error), secrets)}\n`,
+      );
     }
   }
 
-  async #report(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): Promise<void> {
+  async #report(
+    modules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+  ): Promise<void> {
     const options = readOptions();
-    const target = options.baseUrl ?? process.env.CONTRACT_RESOLVED_BASE_URL ?? '(the suite’s own mock)';
+    const target =
+      options.baseUrl ?? process.env.CONTRACT_RESOLVED_BASE_URL ?? '(the suite’s own mock)';
     let findings: Finding[] = [];
     const notes: ExerciseNote[] = [];
     const tests: { name: string; file: string; state: string }[] = [];
@@ -123,7 +168,9 @@ export default class ContractReporter implements Reporter {
     if (tests.length === 0 && broken.length === 0) return;
     const contract = await loadContract({ release: options.release });
     const cells = coverageCells(contract, notes, options);
-    const baseline = options.baselineFile ? compareWithBaseline(findings, readBaseline(options.baselineFile)) : undefined;
+    const baseline = options.baselineFile
+      ? compareWithBaseline(findings, readBaseline(options.baselineFile))
+      : undefined;
     if (baseline) findings = baseline.findings;
     const failures = findings.filter((f) => f.severity === 'failure');
     const warnings = findings.filter((f) => f.severity === 'warning');
@@ -141,8 +188,19 @@ export default class ContractReporter implements Reporter {
       durationMs,
       requests: notes.length,
       passed,
-      counts: { tests: tests.length, failedTests: failedTests.length, failures: failures.length, warnings: warnings.length, notRun: notRun.length },
-      baseline: baseline && { file: options.baselineFile, new: findings.filter((f) => f.baseline === 'new').length, known: findings.filter((f) => f.baseline === 'known').length, gone: baseline.gone.length },
+      counts: {
+        tests: tests.length,
+        failedTests: failedTests.length,
+        failures: failures.length,
+        warnings: warnings.length,
+        notRun: notRun.length,
+      },
+      baseline: baseline && {
+        file: options.baselineFile,
+        new: findings.filter((f) => f.baseline === 'new').length,
+        known: findings.filter((f) => f.baseline === 'known').length,
+        gone: baseline.gone.length,
+      },
       tests,
       findings,
       gone: baseline?.gone,
@@ -153,29 +211,73 @@ export default class ContractReporter implements Reporter {
 
     const byRule = new Map<string, number>();
     for (const w of warnings) byRule.set(w.rule, (byRule.get(w.rule) ?? 0) + 1);
-    const headline = !tested ? 'FAILED: nothing was tested (no request succeeded)' : !passed ? 'FAILED' : notRun.length > 0 ? `passed, but ${notRun.length} check(s) could not run` : 'passed';
+    const headline = !tested
+      ? 'FAILED: nothing was tested (no request succeeded)'
+      : !passed
+        ? 'FAILED'
+        : notRun.length > 0
+          ? `passed, but ${notRun.length} check(s) could not run`
+          : 'passed';
     const fresh = findings.filter((f) => f.baseline === 'new');
     const md = [
       `## Contract suite: ${headline}`,
       '',
-      ...(baseline ? [`Against the baseline ${options.baselineFile}: **${fresh.filter((f) => f.severity === 'failure').length} new failure(s)**, ${fresh.filter((f) => f.severity === 'warning').length} new warning(s), ${findings.length - fresh.length} known, ${baseline.gone.length} gone.`, ''] : []),
+      ...(baseline
+        ? [
+            `Against the baseline ${options.baselineFile}: **${fresh.filter((f) => f.severity === 'failure').length} new failure(s)**, ${fresh.filter((f) => f.severity === 'warning').length} new warning(s), ${findings.length - fresh.length} known, ${baseline.gone.length} gone.`,
+            '',
+          ]
+        : []),
       ...(baseline ? section('New since the baseline', fresh, bullet, options.jsonFile) : []),
       `Target ${report.target} (${report.kind}), release ${report.release}, seed ${report.seed}, ${options.strict ? 'strict' : 'default'} policy; ${tests.length} tests, ${report.requests} requests, ${(durationMs / 1000).toFixed(1)} s.`,
       '',
       `Failures: ${failures.length} (failed tests: ${failedTests.length}). Warnings: ${warnings.length}${byRule.size ? ` (${[...byRule].map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}.`,
       '',
-      ...(failures.length ? ['### Failures', '', '```', ...failures.slice(0, SUMMARY_ITEMS).map((f) => `${formatFinding(f)}\n`), failures.length > SUMMARY_ITEMS ? `... and ${failures.length - SUMMARY_ITEMS} more in ${options.jsonFile}` : '', '```', ''] : []),
-      ...section('Warnings', warnings.filter((w) => w.rule !== NOT_RUN), bullet, options.jsonFile),
-      ...(baseline ? section('Gone since the baseline', baseline.gone, bullet, options.jsonFile) : []),
+      ...(failures.length
+        ? [
+            '### Failures',
+            '',
+            '```',
+            ...failures.slice(0, SUMMARY_ITEMS).map((f) => `${formatFinding(f)}\n`),
+            failures.length > SUMMARY_ITEMS
+              ? `... and ${failures.length - SUMMARY_ITEMS} more in ${options.jsonFile}`
+              : '',
+            '```',
+            '',
+          ]
+        : []),
+      ...section(
+        'Warnings',
+        warnings.filter((w) => w.rule !== NOT_RUN),
+        bullet,
+        options.jsonFile,
+      ),
+      ...(baseline
+        ? section('Gone since the baseline', baseline.gone, bullet, options.jsonFile)
+        : []),
       '### Coverage',
       '',
       coverageMarkdown(cells),
       '',
-      ...(notRun.length ? ['Checks that could not run:', '', '| operation | what | why |', '|---|---|---|', ...notRun.map((f) => `| ${f.operationId} | ${f.expected.replace(/ checked$/, '')} | ${f.message.replace(/^.*? not checked: /, '')} |`), ''] : []),
+      ...(notRun.length
+        ? [
+            'Checks that could not run:',
+            '',
+            '| operation | what | why |',
+            '|---|---|---|',
+            ...notRun.map(
+              (f) =>
+                `| ${f.operationId} | ${f.expected.replace(/ checked$/, '')} | ${f.message.replace(/^.*? not checked: /, '')} |`,
+            ),
+            '',
+          ]
+        : []),
     ].join('\n');
     const summary = redact(md, secrets);
     write(options.summaryFile, summary);
     if (options.githubStepSummary) appendFileSync(options.githubStepSummary, `${summary}\n`);
-    process.stdout.write(`\n${summary}\nReports: ${options.jsonFile}, ${options.summaryFile}, ${options.junitFile}\n`);
+    process.stdout.write(
+      `\n${summary}\nReports: ${options.jsonFile}, ${options.summaryFile}, ${options.junitFile}\n`,
+    );
   }
 }

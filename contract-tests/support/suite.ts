@@ -39,13 +39,18 @@ export async function runCheck(test: TestContext, check: Check, scope?: Scope): 
   } catch (error) {
     // A check that breaks by throwing still reports (the reporter lists the failed test); never with a key in it.
     test.task.meta.contract = { findings: [], notes: ctx.notes.slice(before) };
-    const message = redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error), ctx.secrets);
+    const message = redact(
+      error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      ctx.secrets,
+    );
     throw new Error(`the check itself failed: ${message}`);
   }
   test.task.meta.contract = { findings, notes: ctx.notes.slice(before) };
   const failures = failuresOf(findings);
   if (failures.length > 0) {
-    throw new Error(`${failures.length} contract failure(s):\n\n${failures.map(formatFinding).join('\n\n')}`);
+    throw new Error(
+      `${failures.length} contract failure(s):\n\n${failures.map(formatFinding).join('\n\n')}`,
+    );
   }
   return findings;
 }

@@ -23,7 +23,18 @@ export type ResponseBody =
   | { kind: 'too-large' };
 
 /** The rule names findings carry. */
-export type ResponseRule = 'undeclared-status' | 'headers' | 'rate-limit-headers' | 'rate-limit-remaining' | 'content-type' | 'json' | 'schema' | 'inferred-shape' | 'undeclared-field' | 'absent-field' | 'conflict-form';
+export type ResponseRule =
+  | 'undeclared-status'
+  | 'headers'
+  | 'rate-limit-headers'
+  | 'rate-limit-remaining'
+  | 'content-type'
+  | 'json'
+  | 'schema'
+  | 'inferred-shape'
+  | 'undeclared-field'
+  | 'absent-field'
+  | 'conflict-form';
 
 export interface ResponseFinding {
   /**
@@ -79,59 +90,150 @@ export function isJsonMediaType(mediaType: string): boolean {
 }
 
 /** Every rule of the document this response breaks; empty when it conforms. */
-export function checkResponse(validators: Validators, op: Operation, response: ResponseUnderCheck, options: CheckResponseOptions = {}): ResponseFinding[] {
+export function checkResponse(
+  validators: Validators,
+  op: Operation,
+  response: ResponseUnderCheck,
+  options: CheckResponseOptions = {},
+): ResponseFinding[] {
   const { status, header } = response;
   const declared = validators.responseFor(op, status);
   if (!declared) {
     const statuses = [...op.responses.keys()].join(', ');
-    return [violation('undeclared-status', 'status', `one of the declared statuses: ${statuses}`, status, `status ${status} is not declared for ${op.operationId}`, 'documented')];
+    return [
+      violation(
+        'undeclared-status',
+        'status',
+        `one of the declared statuses: ${statuses}`,
+        status,
+        `status ${status} is not declared for ${op.operationId}`,
+        'documented',
+      ),
+    ];
   }
   const findings: ResponseFinding[] = [];
   for (const v of validators.checkResponseHeaders(op, status, header)) {
     // The rate-limit headers are the source's ("may" carry): a malformed one breaks a documented rule, whatever the shape's source.
     const rateLimit = RATE_LIMIT_HEADER.test(v.pointer);
-    findings.push(violation(rateLimit ? 'rate-limit-headers' : 'headers', v.pointer, v.rule, v.actual, v.message, rateLimit ? 'documented' : v.source));
+    findings.push(
+      violation(
+        rateLimit ? 'rate-limit-headers' : 'headers',
+        v.pointer,
+        v.rule,
+        v.actual,
+        v.message,
+        rateLimit ? 'documented' : v.source,
+      ),
+    );
   }
   const limit = header('x-ratelimit-limit');
   const remaining = header('x-ratelimit-remaining');
   if (limit != null && remaining != null && Number(remaining) > Number(limit)) {
-    findings.push(violation('rate-limit-remaining', 'header:x-ratelimit-remaining', `at most x-ratelimit-limit (${limit})`, remaining, 'x-ratelimit-remaining exceeds x-ratelimit-limit', 'documented'));
+    findings.push(
+      violation(
+        'rate-limit-remaining',
+        'header:x-ratelimit-remaining',
+        `at most x-ratelimit-limit (${limit})`,
+        remaining,
+        'x-ratelimit-remaining exceeds x-ratelimit-limit',
+        'documented',
+      ),
+    );
   }
 
-  const body = response.method.toUpperCase() === 'HEAD' ? ({ kind: 'none' } as const) : response.body;
+  const body =
+    response.method.toUpperCase() === 'HEAD' ? ({ kind: 'none' } as const) : response.body;
   if (body.kind === 'none') return findings;
   const contentType = header('content-type') ?? null;
   const mediaType = mediaTypeOf(contentType);
   if (declared.contentTypes.length > 0 && !declared.contentTypes.includes(mediaType)) {
     // A JSON answer is stated by the source for every operation; other types are only as sure as the operation.
     const jsonDeclared = declared.contentTypes.some(isJsonMediaType);
-    findings.push(violation('content-type', 'header:content-type', declared.contentTypes.join(' or '), contentType, `content type ${mediaType || '(none)'} is not the declared one`, jsonDeclared ? 'documented' : declared.source));
+    findings.push(
+      violation(
+        'content-type',
+        'header:content-type',
+        declared.contentTypes.join(' or '),
+        contentType,
+        `content type ${mediaType || '(none)'} is not the declared one`,
+        jsonDeclared ? 'documented' : declared.source,
+      ),
+    );
   }
   if (body.kind === 'invalid-json') {
-    findings.push(violation('json', '', 'a JSON body', body.text, `body is not valid JSON${body.error ? `: ${body.error}` : ''}`, 'documented'));
+    findings.push(
+      violation(
+        'json',
+        '',
+        'a JSON body',
+        body.text,
+        `body is not valid JSON${body.error ? `: ${body.error}` : ''}`,
+        'documented',
+      ),
+    );
   } else if (body.kind === 'json' && declared.jsonSchema) {
     for (const v of validators.checkResponseBody(op, status, body.value)) {
-      findings.push(violation(v.source === 'inferred' ? 'inferred-shape' : 'schema', v.pointer, v.rule, v.actual, v.message, v.source));
+      findings.push(
+        violation(
+          v.source === 'inferred' ? 'inferred-shape' : 'schema',
+          v.pointer,
+          v.rule,
+          v.actual,
+          v.message,
+          v.source,
+        ),
+      );
     }
     if (options.undeclaredFields) {
       for (const field of findUndeclared(declared.jsonSchema, body.value)) {
-        findings.push({ kind: 'undeclared', rule: 'undeclared-field', pointer: field.pointer, expected: 'only fields the document declares', actual: field.sample, message: `${field.pointer} is not declared by the document`, source: declared.source });
+        findings.push({
+          kind: 'undeclared',
+          rule: 'undeclared-field',
+          pointer: field.pointer,
+          expected: 'only fields the document declares',
+          actual: field.sample,
+          message: `${field.pointer} is not declared by the document`,
+          source: declared.source,
+        });
       }
     }
     if (options.formsSeen) {
       for (const seen of findForms(declared.jsonSchema, body.value)) {
-        findings.push({ kind: 'form', rule: 'conflict-form', pointer: seen.pointer, expected: 'either form the document accepts', actual: seen.form, message: `${seen.pointer || '(body)'} uses ${seen.form}`, source: declared.source });
+        findings.push({
+          kind: 'form',
+          rule: 'conflict-form',
+          pointer: seen.pointer,
+          expected: 'either form the document accepts',
+          actual: seen.form,
+          message: `${seen.pointer || '(body)'} uses ${seen.form}`,
+          source: declared.source,
+        });
       }
     }
     if (options.absentFields) {
       for (const pointer of findAbsent(declared.jsonSchema, body.value)) {
-        findings.push({ kind: 'absent', rule: 'absent-field', pointer, expected: 'every field the document declares (presence not stated)', actual: 'absent', message: `${pointer} is declared but absent`, source: declared.source });
+        findings.push({
+          kind: 'absent',
+          rule: 'absent-field',
+          pointer,
+          expected: 'every field the document declares (presence not stated)',
+          actual: 'absent',
+          message: `${pointer} is declared but absent`,
+          source: declared.source,
+        });
       }
     }
   }
   return findings;
 }
 
-function violation(rule: ResponseRule, pointer: string, expected: string, actual: unknown, message: string, source: Source): ResponseFinding {
+function violation(
+  rule: ResponseRule,
+  pointer: string,
+  expected: string,
+  actual: unknown,
+  message: string,
+  source: Source,
+): ResponseFinding {
   return { kind: 'violation', rule, pointer, expected, actual, message, source };
 }

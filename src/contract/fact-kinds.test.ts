@@ -17,11 +17,41 @@ const listOperation: Operation = {
   source: 'documented',
   since: '1.0.0',
   parameters: [
-    { name: 'limit', in: 'query', required: false, schema: {}, commaJoined: false, source: 'reference', since: '1.0.0' },
-    { name: 'thing_id', in: 'path', required: true, schema: {}, commaJoined: false, source: 'documented', since: '1.0.0' },
-    { name: 'x-api-key', in: 'header', required: true, schema: {}, commaJoined: false, source: 'documented', since: '1.0.0' },
+    {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      schema: {},
+      commaJoined: false,
+      source: 'reference',
+      since: '1.0.0',
+    },
+    {
+      name: 'thing_id',
+      in: 'path',
+      required: true,
+      schema: {},
+      commaJoined: false,
+      source: 'documented',
+      since: '1.0.0',
+    },
+    {
+      name: 'x-api-key',
+      in: 'header',
+      required: true,
+      schema: {},
+      commaJoined: false,
+      source: 'documented',
+      since: '1.0.0',
+    },
   ],
-  requestBody: { required: true, schema: { 'x-source': 'reference', properties: { productId: {}, guess: { 'x-source': 'inferred' } } } },
+  requestBody: {
+    required: true,
+    schema: {
+      'x-source': 'reference',
+      properties: { productId: {}, guess: { 'x-source': 'inferred' } },
+    },
+  },
   responses: new Map([
     [
       '200',
@@ -37,7 +67,10 @@ const listOperation: Operation = {
               type: 'array',
               items: {
                 'x-source': 'documented',
-                oneOf: [{ properties: { id: {}, old: {} } }, { 'x-source': 'reference', properties: { id: {}, renamed: {} } }],
+                oneOf: [
+                  { properties: { id: {}, old: {} } },
+                  { 'x-source': 'reference', properties: { id: {}, renamed: {} } },
+                ],
               },
             },
           },
@@ -66,7 +99,9 @@ describe('kinds of fact', () => {
   it('renders one row per operation with a column per kind', () => {
     const table = renderKindsTable({ operations: [listOperation] });
     expect(table).toContain('Totals: 4 documented, 3 reference, 1 inferred.');
-    expect(table).toContain('| `GET /things` | documented | `{thing_id}`, `id`, `old` | `?limit`, `body.productId`, `renamed` | `body.guess` |');
+    expect(table).toContain(
+      '| `GET /things` | documented | `{thing_id}`, `id`, `old` | `?limit`, `body.productId`, `renamed` | `body.guess` |',
+    );
   });
 
   it('the committed docs/kinds-of-fact.md matches the document', async () => {

@@ -5,7 +5,14 @@
  * one table users read it in (`docs/kinds-of-fact.md`, the `/docs` page). A mark applies to
  * everything below it until a child says otherwise, as the document's introduction states.
  */
-import { isSource, SOURCES, type Contract, type Operation, type Schema, type Source } from './load.js';
+import {
+  isSource,
+  SOURCES,
+  type Contract,
+  type Operation,
+  type Schema,
+  type Source,
+} from './load.js';
 
 /** One named thing of an operation and its kind. */
 export interface Fact {
@@ -30,8 +37,14 @@ function markOf(schema: unknown, inherited: Source): Source {
 
 /** Every alternative of a schema that may be one of several shapes, or the schema itself. */
 function alternatives(schema: Schema): Schema[] {
-  const branches = [...((schema.oneOf as Schema[] | undefined) ?? []), ...((schema.anyOf as Schema[] | undefined) ?? []), ...((schema.allOf as Schema[] | undefined) ?? [])];
-  return branches.length > 0 ? branches.flatMap(alternatives).concat(schema.properties ? [schema] : []) : [schema];
+  const branches = [
+    ...((schema.oneOf as Schema[] | undefined) ?? []),
+    ...((schema.anyOf as Schema[] | undefined) ?? []),
+    ...((schema.allOf as Schema[] | undefined) ?? []),
+  ];
+  return branches.length > 0
+    ? branches.flatMap(alternatives).concat(schema.properties ? [schema] : [])
+    : [schema];
 }
 
 /** Top-level properties of an object schema (merged over its alternatives), each with its kind. */
@@ -41,7 +54,9 @@ function fieldsOf(schema: Schema | undefined, inherited: Source, prefix: string)
   const seen = new Map<string, Source>();
   for (const branch of alternatives(schema)) {
     const branchMark = markOf(branch, own);
-    for (const [name, property] of Object.entries((branch.properties as Record<string, Schema> | undefined) ?? {})) {
+    for (const [name, property] of Object.entries(
+      (branch.properties as Record<string, Schema> | undefined) ?? {},
+    )) {
       if (!seen.has(name)) seen.set(name, markOf(property, branchMark));
     }
   }
@@ -57,7 +72,9 @@ function recordSchema(body: Schema | undefined): Schema | undefined {
 
 /** The kinds of fact of one operation: itself, its parameters, its request body's fields, its success record's fields. */
 export function operationFacts(op: Operation): OperationFacts {
-  const facts: Fact[] = op.parameters.filter((p) => p.in !== 'header').map((p) => ({ label: p.in === 'path' ? `{${p.name}}` : `?${p.name}`, source: p.source }));
+  const facts: Fact[] = op.parameters
+    .filter((p) => p.in !== 'header')
+    .map((p) => ({ label: p.in === 'path' ? `{${p.name}}` : `?${p.name}`, source: p.source }));
   if (op.requestBody) facts.push(...fieldsOf(op.requestBody.schema, op.source, 'body.'));
   const success = [...op.responses.values()].find((r) => r.status.startsWith('2') && r.jsonSchema);
   if (success?.jsonSchema) {
@@ -65,7 +82,13 @@ export function operationFacts(op: Operation): OperationFacts {
     const record = recordSchema(body);
     facts.push(...fieldsOf(record, markOf(body, success.source), ''));
   }
-  return { method: op.method.toUpperCase(), path: op.path, operationId: op.operationId, source: op.source, facts };
+  return {
+    method: op.method.toUpperCase(),
+    path: op.path,
+    operationId: op.operationId,
+    source: op.source,
+    facts,
+  };
 }
 
 /** Counts per kind, over operations and everything they name. */
@@ -100,7 +123,10 @@ export function renderKindsTable(contract: Pick<Contract, 'operations'>): string
     '',
     `| operation | the operation | ${SOURCES.map((s) => COLUMN_TITLES[s]).join(' | ')} |`,
     `|---|---|${SOURCES.map(() => '---').join('|')}|`,
-    ...all.map((op) => `| \`${op.method} ${op.path}\` | ${op.source} | ${SOURCES.map((s) => cell(op.facts, s)).join(' | ')} |`),
+    ...all.map(
+      (op) =>
+        `| \`${op.method} ${op.path}\` | ${op.source} | ${SOURCES.map((s) => cell(op.facts, s)).join(' | ')} |`,
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }

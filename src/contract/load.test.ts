@@ -7,12 +7,23 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { declaredResponse, loadContract, type Contract, type Operation, type ResponseSpec, type Schema } from './index.js';
+import {
+  declaredResponse,
+  loadContract,
+  type Contract,
+  type Operation,
+  type ResponseSpec,
+  type Schema,
+} from './index.js';
 
-const ids = (contract: Contract): string[] => contract.operations.map((op) => op.operationId).sort();
-const schemas = (contract: Contract): Record<string, Schema> => (contract.document.components?.schemas ?? {}) as Record<string, Schema>;
-const partProperties = (contract: Contract): string[] => Object.keys(schemas(contract).ProductPart.properties as Schema);
-const queryNames = (op: Operation): string[] => op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+const ids = (contract: Contract): string[] =>
+  contract.operations.map((op) => op.operationId).sort();
+const schemas = (contract: Contract): Record<string, Schema> =>
+  (contract.document.components?.schemas ?? {}) as Record<string, Schema>;
+const partProperties = (contract: Contract): string[] =>
+  Object.keys(schemas(contract).ProductPart.properties as Schema);
+const queryNames = (op: Operation): string[] =>
+  op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
 
 const DOWNLOAD_OPS = ['checkDocumentDownload', 'downloadDocument'];
 
@@ -40,14 +51,19 @@ describe('release trimming', () => {
     expect(ids(contract)).toEqual(['getProductPart', 'listProductParts']);
     const part = schemas(contract).ProductPart;
     expect(partProperties(contract)).not.toContain('BOPN');
-    for (const later of ['distiInventory', 'budgetaryPrice', 'directBuy', 'chipImage', 'cadModel']) expect(partProperties(contract)).not.toContain(later);
+    for (const later of ['distiInventory', 'budgetaryPrice', 'directBuy', 'chipImage', 'cadModel'])
+      expect(partProperties(contract)).not.toContain(later);
     expect(part.required).not.toContain('BOPN');
-    expect(Object.keys((schemas(contract).PartParametricAttribute.properties as Schema))).not.toContain('attributeValuesParsed');
+    expect(
+      Object.keys(schemas(contract).PartParametricAttribute.properties as Schema),
+    ).not.toContain('attributeValuesParsed');
   });
 
   it('1.1.0 adds documents, boards-kits, packages, software-tools and BOPN, but not products (1.1.1)', async () => {
     const contract = await loadContract({ release: '1.1.0' });
-    expect(new Set(contract.operations.map((op) => op.family))).toEqual(new Set(['product-parts', 'documents', 'boards-kits', 'packages', 'software-tools']));
+    expect(new Set(contract.operations.map((op) => op.family))).toEqual(
+      new Set(['product-parts', 'documents', 'boards-kits', 'packages', 'software-tools']),
+    );
     expect(partProperties(contract)).toContain('BOPN');
     expect(partProperties(contract)).not.toContain('distiInventory');
     expect(ids(contract)).not.toContain('listDocumentTypes');
@@ -61,9 +77,19 @@ describe('release trimming', () => {
 
   it('1.2.0 has search and the attribute list, lacks cross-reference, attribute-by-id and document types', async () => {
     const contract = await loadContract({ release: '1.2.0' });
-    expect(ids(contract)).toEqual(expect.arrayContaining(['searchProductParts', 'listProductPartAttributes']));
-    for (const later of ['crossReferenceProductParts', 'getProductPartAttribute', 'listDocumentTypes', ...DOWNLOAD_OPS]) expect(ids(contract)).not.toContain(later);
-    expect(partProperties(contract)).toEqual(expect.arrayContaining(['distiInventory', 'budgetaryPrice', 'directBuy']));
+    expect(ids(contract)).toEqual(
+      expect.arrayContaining(['searchProductParts', 'listProductPartAttributes']),
+    );
+    for (const later of [
+      'crossReferenceProductParts',
+      'getProductPartAttribute',
+      'listDocumentTypes',
+      ...DOWNLOAD_OPS,
+    ])
+      expect(ids(contract)).not.toContain(later);
+    expect(partProperties(contract)).toEqual(
+      expect.arrayContaining(['distiInventory', 'budgetaryPrice', 'directBuy']),
+    );
     expect(partProperties(contract)).not.toContain('chipImage');
     // type/subType filters are 1.3.0; the 1.2.0 by-ID product shape is served from 1.3.0.
     expect(queryNames(contract.operation('listDocuments'))).not.toContain('type');
@@ -74,8 +100,12 @@ describe('release trimming', () => {
 
   it('1.3.0 serves both product shapes and the documents type filters', async () => {
     const contract = await loadContract({ release: '1.3.0' });
-    expect((schemas(contract).ProductById.oneOf as Schema[]).map((s) => s['x-shape-version'])).toEqual(['1.0.0', '1.2.0']);
-    expect(queryNames(contract.operation('listDocuments'))).toEqual(expect.arrayContaining(['type', 'subType']));
+    expect(
+      (schemas(contract).ProductById.oneOf as Schema[]).map((s) => s['x-shape-version']),
+    ).toEqual(['1.0.0', '1.2.0']);
+    expect(queryNames(contract.operation('listDocuments'))).toEqual(
+      expect.arrayContaining(['type', 'subType']),
+    );
   });
 
   it('trimming one release does not touch another release or the full document', async () => {
@@ -85,7 +115,9 @@ describe('release trimming', () => {
   });
 
   it('rejects a release the changelog does not name', async () => {
-    await expect(loadContract({ release: '9.9.9' })).rejects.toThrow(/Unknown release "9\.9\.9".*1\.3\.0/);
+    await expect(loadContract({ release: '9.9.9' })).rejects.toThrow(
+      /Unknown release "9\.9\.9".*1\.3\.0/,
+    );
   });
 });
 
@@ -98,12 +130,16 @@ describe('operation table', () => {
   it('operation() finds by id and names the release when it cannot', async () => {
     const contract = await loadContract({ release: '1.0.0' });
     expect(contract.operation('getProductPart').path).toBe('/product-parts/{orderable_id}');
-    expect(() => contract.operation('listProducts')).toThrow('No operation "listProducts" in release 1.0.0');
+    expect(() => contract.operation('listProducts')).toThrow(
+      'No operation "listProducts" in release 1.0.0',
+    );
   });
 
   it('reads parameters: comma-joined arrays, required path params, per-parameter since and source', async () => {
     const contract = await loadContract();
-    const tools = new Map(contract.operation('listSoftwareTools').parameters.map((p) => [p.name, p]));
+    const tools = new Map(
+      contract.operation('listSoftwareTools').parameters.map((p) => [p.name, p]),
+    );
     expect(tools.get('order')?.commaJoined).toBe(true);
     expect(tools.get('orderDirection')?.commaJoined).toBe(true);
     expect(tools.get('softwareToolName')?.commaJoined).toBe(false);
@@ -119,19 +155,39 @@ describe('operation table', () => {
 
   it('reads x-filter: the record field, the match and the no-filter value', async () => {
     const contract = await loadContract();
-    const filterOf = (operationId: string, name: string) => contract.operation(operationId).parameters.find((p) => p.name === name)?.filter;
-    expect(filterOf('listSoftwareTools', 'softwareType')).toEqual({ field: 'softwareType', match: 'exact', any: 'all' });
-    expect(filterOf('listSoftwareTools', 'includeDiscontinued')).toEqual({ field: 'discontinued', match: 'include' });
-    expect(filterOf('listDocuments', 'documentRevisionDateStart')).toEqual({ field: 'revisionDate', match: 'from' });
+    const filterOf = (operationId: string, name: string) =>
+      contract.operation(operationId).parameters.find((p) => p.name === name)?.filter;
+    expect(filterOf('listSoftwareTools', 'softwareType')).toEqual({
+      field: 'softwareType',
+      match: 'exact',
+      any: 'all',
+    });
+    expect(filterOf('listSoftwareTools', 'includeDiscontinued')).toEqual({
+      field: 'discontinued',
+      match: 'include',
+    });
+    expect(filterOf('listDocuments', 'documentRevisionDateStart')).toEqual({
+      field: 'revisionDate',
+      match: 'from',
+    });
     expect(filterOf('listSoftwareTools', 'limit')).toBeUndefined();
   });
 
   it('reads x-offset: a page index on most lists, a plain item offset on /documents and /documents/types', async () => {
     const contract = await loadContract();
-    const unitOf = (operationId: string, name = 'offset') => contract.operation(operationId).parameters.find((p) => p.name === name)?.offsetUnit;
+    const unitOf = (operationId: string, name = 'offset') =>
+      contract.operation(operationId).parameters.find((p) => p.name === name)?.offsetUnit;
     expect(unitOf('listDocuments')).toBe('item');
     expect(unitOf('listDocumentTypes')).toBe('item');
-    for (const id of ['listProducts', 'listProductParts', 'listProductPartAttributes', 'listBoardsKits', 'listPackages', 'listSoftwareTools']) expect(unitOf(id), id).toBe('page');
+    for (const id of [
+      'listProducts',
+      'listProductParts',
+      'listProductPartAttributes',
+      'listBoardsKits',
+      'listPackages',
+      'listSoftwareTools',
+    ])
+      expect(unitOf(id), id).toBe('page');
     expect(unitOf('listDocuments', 'limit')).toBeUndefined();
   });
 
@@ -142,7 +198,9 @@ describe('operation table', () => {
       const text = readFileSync(new URL('../../spec/openapi.yaml', import.meta.url), 'utf8');
       expect(text).toContain('x-offset: item\n');
       writeFileSync(specPath, text.replace('x-offset: item\n', 'x-offset: items\n'));
-      await expect(loadContract({ specPath, release: 'unreleased' })).rejects.toThrow(/\?offset: x-offset must be page or item, got "items"/);
+      await expect(loadContract({ specPath, release: 'unreleased' })).rejects.toThrow(
+        /\?offset: x-offset must be page or item, got "items"/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -162,8 +220,15 @@ describe('operation table', () => {
     const download = contract.operation('downloadDocument').responses.get('200')!;
     expect(download.jsonSchema).toBeUndefined();
     expect(download.contentTypes).toContain('application/pdf');
-    expect(download.headers.filter((h) => h.required).map((h) => h.name).sort()).toEqual(['content-disposition', 'content-length']);
-    expect(contract.operation('checkDocumentDownload').responses.get('404')!.contentTypes).toEqual([]);
+    expect(
+      download.headers
+        .filter((h) => h.required)
+        .map((h) => h.name)
+        .sort(),
+    ).toEqual(['content-disposition', 'content-length']);
+    expect(contract.operation('checkDocumentDownload').responses.get('404')!.contentTypes).toEqual(
+      [],
+    );
   });
 
   it('the search operation carries its request body schema', async () => {
@@ -174,7 +239,13 @@ describe('operation table', () => {
 });
 
 describe('declaredResponse: exact status, then range, then default', () => {
-  const response = (status: string): ResponseSpec => ({ status, description: status, source: 'inferred', headers: [], contentTypes: [] });
+  const response = (status: string): ResponseSpec => ({
+    status,
+    description: status,
+    source: 'inferred',
+    headers: [],
+    contentTypes: [],
+  });
   const op = (...statuses: string[]): Operation => ({
     operationId: 'synthetic',
     method: 'get',

@@ -38,7 +38,14 @@ export type Schema = Record<string, unknown>;
  * that, when false, leaves out records whose boolean field is true).
  */
 export type FilterMatch = 'exact' | 'prefix' | 'contains' | 'from' | 'to' | 'include';
-export const FILTER_MATCHES: readonly FilterMatch[] = ['exact', 'prefix', 'contains', 'from', 'to', 'include'];
+export const FILTER_MATCHES: readonly FilterMatch[] = [
+  'exact',
+  'prefix',
+  'contains',
+  'from',
+  'to',
+  'include',
+];
 
 /** What a list filter parameter reads (`x-filter` on the parameter). */
 export interface FilterSpec {
@@ -197,7 +204,10 @@ function sinceOf(node: unknown, root?: unknown): Release | undefined {
   const obj = node as Record<string, unknown>;
   // In the document as written, a `$ref` entry carries the `x-since` of what it points to.
   if (root && typeof obj.$ref === 'string' && obj.$ref.startsWith('#/')) {
-    const target = obj.$ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], root);
+    const target = obj.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], root);
     return (obj['x-since'] as Release | undefined) ?? sinceOf(target);
   }
   return obj['x-since'] as Release | undefined;
@@ -212,12 +222,14 @@ function trimToRelease(document: OpenAPIV3_1.Document, release: Release): void {
     if (!item) continue;
     const pathItem = item as Record<string, unknown>;
     for (const method of METHODS) {
-      if (pathItem[method] && !existsIn(sinceOf(pathItem[method]), release)) delete pathItem[method];
+      if (pathItem[method] && !existsIn(sinceOf(pathItem[method]), release))
+        delete pathItem[method];
     }
     if (!METHODS.some((m) => pathItem[m])) delete (document.paths as Record<string, unknown>)[path];
   }
   const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
-  for (const [name, schema] of Object.entries(schemas)) if (!existsIn(sinceOf(schema), release)) delete schemas[name];
+  for (const [name, schema] of Object.entries(schemas))
+    if (!existsIn(sinceOf(schema), release)) delete schemas[name];
   const seen = new Set<object>();
   const walk = (node: unknown): void => {
     if (!node || typeof node !== 'object' || seen.has(node)) return;
@@ -232,7 +244,9 @@ function trimToRelease(document: OpenAPIV3_1.Document, release: Release): void {
     }
     for (const combinator of ['oneOf', 'anyOf']) {
       if (Array.isArray(obj[combinator])) {
-        obj[combinator] = (obj[combinator] as unknown[]).filter((s) => existsIn(sinceOf(s, document), release));
+        obj[combinator] = (obj[combinator] as unknown[]).filter((s) =>
+          existsIn(sinceOf(s, document), release),
+        );
       }
     }
     const props = obj.properties as Record<string, unknown> | undefined;
@@ -250,31 +264,50 @@ function trimToRelease(document: OpenAPIV3_1.Document, release: Release): void {
 }
 
 function sourceOf(node: unknown, fallback: Source): Source {
-  const value = node && typeof node === 'object' ? (node as Record<string, unknown>)['x-source'] : undefined;
+  const value =
+    node && typeof node === 'object' ? (node as Record<string, unknown>)['x-source'] : undefined;
   return isSource(value) ? value : fallback;
 }
 
 /** `x-filter`, `x-sort` and `x-offset` of a parameter, checked: a document that misstates them does not load. */
-function listingExtensions(p: OpenAPIV3_1.ParameterObject, where: string): Pick<Parameter, 'filter' | 'sortFields' | 'offsetUnit'> {
+function listingExtensions(
+  p: OpenAPIV3_1.ParameterObject,
+  where: string,
+): Pick<Parameter, 'filter' | 'sortFields' | 'offsetUnit'> {
   const raw = p as unknown as Record<string, unknown>;
   const result: Pick<Parameter, 'filter' | 'sortFields' | 'offsetUnit'> = {};
   const unit = raw['x-offset'];
   if (unit !== undefined) {
-    if (!OFFSET_UNITS.includes(unit as OffsetUnit)) throw new Error(`${where} ?${p.name}: x-offset must be ${OFFSET_UNITS.join(' or ')}, got ${JSON.stringify(unit)}`);
+    if (!OFFSET_UNITS.includes(unit as OffsetUnit))
+      throw new Error(
+        `${where} ?${p.name}: x-offset must be ${OFFSET_UNITS.join(' or ')}, got ${JSON.stringify(unit)}`,
+      );
     result.offsetUnit = unit as OffsetUnit;
   }
   const filter = raw['x-filter'] as Record<string, unknown> | undefined;
   if (filter !== undefined) {
     const match = filter.match as FilterMatch;
     if (typeof filter.field !== 'string' || !filter.field || !FILTER_MATCHES.includes(match)) {
-      throw new Error(`${where} ?${p.name}: x-filter needs {field, match: ${FILTER_MATCHES.join('|')}}, got ${JSON.stringify(filter)}`);
+      throw new Error(
+        `${where} ?${p.name}: x-filter needs {field, match: ${FILTER_MATCHES.join('|')}}, got ${JSON.stringify(filter)}`,
+      );
     }
-    result.filter = { field: filter.field, match, ...(typeof filter.any === 'string' ? { any: filter.any } : {}) };
+    result.filter = {
+      field: filter.field,
+      match,
+      ...(typeof filter.any === 'string' ? { any: filter.any } : {}),
+    };
   }
   const sort = raw['x-sort'] as Record<string, unknown> | undefined;
   if (sort !== undefined) {
-    if (typeof sort !== 'object' || sort === null || Object.values(sort).some((f) => typeof f !== 'string' || !f)) {
-      throw new Error(`${where} ?${p.name}: x-sort must map each sort key to a record field name, got ${JSON.stringify(sort)}`);
+    if (
+      typeof sort !== 'object' ||
+      sort === null ||
+      Object.values(sort).some((f) => typeof f !== 'string' || !f)
+    ) {
+      throw new Error(
+        `${where} ?${p.name}: x-sort must map each sort key to a record field name, got ${JSON.stringify(sort)}`,
+      );
     }
     result.sortFields = Object.freeze({ ...(sort as Record<string, string>) });
   }
@@ -286,11 +319,15 @@ function collectOperations(document: OpenAPIV3_1.Document): Operation[] {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!item) continue;
     for (const method of METHODS) {
-      const op = (item as Record<string, unknown>)[method] as OpenAPIV3_1.OperationObject | undefined;
+      const op = (item as Record<string, unknown>)[method] as
+        OpenAPIV3_1.OperationObject | undefined;
       if (!op) continue;
       const source = sourceOf(op, 'documented');
       const since = sinceOf(op) ?? '1.0.0';
-      const params = [...((item.parameters ?? []) as OpenAPIV3_1.ParameterObject[]), ...((op.parameters ?? []) as OpenAPIV3_1.ParameterObject[])];
+      const params = [
+        ...((item.parameters ?? []) as OpenAPIV3_1.ParameterObject[]),
+        ...((op.parameters ?? []) as OpenAPIV3_1.ParameterObject[]),
+      ];
       operations.push({
         operationId: op.operationId!,
         method,
@@ -312,7 +349,8 @@ function collectOperations(document: OpenAPIV3_1.Document): Operation[] {
         requestBody: op.requestBody
           ? {
               required: (op.requestBody as OpenAPIV3_1.RequestBodyObject).required ?? false,
-              schema: ((op.requestBody as OpenAPIV3_1.RequestBodyObject).content['application/json']?.schema ?? {}) as Schema,
+              schema: ((op.requestBody as OpenAPIV3_1.RequestBodyObject).content['application/json']
+                ?.schema ?? {}) as Schema,
             }
           : undefined,
         responses: collectResponses(op, source),
@@ -322,13 +360,20 @@ function collectOperations(document: OpenAPIV3_1.Document): Operation[] {
   return operations;
 }
 
-function collectResponses(op: OpenAPIV3_1.OperationObject, opSource: Source): Map<string, ResponseSpec> {
+function collectResponses(
+  op: OpenAPIV3_1.OperationObject,
+  opSource: Source,
+): Map<string, ResponseSpec> {
   const responses = new Map<string, ResponseSpec>();
   for (const [status, value] of Object.entries(op.responses ?? {})) {
     const response = value as OpenAPIV3_1.ResponseObject;
     const headers = Object.entries(response.headers ?? {}).map(([name, h]) => {
       const header = h as OpenAPIV3_1.HeaderObject;
-      return { name: name.toLowerCase(), required: header.required ?? false, schema: (header.schema ?? {}) as Schema };
+      return {
+        name: name.toLowerCase(),
+        required: header.required ?? false,
+        schema: (header.schema ?? {}) as Schema,
+      };
     });
     const content = response.content ?? {};
     responses.set(status, {
@@ -348,5 +393,9 @@ function collectResponses(op: OpenAPIV3_1.OperationObject, opSource: Source): Ma
  * Undefined means the status is not part of the contract.
  */
 export function declaredResponse(op: Operation, status: number): ResponseSpec | undefined {
-  return op.responses.get(String(status)) ?? op.responses.get(`${String(status)[0]}XX`) ?? op.responses.get('default');
+  return (
+    op.responses.get(String(status)) ??
+    op.responses.get(`${String(status)[0]}XX`) ??
+    op.responses.get('default')
+  );
 }

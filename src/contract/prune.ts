@@ -32,7 +32,9 @@ export function createPruner(schema: Schema): Pruner {
     const items: Schema[] = [];
     for (const level of levels) {
       const props = level.properties as Record<string, Schema> | undefined;
-      if (props) for (const [name, sub] of Object.entries(props)) properties.set(name, [...(properties.get(name) ?? []), sub]);
+      if (props)
+        for (const [name, sub] of Object.entries(props))
+          properties.set(name, [...(properties.get(name) ?? []), sub]);
       if (level.items && typeof level.items === 'object') items.push(level.items as Schema);
     }
     const childPruners = new Map<string, Pruner>();
@@ -49,7 +51,8 @@ export function createPruner(schema: Schema): Pruner {
         const subs = properties.get(name);
         if (!subs) continue;
         let prune = childPruners.get(name);
-        if (!prune) childPruners.set(name, (prune = build(subs.length === 1 ? subs[0] : { anyOf: subs })));
+        if (!prune)
+          childPruners.set(name, (prune = build(subs.length === 1 ? subs[0] : { anyOf: subs })));
         out[name] = prune(child);
       }
       return out;

@@ -6,7 +6,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from './index.js';
-import { createOperationRouter, decodePathParameters, type OperationRouter, type RouteMatch } from './router.js';
+import {
+  createOperationRouter,
+  decodePathParameters,
+  type OperationRouter,
+  type RouteMatch,
+} from './router.js';
 
 let router: OperationRouter;
 let unreleased: OperationRouter;
@@ -19,7 +24,8 @@ beforeAll(async () => {
   unreleased = createOperationRouter((await loadContract({ release: 'unreleased' })).operations);
 });
 
-const idOf = (match: ReturnType<OperationRouter['match']>) => (match && 'operation' in match ? match.operation.operationId : undefined);
+const idOf = (match: ReturnType<OperationRouter['match']>) =>
+  match && 'operation' in match ? match.operation.operationId : undefined;
 const route = (method: string, rawPath: string) => router.match(method, rawPath);
 
 describe('createOperationRouter', () => {
@@ -34,9 +40,14 @@ describe('createOperationRouter', () => {
 
   it('routes by method, backtracking from a literal that lacks it', () => {
     expect(idOf(route('POST', '/product-parts/search'))).toBe('searchProductParts');
-    expect(idOf(route('post', '/product-parts/cross-reference'))).toBe('crossReferenceProductParts');
+    expect(idOf(route('post', '/product-parts/cross-reference'))).toBe(
+      'crossReferenceProductParts',
+    );
     // GET on a POST-only literal falls to the templated GET: "search" as an orderable id.
-    expect(route('GET', '/product-parts/search')).toMatchObject({ operation: { operationId: 'getProductPart' }, params: { orderable_id: 'search' } });
+    expect(route('GET', '/product-parts/search')).toMatchObject({
+      operation: { operationId: 'getProductPart' },
+      params: { orderable_id: 'search' },
+    });
   });
 
   it('answers a known path with another method with the methods it allows (GET implies HEAD)', () => {
@@ -49,12 +60,19 @@ describe('createOperationRouter', () => {
   });
 
   it('decodes path parameters strictly and keeps %23 and %2F inside one segment', () => {
-    expect(route('GET', '/product-parts/LM358%23PBF')).toMatchObject({ params: { orderable_id: 'LM358#PBF' }, problems: [] });
-    expect(route('GET', '/software-tools/Tool%2FSuite%20v2')).toMatchObject({ params: { software_tool_id: 'Tool/Suite v2' } });
+    expect(route('GET', '/product-parts/LM358%23PBF')).toMatchObject({
+      params: { orderable_id: 'LM358#PBF' },
+      problems: [],
+    });
+    expect(route('GET', '/software-tools/Tool%2FSuite%20v2')).toMatchObject({
+      params: { software_tool_id: 'Tool/Suite v2' },
+    });
     const malformed = route('GET', '/products/P%zz') as RouteMatch;
     expect(malformed.operation.operationId).toBe('getProduct');
     expect(malformed.params).toEqual({});
-    expect(malformed.problems).toEqual([expect.objectContaining({ in: 'path', name: 'product_id', received: 'P%zz' })]);
+    expect(malformed.problems).toEqual([
+      expect.objectContaining({ in: 'path', name: 'product_id', received: 'P%zz' }),
+    ]);
   });
 
   it('answers HEAD from GET unless the document has a HEAD operation', () => {
@@ -68,7 +86,10 @@ describe('createOperationRouter', () => {
   it('matches nothing for unknown or partial paths', () => {
     expect(route('GET', '/nope')).toBeUndefined();
     expect(route('GET', '/products/P1/extra')).toBeUndefined();
-    expect(route('GET', '/documents/agile-id')).toMatchObject({ operation: { operationId: 'getDocument' }, params: { dcp_id: 'agile-id' } });
+    expect(route('GET', '/documents/agile-id')).toMatchObject({
+      operation: { operationId: 'getDocument' },
+      params: { dcp_id: 'agile-id' },
+    });
   });
 
   it('treats empty segments strictly by default, or skips them when asked', () => {
@@ -81,7 +102,13 @@ describe('createOperationRouter', () => {
 
   it('does not depend on the order the operations come in', async () => {
     const reversed = createOperationRouter([...(await loadContract()).operations].reverse());
-    for (const [method, path] of [['GET', '/product-parts/attributes'], ['GET', '/product-parts/search'], ['POST', '/product-parts/search'], ['GET', '/documents/types'], ['HEAD', '/products/P1']]) {
+    for (const [method, path] of [
+      ['GET', '/product-parts/attributes'],
+      ['GET', '/product-parts/search'],
+      ['POST', '/product-parts/search'],
+      ['GET', '/documents/types'],
+      ['HEAD', '/products/P1'],
+    ]) {
       expect(idOf(reversed.match(method, path))).toBe(idOf(route(method, path)));
     }
   });
@@ -89,8 +116,18 @@ describe('createOperationRouter', () => {
 
 describe('decodePathParameters', () => {
   it('decodes the parameters of a known template strictly from the raw path', () => {
-    expect(decodePathParameters('/product-parts/{orderable_id}', '/product-parts/LT1%23PBF')).toEqual({ params: { orderable_id: 'LT1#PBF' }, problems: [] });
-    expect(decodePathParameters('/software-tools/{software_tool_id}', '/software-tools/Power%20Studio%20%26%20More').params).toEqual({ software_tool_id: 'Power Studio & More' });
-    expect(decodePathParameters('/products/{product_id}', '/products/%E0%A4')).toMatchObject({ params: {}, problems: [{ in: 'path', name: 'product_id' }] });
+    expect(
+      decodePathParameters('/product-parts/{orderable_id}', '/product-parts/LT1%23PBF'),
+    ).toEqual({ params: { orderable_id: 'LT1#PBF' }, problems: [] });
+    expect(
+      decodePathParameters(
+        '/software-tools/{software_tool_id}',
+        '/software-tools/Power%20Studio%20%26%20More',
+      ).params,
+    ).toEqual({ software_tool_id: 'Power Studio & More' });
+    expect(decodePathParameters('/products/{product_id}', '/products/%E0%A4')).toMatchObject({
+      params: {},
+      problems: [{ in: 'path', name: 'product_id' }],
+    });
   });
 });

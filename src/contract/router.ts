@@ -72,14 +72,23 @@ function decodePathSegment(raw: string): string | undefined {
 }
 
 /** Path parameters decoded strictly from raw values, named by the template's parameters; a malformed one is a problem, not a value. */
-function decodeParameters(names: readonly string[], rawValues: readonly string[]): { params: Record<string, string>; problems: InputProblem[] } {
+function decodeParameters(
+  names: readonly string[],
+  rawValues: readonly string[],
+): { params: Record<string, string>; problems: InputProblem[] } {
   const params: Record<string, string> = {};
   const problems: InputProblem[] = [];
   names.forEach((name, i) => {
     const raw = rawValues[i] ?? '';
     const decoded = decodePathSegment(raw);
     if (decoded === undefined) {
-      problems.push({ in: 'path', name, rule: 'valid percent-encoding (RFC 3986)', message: `path parameter "${name}" has a malformed percent-escape`, received: raw });
+      problems.push({
+        in: 'path',
+        name,
+        rule: 'valid percent-encoding (RFC 3986)',
+        message: `path parameter "${name}" has a malformed percent-escape`,
+        received: raw,
+      });
     } else params[name] = decoded;
   });
   return { params, problems };
@@ -89,7 +98,10 @@ function decodeParameters(names: readonly string[], rawValues: readonly string[]
  * The path parameters of a known template in a raw path below the base path (for callers whose
  * own router already chose the operation). Malformed escapes come back as problems.
  */
-export function decodePathParameters(template: string, rawPath: string): { params: Record<string, string>; problems: InputProblem[] } {
+export function decodePathParameters(
+  template: string,
+  rawPath: string,
+): { params: Record<string, string>; problems: InputProblem[] } {
   const templateSegments = template.split('/');
   const rawSegments = rawPath.split('/');
   const names: string[] = [];
@@ -110,7 +122,10 @@ function methodsOf(node: Node): string[] {
 }
 
 /** Builds the router once from the operations of one contract. */
-export function createOperationRouter(operations: readonly Operation[], options: RouterOptions = {}): OperationRouter {
+export function createOperationRouter(
+  operations: readonly Operation[],
+  options: RouterOptions = {},
+): OperationRouter {
   const skipEmpty = options.emptySegments === 'skip';
   const segmentsOf = (path: string): string[] => {
     const segments = path.split('/');
@@ -138,7 +153,10 @@ export function createOperationRouter(operations: readonly Operation[], options:
   }
 
   /** The first node, literal branches first, where the path ends and `accept` holds; with the raw parameter values on the way. */
-  const find = (segments: readonly string[], accept: (node: Node) => boolean): { node: Node; values: string[] } | undefined => {
+  const find = (
+    segments: readonly string[],
+    accept: (node: Node) => boolean,
+  ): { node: Node; values: string[] } | undefined => {
     const values: string[] = [];
     const walk = (node: Node, i: number): Node | undefined => {
       if (i === segments.length) return accept(node) ? node : undefined;

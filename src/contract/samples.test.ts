@@ -6,7 +6,14 @@
  * in `tsc` and here.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createValidators, loadContract, type components, type Contract, type Validators, type Violation } from './index.js';
+import {
+  createValidators,
+  loadContract,
+  type components,
+  type Contract,
+  type Validators,
+  type Violation,
+} from './index.js';
 
 type S = components['schemas'];
 
@@ -14,7 +21,12 @@ const WEB = 'https://www.example.com';
 const API = 'https://api.example.com/web-data/v1';
 const UPDATED = '2026-07-14T09:30:00Z';
 
-const docRef = (agileId: string, dcpDocumentId: string | null, title: string, type = 'Data Sheet'): S['DocumentReference'] => ({
+const docRef = (
+  agileId: string,
+  dcpDocumentId: string | null,
+  title: string,
+  type = 'Data Sheet',
+): S['DocumentReference'] => ({
   agileId,
   dcpDocumentId,
   title,
@@ -23,7 +35,10 @@ const docRef = (agileId: string, dcpDocumentId: string | null, title: string, ty
   href: dcpDocumentId ? `/documents/${dcpDocumentId}` : `/documents/agile-id/${agileId}`,
 });
 
-const strictRef = (ref: S['DocumentReference']): S['DocumentReferenceStrict'] => ({ ...ref, dcpDocumentId: ref.dcpDocumentId ?? '' });
+const strictRef = (ref: S['DocumentReference']): S['DocumentReferenceStrict'] => ({
+  ...ref,
+  dcpDocumentId: ref.dcpDocumentId ?? '',
+});
 
 const category: S['CategoryList'] = [
   { level: 1, title: 'Power Management' },
@@ -38,11 +53,14 @@ const productCommon: S['ProductCommon'] = {
   url: `${WEB}/products/ltm4700.html`,
   category,
   description: 'The LTM4700 is a dual 50A or single 100A step-down µModule regulator.',
-  features: 'Dual 50A or single 100A output\nWide input voltage range: 4.5V to 16V\nPMBus interface',
+  features:
+    'Dual 50A or single 100A output\nWide input voltage range: 4.5V to 16V\nPMBus interface',
   applications: 'Data centers\nTelecom and networking',
   images: [`${WEB}/images/ltm4700.png`],
   orderableProducts: [{ orderableId: 'LTM4700EY#PBF', href: '/product-parts/LTM4700EY%23PBF' }],
-  relatedBoardsKits: [{ boardKitId: 'DC2702A', title: 'LTM4700 Demo Board', href: `${API}/boards-kits/DC2702A` }],
+  relatedBoardsKits: [
+    { boardKitId: 'DC2702A', title: 'LTM4700 Demo Board', href: `${API}/boards-kits/DC2702A` },
+  ],
   softwareTools: [{ softwareToolName: 'LTpowerPlay', href: '/software-tools/LTpowerPlay' }],
 };
 
@@ -50,7 +68,13 @@ const productCommon: S['ProductCommon'] = {
 const product: S['Product'] = {
   ...productCommon,
   additionalDetails: null,
-  relatedProducts: [{ productId: 'LTM4680', title: 'LTM4680: Dual 30A µModule Regulator', href: '/products/LTM4680' }],
+  relatedProducts: [
+    {
+      productId: 'LTM4680',
+      title: 'LTM4680: Dual 30A µModule Regulator',
+      href: '/products/LTM4680',
+    },
+  ],
   featuredDocuments: [docRef('AG-0001', 'DCP-1001', 'LTM4700 Data Sheet')],
   relatedDocuments: [docRef('AG-0002', null, 'Power Module Selection Guide', 'Selection Guide')],
   relatedDocumentsSecondary: [],
@@ -63,7 +87,12 @@ const product120: S['ProductV1_2_0'] = {
   relatedDocuments: [],
   relatedDocumentsSecondary: [],
   applicationBlockDiagrams: [
-    { title: 'Data Center Power', description: 'Point-of-load conversion for FPGAs.', imageUrl: `${WEB}/diagrams/dc-power-thumb.png`, url: `${WEB}/diagrams/dc-power.html` },
+    {
+      title: 'Data Center Power',
+      description: 'Point-of-load conversion for FPGAs.',
+      imageUrl: `${WEB}/diagrams/dc-power-thumb.png`,
+      url: `${WEB}/diagrams/dc-power.html`,
+    },
   ],
 };
 
@@ -101,7 +130,15 @@ const productPart: S['ProductPart'] = {
     moistureSensitivityLevel: '3',
     rohsCompliant: true,
     chinaRohsCompliant: true,
-    hazardousMaterials: { mercury: false, lead: false, halogen: false, cadmium: false, hexavalentChromium: false, pbde: false, pbb: false },
+    hazardousMaterials: {
+      mercury: false,
+      lead: false,
+      halogen: false,
+      cadmium: false,
+      hexavalentChromium: false,
+      pbde: false,
+      pbb: false,
+    },
   },
   lifecycle: 'Production',
   alternative: { alternativeGenericId: null, alternativeNote: null },
@@ -127,12 +164,29 @@ const productPart: S['ProductPart'] = {
   replacementProduct: null,
   replacementProductRemark: null,
   distiInventory: {
-    value: { 'example-distribution': { part: 'ED-LTM4700EY', quantity: 1250, distributorName: 'Example Distribution', shoppingCartUrl: 'https://distributor.example.com/cart?p=LTM4700EY' } },
+    value: {
+      'example-distribution': {
+        part: 'ED-LTM4700EY',
+        quantity: 1250,
+        distributorName: 'Example Distribution',
+        shoppingCartUrl: 'https://distributor.example.com/cart?p=LTM4700EY',
+      },
+    },
     updated: UPDATED,
     inStock: 1,
     quantity: 1250,
   },
-  cadModel: [{ cadSoftware: 'Multiple', ...docRef('AG-0100', 'DCP-2001', 'LTM4700 Symbol and Footprint', 'CAD Model') }, { cadSoftware: 'Multiple', url: 'https://cad.example.com/ltm4700', providedBy: 'Example CAD Vendor' }],
+  cadModel: [
+    {
+      cadSoftware: 'Multiple',
+      ...docRef('AG-0100', 'DCP-2001', 'LTM4700 Symbol and Footprint', 'CAD Model'),
+    },
+    {
+      cadSoftware: 'Multiple',
+      url: 'https://cad.example.com/ltm4700',
+      providedBy: 'Example CAD Vendor',
+    },
+  ],
   parametricAttributes: [
     {
       productPartAttributeId: 'vin-max',
@@ -185,7 +239,16 @@ const document: S['Document'] = {
   dcpDocumentId: 'DCP-1001',
   url: `${WEB}/media/ltm4700.pdf`,
   category,
-  product: [{ productId: 'LTM4700', type: 'Product', title: 'LTM4700', nid: '48213', uuid: '6f1c2a52-2f0e-4a41-9a37-0d5d1b0c9e11', language: 'en' }],
+  product: [
+    {
+      productId: 'LTM4700',
+      type: 'Product',
+      title: 'LTM4700',
+      nid: '48213',
+      uuid: '6f1c2a52-2f0e-4a41-9a37-0d5d1b0c9e11',
+      language: 'en',
+    },
+  ],
   title: 'LTM4700 Data Sheet',
   type: 'Data Sheet',
   subType: ['Driver Package'],
@@ -196,17 +259,38 @@ const document: S['Document'] = {
   language: 'en',
   nid: '91377',
   uuid: 'b8e7f0a4-1c44-4d1e-8f57-5f7d2e0f5a10',
-  translation: [{ language: 'ja', dcpDocumentId: 'DCP-1001-JA', agileId: 'AG-0001-JA', title: 'LTM4700 データシート', href: '/documents/DCP-1001-JA' }],
+  translation: [
+    {
+      language: 'ja',
+      dcpDocumentId: 'DCP-1001-JA',
+      agileId: 'AG-0001-JA',
+      title: 'LTM4700 データシート',
+      href: '/documents/DCP-1001-JA',
+    },
+  ],
   published: true,
   featured: true,
   relationship: '',
   filename: 'ltm4700.pdf',
-  disclaimer: [{ dcpDocumentId: 'DCP-9000', agileId: 'AG-9000', language: 'en', title: 'Important Notice', href: '/documents/DCP-9000' }],
+  disclaimer: [
+    {
+      dcpDocumentId: 'DCP-9000',
+      agileId: 'AG-9000',
+      language: 'en',
+      title: 'Important Notice',
+      href: '/documents/DCP-9000',
+    },
+  ],
   myrenesasDocument: false,
   href: '/documents/DCP-1001',
 };
 
-const pagination = (total: number): S['Pagination'] => ({ offset: 0, limit: 10, total, has_more: total > 10 });
+const pagination = (total: number): S['Pagination'] => ({
+  offset: 0,
+  limit: 10,
+  total,
+  has_more: total > 10,
+});
 
 const documentTypes: S['DocumentTypeList'] = {
   data: [
@@ -233,7 +317,10 @@ const boardKit: S['BoardKit'] = {
   relatedBoardsKits: [],
   featuredDocuments: [docRef('AG-0300', 'DCP-3001', 'DC2702A User Guide', 'User Guide')],
   relatedDocuments: [],
-  softwareTools: [{ name: 'LTpowerPlay', url: `${WEB}/ltpowerplay` }, { name: 'Sample scripts', url: null }],
+  softwareTools: [
+    { name: 'LTpowerPlay', url: `${WEB}/ltpowerplay` },
+    { name: 'Sample scripts', url: null },
+  ],
   partner: null,
 };
 
@@ -248,14 +335,29 @@ const pkg: S['Package'] = {
   category: 'Ball Grid Array',
   class: null,
   description: '144-ball grid array package.',
-  specifications: { leadCount: 144, pitch: 1.27, length: 16, width: 16, thickness: 5.01, dimensions: '16 x 16 x 5.01', peakReflowTemp: 245, jeitaStandard: null, mark: null },
+  specifications: {
+    leadCount: 144,
+    pitch: 1.27,
+    length: 16,
+    width: 16,
+    thickness: 5.01,
+    dimensions: '16 x 16 x 5.01',
+    peakReflowTemp: 245,
+    jeitaStandard: null,
+    mark: null,
+  },
   packageStatus: 'Active',
   regulatory: { leadFree: 'Yes', pbFreeCategory: 'e1' },
   tubeOrTray: 'Tray',
   previousCode: null,
   images: [`${WEB}/images/packages/bga-144.png`],
   chipImage: `${WEB}/images/chips/bga-144.png`,
-  relatedDocuments: [{ ...docRef('AG-0400', 'DCP-4001', 'BGA-144 Outline Drawing', 'Package Drawing'), href: `${API}/documents/DCP-4001` }],
+  relatedDocuments: [
+    {
+      ...docRef('AG-0400', 'DCP-4001', 'BGA-144 Outline Drawing', 'Package Drawing'),
+      href: `${API}/documents/DCP-4001`,
+    },
+  ],
 };
 
 const softwareTool: S['SoftwareTool'] = {
@@ -276,24 +378,43 @@ const softwareTool: S['SoftwareTool'] = {
   discontinued: false,
   externalUrl: null,
   images: [],
-  evaluationBoards: [{ boardKitId: 'DC2702A', title: 'LTM4700 Demo Board', href: '/boards-kits/DC2702A' }],
+  evaluationBoards: [
+    { boardKitId: 'DC2702A', title: 'LTM4700 Demo Board', href: '/boards-kits/DC2702A' },
+  ],
   orderableProducts: [],
   featuredDocuments: [],
   relatedDocuments: [docRef('AG-0500', null, 'LTpowerPlay Quick Start', 'User Guide')],
   relatedDocumentsSecondary: [],
   relatedSoftwareTools: [{ softwareToolName: 'LTspice', href: '/software-tools/LTspice' }],
   relatedSoftwareToolsSecondary: [{ name: 'Power Studio', href: '/software-tools/Power%20Studio' }],
-  alternative: { softwareToolName: 'Power Studio', href: '/software-tools/Power%20Studio', notes: null },
+  alternative: {
+    softwareToolName: 'Power Studio',
+    href: '/software-tools/Power%20Studio',
+    notes: null,
+  },
   partner: [{ name: 'Example Partner', url: null }],
-  relatedVideos: [{ videoId: 'vid-001', title: 'Getting started', url: 'https://video.example.com/vid-001' }],
+  relatedVideos: [
+    { videoId: 'vid-001', title: 'Getting started', url: 'https://video.example.com/vid-001' },
+  ],
 };
 
 /** One sample per (operation, status) the source or the document defines a body for. */
 const VALID: [operationId: string, status: number, body: unknown][] = [
   ['listProducts', 200, { data: [product], pagination: pagination(1) }],
-  ['listProducts', 200, { data: [{ ...product, category: [category] }], pagination: pagination(1) }],
+  [
+    'listProducts',
+    200,
+    { data: [{ ...product, category: [category] }], pagination: pagination(1) },
+  ],
   // The reference's product carries applicationBlockDiagrams in the list too.
-  ['listProducts', 200, { data: [{ ...product, applicationBlockDiagrams: product120.applicationBlockDiagrams }], pagination: pagination(1) }],
+  [
+    'listProducts',
+    200,
+    {
+      data: [{ ...product, applicationBlockDiagrams: product120.applicationBlockDiagrams }],
+      pagination: pagination(1),
+    },
+  ],
   ['getProduct', 200, product],
   ['getProduct', 200, product120],
   // Only the identifier (and, on the list/1.0.0 shape, the two fields the source says are present) is required.
@@ -305,9 +426,27 @@ const VALID: [operationId: string, status: number, body: unknown][] = [
     'searchProductParts',
     200,
     {
-      data: [{ orderableId: productPart.orderableId, genericId: 'LTM4700', status: 'Active', parametricAttributes: [{ productPartAttributeId: 'vin-max', attributeName: 'Vin Max', attributeValues: [16], href: '/product-parts/attributes/vin-max' }], href: '/product-parts/LTM4700EY%23PBF' }],
+      data: [
+        {
+          orderableId: productPart.orderableId,
+          genericId: 'LTM4700',
+          status: 'Active',
+          parametricAttributes: [
+            {
+              productPartAttributeId: 'vin-max',
+              attributeName: 'Vin Max',
+              attributeValues: [16],
+              href: '/product-parts/attributes/vin-max',
+            },
+          ],
+          href: '/product-parts/LTM4700EY%23PBF',
+        },
+      ],
       pagination: pagination(1),
-      filters: { productId: 'LTM4700', applied: [{ productPartAttributeId: 'vin-max', operator: 'range', min: 12, max: 20 }] },
+      filters: {
+        productId: 'LTM4700',
+        applied: [{ productPartAttributeId: 'vin-max', operator: 'range', min: 12, max: 20 }],
+      },
     },
   ],
   ['listProductPartAttributes', 200, { data: [attribute], pagination: pagination(1) }],
@@ -323,7 +462,15 @@ const VALID: [operationId: string, status: number, body: unknown][] = [
   ['listBoardsKits', 200, { data: [boardKit], pagination: pagination(1) }],
   ['getBoardKit', 200, boardKit],
   // The source's category strings, and the reference schema's tool links, are accepted too.
-  ['getBoardKit', 200, { ...boardKit, category: ['Power Management'], softwareTools: [{ softwareToolName: 'LTpowerPlay', href: '/software-tools/LTpowerPlay' }] }],
+  [
+    'getBoardKit',
+    200,
+    {
+      ...boardKit,
+      category: ['Power Management'],
+      softwareTools: [{ softwareToolName: 'LTpowerPlay', href: '/software-tools/LTpowerPlay' }],
+    },
+  ],
   ['getBoardKit', 200, { boardKitId: 'DC2702A' }],
   ['listPackages', 200, { data: [pkg], pagination: pagination(1) }],
   ['getPackage', 200, pkg],
@@ -331,9 +478,17 @@ const VALID: [operationId: string, status: number, body: unknown][] = [
   ['listSoftwareTools', 200, { data: [softwareTool], pagination: pagination(1) }],
   ['getSoftwareTool', 200, softwareTool],
   // The source's parent-category items `{title}` are accepted too.
-  ['getSoftwareTool', 200, { ...softwareTool, parentSoftwareCategory: [{ title: 'Power Management Software' }] }],
+  [
+    'getSoftwareTool',
+    200,
+    { ...softwareTool, parentSoftwareCategory: [{ title: 'Power Management Software' }] },
+  ],
   ['getSoftwareTool', 200, { softwareToolName: 'LTpowerPlay' }],
-  ['getPackage', 400, { error: 'query parameter "limit" must be integer (type: integer), received "ten"' }],
+  [
+    'getPackage',
+    400,
+    { error: 'query parameter "limit" must be integer (type: integer), received "ten"' },
+  ],
   ['searchProductParts', 400, { error: 'body /productId is required (required: productId)' }],
   ['getPackage', 401, { error: 'Missing or invalid API key', code: 401 }],
   ['getPackage', 403, { error: 'This key may not use the packages endpoints', code: 403 }],
@@ -350,7 +505,8 @@ beforeAll(async () => {
   validators = createValidators(contract);
 });
 
-const check = (operationId: string, status: number, body: unknown): Violation[] => validators.checkResponseBody(contract.operation(operationId), status, body);
+const check = (operationId: string, status: number, body: unknown): Violation[] =>
+  validators.checkResponseBody(contract.operation(operationId), status, body);
 
 /** A deep copy with one change applied. */
 function broken<T>(sample: T, change: (copy: T) => void): T {
@@ -360,7 +516,8 @@ function broken<T>(sample: T, change: (copy: T) => void): T {
 }
 
 /** The pointer/rule pairs of a list of violations. */
-const rules = (violations: Violation[]): { pointer: string; rule: string }[] => violations.map(({ pointer, rule }) => ({ pointer, rule }));
+const rules = (violations: Violation[]): { pointer: string; rule: string }[] =>
+  violations.map(({ pointer, rule }) => ({ pointer, rule }));
 
 describe('valid samples pass', () => {
   for (const [operationId, status, body] of VALID) {
@@ -375,12 +532,19 @@ describe('broken samples fail with the right pointer and rule', () => {
     const body = broken(pkg, (p) => {
       (p.specifications as unknown as Record<string, unknown>).pitch = '1.27';
     });
-    expect(rules(check('getPackage', 200, body))).toEqual([{ pointer: '/specifications/pitch', rule: 'type: number' }]);
+    expect(rules(check('getPackage', 200, body))).toEqual([
+      { pointer: '/specifications/pitch', rule: 'type: number' },
+    ]);
   });
 
   it('wrong type inside a list envelope points into data', () => {
-    const body = { data: [product, broken(product, (p) => Object.assign(p, { title: 42 }))], pagination: pagination(2) };
-    expect(rules(check('listProducts', 200, body))).toEqual([{ pointer: '/data/1/title', rule: 'type: string' }]);
+    const body = {
+      data: [product, broken(product, (p) => Object.assign(p, { title: 42 }))],
+      pagination: pagination(2),
+    };
+    expect(rules(check('listProducts', 200, body))).toEqual([
+      { pointer: '/data/1/title', rule: 'type: string' },
+    ]);
   });
 
   it('missing required field: the record identifier', () => {
@@ -396,14 +560,18 @@ describe('broken samples fail with the right pointer and rule', () => {
     const body = broken(pkg, (p) => {
       delete (p.relatedDocuments![0] as Partial<S['DocumentReference']>).agileId;
     });
-    expect(rules(check('getPackage', 200, body))).toEqual([{ pointer: '/relatedDocuments/0/agileId', rule: 'required: agileId' }]);
+    expect(rules(check('getPackage', 200, body))).toEqual([
+      { pointer: '/relatedDocuments/0/agileId', rule: 'required: agileId' },
+    ]);
   });
 
   it('missing field whose presence the source states: relatedProducts in the product list', () => {
     const item = broken(product, (p) => {
       delete (p as Partial<S['Product']>).relatedProducts;
     });
-    expect(rules(check('listProducts', 200, { data: [item], pagination: pagination(1) }))).toEqual([{ pointer: '/data/0/relatedProducts', rule: 'required: relatedProducts' }]);
+    expect(rules(check('listProducts', 200, { data: [item], pagination: pagination(1) }))).toEqual([
+      { pointer: '/data/0/relatedProducts', rule: 'required: relatedProducts' },
+    ]);
   });
 
   it('an absent optional field passes; a null in a non-nullable field fails', () => {
@@ -415,40 +583,59 @@ describe('broken samples fail with the right pointer and rule', () => {
     expect(check('getSoftwareTool', 200, absent)).toEqual([]);
     // Sent, a field must still have its type: `discontinued` is a boolean, never null.
     const nulled = broken(softwareTool, (t) => Object.assign(t, { discontinued: null }));
-    expect(rules(check('getSoftwareTool', 200, nulled))).toEqual([{ pointer: '/discontinued', rule: 'type: boolean' }]);
+    expect(rules(check('getSoftwareTool', 200, nulled))).toEqual([
+      { pointer: '/discontinued', rule: 'type: boolean' },
+    ]);
   });
 
   it('bad enum value', () => {
     const body = broken(boardKit, (b) => Object.assign(b, { boardKitType: 'prototype' }));
-    expect(rules(check('getBoardKit', 200, body))).toEqual([{ pointer: '/boardKitType', rule: 'enum: development, evaluation, demonstration, reference, starter' }]);
+    expect(rules(check('getBoardKit', 200, body))).toEqual([
+      {
+        pointer: '/boardKitType',
+        rule: 'enum: development, evaluation, demonstration, reference, starter',
+      },
+    ]);
   });
 
   it('bad enum value in a nested object', () => {
     const body = broken(pkg, (p) => Object.assign(p.regulatory!, { leadFree: 'yes' }));
-    expect(rules(check('getPackage', 200, body))).toEqual([{ pointer: '/regulatory/leadFree', rule: 'enum: Yes, No' }]);
+    expect(rules(check('getPackage', 200, body))).toEqual([
+      { pointer: '/regulatory/leadFree', rule: 'enum: Yes, No' },
+    ]);
   });
 
   it('null where the source does not allow null', () => {
     const body = broken(softwareTool, (t) => Object.assign(t, { description: null }));
-    expect(rules(check('getSoftwareTool', 200, body))).toEqual([{ pointer: '/description', rule: 'type: string' }]);
+    expect(rules(check('getSoftwareTool', 200, body))).toEqual([
+      { pointer: '/description', rule: 'type: string' },
+    ]);
   });
 
   it('null DCP id in a document reference is accepted in both product shapes (the reference declares it nullable)', () => {
     expect(check('getProduct', 200, product)).toEqual([]);
-    const body = broken(product120, (p) => Object.assign(p.featuredDocuments![0], { dcpDocumentId: null }));
+    const body = broken(product120, (p) =>
+      Object.assign(p.featuredDocuments![0], { dcpDocumentId: null }),
+    );
     expect(check('getProduct', 200, body)).toEqual([]);
   });
 
   it('a by-ID product mixing both shapes matches neither (the shape-exclusion rule fires)', () => {
-    expect(rules(check('getProduct', 200, { ...product120, additionalDetails: null }))).toEqual([{ pointer: '', rule: 'not' }]);
-    expect(rules(check('getProduct', 200, { ...product, applicationBlockDiagrams: [] }))).toEqual([{ pointer: '', rule: 'not' }]);
+    expect(rules(check('getProduct', 200, { ...product120, additionalDetails: null }))).toEqual([
+      { pointer: '', rule: 'not' },
+    ]);
+    expect(rules(check('getProduct', 200, { ...product, applicationBlockDiagrams: [] }))).toEqual([
+      { pointer: '', rule: 'not' },
+    ]);
   });
 
   it('category level outside 1..4, in the flat form', () => {
     const body = broken(product, (p) => {
       p.category = [{ level: 5, title: 'Too deep' }] as unknown as S['CategoryList'];
     });
-    expect(rules(check('getProduct', 200, body))).toEqual([{ pointer: '/category/0/level', rule: 'enum: 1, 2, 3, 4' }]);
+    expect(rules(check('getProduct', 200, body))).toEqual([
+      { pointer: '/category/0/level', rule: 'enum: 1, 2, 3, 4' },
+    ]);
   });
 
   // On a tie in error count, closestBranchErrors prefers the branch that got deepest into the value:
@@ -457,20 +644,28 @@ describe('broken samples fail with the right pointer and rule', () => {
     const body = broken(product, (p) => {
       p.category = [[{ level: 5, title: 'Too deep' }]] as unknown as S['CategoryList'];
     });
-    expect(rules(check('getProduct', 200, body))).toEqual([{ pointer: '/category/0/0/level', rule: 'enum: 1, 2, 3, 4' }]);
+    expect(rules(check('getProduct', 200, body))).toEqual([
+      { pointer: '/category/0/0/level', rule: 'enum: 1, 2, 3, 4' },
+    ]);
   });
 
   it('wrong error code constant', () => {
-    expect(rules(check('getPackage', 401, { error: 'nope', code: 403 }))).toEqual([{ pointer: '/code', rule: 'const: 401' }]);
+    expect(rules(check('getPackage', 401, { error: 'nope', code: 403 }))).toEqual([
+      { pointer: '/code', rule: 'const: 401' },
+    ]);
   });
 
   it('429 without retry_after', () => {
-    expect(rules(check('getPackage', 429, { error: 'slow down', code: 429 }))).toEqual([{ pointer: '/retry_after', rule: 'required: retry_after' }]);
+    expect(rules(check('getPackage', 429, { error: 'slow down', code: 429 }))).toEqual([
+      { pointer: '/retry_after', rule: 'required: retry_after' },
+    ]);
   });
 
   it('pagination has_more as a string', () => {
     const body = { data: [], pagination: { ...pagination(0), has_more: 'false' } };
-    expect(rules(check('listBoardsKits', 200, body))).toEqual([{ pointer: '/pagination/has_more', rule: 'type: boolean' }]);
+    expect(rules(check('listBoardsKits', 200, body))).toEqual([
+      { pointer: '/pagination/has_more', rule: 'type: boolean' },
+    ]);
   });
 
   it('a violation in an inferred field is reported as inferred', () => {
@@ -490,17 +685,29 @@ describe('broken samples fail with the right pointer and rule', () => {
   });
 
   it('a null sub-type (a form neither the source nor the reference shows)', () => {
-    expect(rules(check('getDocument', 200, broken(document, (d) => Object.assign(d, { subType: null }))))).toEqual([{ pointer: '/subType', rule: 'type: array' }]);
+    expect(
+      rules(
+        check(
+          'getDocument',
+          200,
+          broken(document, (d) => Object.assign(d, { subType: null })),
+        ),
+      ),
+    ).toEqual([{ pointer: '/subType', rule: 'type: array' }]);
   });
 
   it('a sub-type list item that is not a string', () => {
     const body = broken(document, (d) => Object.assign(d, { subType: ['Driver Package', 3] }));
-    expect(rules(check('getDocument', 200, body))).toEqual([{ pointer: '/subType/1', rule: 'type: string' }]);
+    expect(rules(check('getDocument', 200, body))).toEqual([
+      { pointer: '/subType/1', rule: 'type: string' },
+    ]);
   });
 
-  it('the vendor-named field has the reference\'s spelling and type', () => {
+  it("the vendor-named field has the reference's spelling and type", () => {
     const body = broken(document, (d) => Object.assign(d, { myrenesasDocument: 'no' }));
-    expect(rules(check('getDocument', 200, body))).toEqual([{ pointer: '/myrenesasDocument', rule: 'type: boolean' }]);
+    expect(rules(check('getDocument', 200, body))).toEqual([
+      { pointer: '/myrenesasDocument', rule: 'type: boolean' },
+    ]);
   });
 
   it('a board/kit category item that is neither a string nor a category entry', () => {
@@ -511,8 +718,12 @@ describe('broken samples fail with the right pointer and rule', () => {
   });
 
   it('a 400 body is a plain {error}: a missing error string fails', () => {
-    expect(rules(check('getPackage', 400, {}))).toEqual([{ pointer: '/error', rule: 'required: error' }]);
-    expect(rules(check('searchProductParts', 400, { error: 400 }))).toEqual([{ pointer: '/error', rule: 'type: string' }]);
+    expect(rules(check('getPackage', 400, {}))).toEqual([
+      { pointer: '/error', rule: 'required: error' },
+    ]);
+    expect(rules(check('searchProductParts', 400, { error: 400 }))).toEqual([
+      { pointer: '/error', rule: 'type: string' },
+    ]);
   });
 
   it('a parsed attribute value with neither href nor url', () => {
@@ -520,24 +731,42 @@ describe('broken samples fail with the right pointer and rule', () => {
       delete p.parametricAttributes![0].attributeValuesParsed![0].href;
     });
     // Both branches miss one property; the first (href) is reported.
-    expect(rules(check('getProductPart', 200, body))).toEqual([{ pointer: '/parametricAttributes/0/attributeValuesParsed/0/href', rule: 'required: href' }]);
+    expect(rules(check('getProductPart', 200, body))).toEqual([
+      { pointer: '/parametricAttributes/0/attributeValuesParsed/0/href', rule: 'required: href' },
+    ]);
   });
 
   it('a price break at a quantity the source does not name', () => {
     const body = broken(productPart, (p) => Object.assign(p.budgetaryPrice![1], { units: 50 }));
-    expect(rules(check('getProductPart', 200, body))).toEqual([{ pointer: '/budgetaryPrice/1/units', rule: 'enum: 1, 100, 1000' }]);
+    expect(rules(check('getProductPart', 200, body))).toEqual([
+      { pointer: '/budgetaryPrice/1/units', rule: 'enum: 1, 100, 1000' },
+    ]);
   });
 
   it('a part status outside every form the reference shows', () => {
     const body = broken(productPart, (p) => Object.assign(p, { status: 'Production' }));
-    expect(rules(check('getProductPart', 200, body))).toEqual([{ pointer: '/status', rule: 'enum: Active, Preview, NRND, Not Recommended for New Designs, Not Recommended<br /> for New Designs, Obsolete' }]);
+    expect(rules(check('getProductPart', 200, body))).toEqual([
+      {
+        pointer: '/status',
+        rule: 'enum: Active, Preview, NRND, Not Recommended for New Designs, Not Recommended<br /> for New Designs, Obsolete',
+      },
+    ]);
   });
 
   it("the forms the reference's examples send where they contradict its schema are accepted", () => {
     const body = broken(productPart, (p) =>
-      Object.assign(p, { '1kuPrice': '70.00', images: `${WEB}/images/parts/ltm4700.jpg`, partAvailability: true, featuredDocument: { title: 'LTM4700 Data Sheet', url: '/documents/DCP-1001' } }),
+      Object.assign(p, {
+        '1kuPrice': '70.00',
+        images: `${WEB}/images/parts/ltm4700.jpg`,
+        partAvailability: true,
+        featuredDocument: { title: 'LTM4700 Data Sheet', url: '/documents/DCP-1001' },
+      }),
     );
-    Object.assign(body.packaging!, { quantityPerCarrier: '84', quantityPerReel: '2500', tapePocketPitch: '12' });
+    Object.assign(body.packaging!, {
+      quantityPerCarrier: '84',
+      quantityPerReel: '2500',
+      tapePocketPitch: '12',
+    });
     Object.assign(body.regulatory!, { rohsCompliant: 'Yes' });
     body.parametricAttributes![0].attributeValues = [{ value: 16, unit: 'V' }];
     expect(check('getProductPart', 200, body)).toEqual([]);
@@ -545,7 +774,8 @@ describe('broken samples fail with the right pointer and rule', () => {
 });
 
 describe('request bodies', () => {
-  const body = (operationId: string, value: unknown) => validators.checkRequestBody(contract.operation(operationId), value);
+  const body = (operationId: string, value: unknown) =>
+    validators.checkRequestBody(contract.operation(operationId), value);
 
   it('a valid search request passes and gets its defaults', () => {
     const request: Record<string, unknown> = {
@@ -565,8 +795,13 @@ describe('request bodies', () => {
   });
 
   it('bad operator enum in a filter', () => {
-    const problems = body('searchProductParts', { productId: 'LTM4700', filters: [{ productPartAttributeId: 'vin-max', operator: 'between', values: [3] }] });
-    expect(problems.map((p) => [p.name, p.rule])).toEqual([['/filters/0/operator', 'enum: eq, gt, gte, lt, lte, range']]);
+    const problems = body('searchProductParts', {
+      productId: 'LTM4700',
+      filters: [{ productPartAttributeId: 'vin-max', operator: 'between', values: [3] }],
+    });
+    expect(problems.map((p) => [p.name, p.rule])).toEqual([
+      ['/filters/0/operator', 'enum: eq, gt, gte, lt, lte, range'],
+    ]);
     expect(problems[0].received).toBe('between');
   });
 
@@ -583,7 +818,11 @@ describe('request bodies', () => {
   });
 
   it('cross-reference rejects an empty list and a non-array', () => {
-    expect(body('crossReferenceProductParts', { partNumbers: [] }).map((p) => p.rule)).toEqual(['minItems: 1']);
-    expect(body('crossReferenceProductParts', { partNumbers: 'ADP123' }).map((p) => [p.name, p.rule])).toEqual([['/partNumbers', 'type: array']]);
+    expect(body('crossReferenceProductParts', { partNumbers: [] }).map((p) => p.rule)).toEqual([
+      'minItems: 1',
+    ]);
+    expect(
+      body('crossReferenceProductParts', { partNumbers: 'ADP123' }).map((p) => [p.name, p.rule]),
+    ).toEqual([['/partNumbers', 'type: array']]);
   });
 });

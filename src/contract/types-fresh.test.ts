@@ -5,7 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkTypesFresh, firstDifference, generateTypes, SPEC_PATH, TYPES_PATH } from '../../scripts/check-types-fresh.js';
+import {
+  checkTypesFresh,
+  firstDifference,
+  generateTypes,
+  SPEC_PATH,
+  TYPES_PATH,
+} from '../../scripts/check-types-fresh.js';
 
 describe('types:check', () => {
   it('the committed types match the committed spec', async () => {
@@ -14,8 +20,8 @@ describe('types:check', () => {
 
   it('an edited spec generates different types, and the difference is located', async () => {
     const edited = readFileSync(SPEC_PATH, 'utf8').replace(
-      "        title: { type: string, description: Title of the product page. }\n",
-      "        title: { type: string, description: Title of the product page. }\n        subtitle: { type: string }\n",
+      '        title: { type: string, description: Title of the product page. }\n',
+      '        title: { type: string, description: Title of the product page. }\n        subtitle: { type: string }\n',
     );
     const generated = await generateTypes(edited);
     const diff = firstDifference(generated, readFileSync(TYPES_PATH, 'utf8'));

@@ -6,7 +6,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Schema } from './index.js';
-import { allowlistOf, findAbsent, findForms, findUndeclared, pointerPattern } from './undeclared.js';
+import {
+  allowlistOf,
+  findAbsent,
+  findForms,
+  findUndeclared,
+  pointerPattern,
+} from './undeclared.js';
 
 let schemas: Record<string, Schema>;
 
@@ -15,19 +21,32 @@ beforeAll(async () => {
   schemas = document.components!.schemas as Record<string, Schema>;
 });
 
-const pointers = (body: unknown, schema: Schema) => findUndeclared(schema, body).map((f) => f.pointer);
+const pointers = (body: unknown, schema: Schema) =>
+  findUndeclared(schema, body).map((f) => f.pointer);
 
 describe('findUndeclared on small schemas', () => {
   it('reports fields outside properties, with pointer and sample, through arrays', () => {
-    const schema: Schema = { type: 'object', properties: { data: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } } } } } };
-    expect(findUndeclared(schema, { data: [{ id: 'a' }, { id: 'b', extra: 1 }], top: true })).toEqual([
+    const schema: Schema = {
+      type: 'object',
+      properties: {
+        data: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } } } },
+      },
+    };
+    expect(
+      findUndeclared(schema, { data: [{ id: 'a' }, { id: 'b', extra: 1 }], top: true }),
+    ).toEqual([
       { pointer: '/data/1/extra', sample: 1 },
       { pointer: '/top', sample: true },
     ]);
   });
 
   it('counts properties of every allOf member as declared', () => {
-    const schema: Schema = { allOf: [{ type: 'object', properties: { a: {} } }, { type: 'object', properties: { b: {} } }] };
+    const schema: Schema = {
+      allOf: [
+        { type: 'object', properties: { a: {} } },
+        { type: 'object', properties: { b: {} } },
+      ],
+    };
     expect(pointers({ a: 1, b: 2, c: 3 }, schema)).toEqual(['/c']);
   });
 
@@ -67,14 +86,36 @@ describe('findUndeclared on small schemas', () => {
 
   it('treats anyOf items (entry or nested array of entries) alike', () => {
     const entry: Schema = { type: 'object', properties: { level: {}, title: {} } };
-    const schema: Schema = { type: 'array', items: { anyOf: [entry, { type: 'array', items: entry }] } };
-    expect(pointers([{ level: 1, title: 't' }, [{ level: 2, title: 'u', colour: 'red' }]], schema)).toEqual(['/1/0/colour']);
+    const schema: Schema = {
+      type: 'array',
+      items: { anyOf: [entry, { type: 'array', items: entry }] },
+    };
+    expect(
+      pointers([{ level: 1, title: 't' }, [{ level: 2, title: 'u', colour: 'red' }]], schema),
+    ).toEqual(['/1/0/colour']);
   });
 
   it('walks into additionalProperties schemas and accepts free-form objects', () => {
-    expect(pointers({ m: { k: { v: 1, w: 2 } } }, { type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'object', properties: { v: {} } } } } })).toEqual(['/m/k/w']);
-    expect(pointers({ received: { anything: 1 } }, { type: 'object', properties: { received: {} } })).toEqual([]);
-    expect(pointers({ a: 1, b: 2 }, { type: 'object', properties: { a: {} }, additionalProperties: true })).toEqual([]);
+    expect(
+      pointers(
+        { m: { k: { v: 1, w: 2 } } },
+        {
+          type: 'object',
+          properties: {
+            m: { type: 'object', additionalProperties: { type: 'object', properties: { v: {} } } },
+          },
+        },
+      ),
+    ).toEqual(['/m/k/w']);
+    expect(
+      pointers({ received: { anything: 1 } }, { type: 'object', properties: { received: {} } }),
+    ).toEqual([]);
+    expect(
+      pointers(
+        { a: 1, b: 2 },
+        { type: 'object', properties: { a: {} }, additionalProperties: true },
+      ),
+    ).toEqual([]);
   });
 
   it('treats an explicitly empty property list as declaring no fields', () => {
@@ -82,19 +123,30 @@ describe('findUndeclared on small schemas', () => {
   });
 
   it('prefixes pointers with `at`', () => {
-    expect(findUndeclared({ type: 'object', properties: {} }, { a: 1 }, '/root').map((f) => f.pointer)).toEqual(['/root/a']);
+    expect(
+      findUndeclared({ type: 'object', properties: {} }, { a: 1 }, '/root').map((f) => f.pointer),
+    ).toEqual(['/root/a']);
   });
 });
 
 describe('findUndeclared on the document', () => {
   it('finds nothing in a body made of declared fields', () => {
-    const body = { data: [{ productId: 'P1', title: 'T', category: [{ level: 1, title: 'Amps' }] }], pagination: { offset: 0, limit: 10, total: 1, has_more: false } };
+    const body = {
+      data: [{ productId: 'P1', title: 'T', category: [{ level: 1, title: 'Amps' }] }],
+      pagination: { offset: 0, limit: 10, total: 1, has_more: false },
+    };
     expect(findUndeclared(schemas.ProductList, body)).toEqual([]);
   });
 
   it('reports undeclared fields with pointer and sample, at any depth', () => {
     const body = {
-      data: [{ productId: 'P1', newField: 'x', orderableProducts: [{ orderableId: 'O#1', href: '/h', stock: 5 }] }],
+      data: [
+        {
+          productId: 'P1',
+          newField: 'x',
+          orderableProducts: [{ orderableId: 'O#1', href: '/h', stock: 5 }],
+        },
+      ],
       pagination: { offset: 0, limit: 10, total: 1, has_more: false, cursor: 'abc' },
       meta: { took: 3 },
     };
@@ -107,22 +159,58 @@ describe('findUndeclared on the document', () => {
   });
 
   it('follows the oneOf branch the body fits (the two by-ID product shapes)', () => {
-    const v100 = { productId: 'P1', additionalDetails: null, relatedProducts: [{ productId: 'P2', title: 't', href: '/p', rank: 1 }] };
-    expect(findUndeclared(schemas.ProductById, v100)).toEqual([{ pointer: '/relatedProducts/0/rank', sample: 1 }]);
-    const v120 = { productId: 'P1', applicationBlockDiagrams: [{ title: 't', description: 'd', imageUrl: 'i', url: 'u', size: 'L' }] };
-    expect(findUndeclared(schemas.ProductById, v120)).toEqual([{ pointer: '/applicationBlockDiagrams/0/size', sample: 'L' }]);
+    const v100 = {
+      productId: 'P1',
+      additionalDetails: null,
+      relatedProducts: [{ productId: 'P2', title: 't', href: '/p', rank: 1 }],
+    };
+    expect(findUndeclared(schemas.ProductById, v100)).toEqual([
+      { pointer: '/relatedProducts/0/rank', sample: 1 },
+    ]);
+    const v120 = {
+      productId: 'P1',
+      applicationBlockDiagrams: [
+        { title: 't', description: 'd', imageUrl: 'i', url: 'u', size: 'L' },
+      ],
+    };
+    expect(findUndeclared(schemas.ProductById, v120)).toEqual([
+      { pointer: '/applicationBlockDiagrams/0/size', sample: 'L' },
+    ]);
   });
 
   it('picks the right by-ID product shape for complete records', async () => {
     const contract = await loadContract({ release: 'unreleased' });
     const schema = contract.operation('getProduct').responses.get('200')!.jsonSchema!;
-    const common = { productId: 'p', wwwUpdateDate: 'd', uuid: 'u', title: 't', url: 'u', category: [], description: '', features: '', applications: '', images: [], orderableProducts: [], relatedBoardsKits: [], softwareTools: [], featuredDocuments: [], relatedDocuments: [], relatedDocumentsSecondary: [] };
-    expect(pointers({ ...common, applicationBlockDiagrams: [], surprise: 1 }, schema)).toEqual(['/surprise']);
-    expect(pointers({ ...common, additionalDetails: null, relatedProducts: [] }, schema)).toEqual([]);
+    const common = {
+      productId: 'p',
+      wwwUpdateDate: 'd',
+      uuid: 'u',
+      title: 't',
+      url: 'u',
+      category: [],
+      description: '',
+      features: '',
+      applications: '',
+      images: [],
+      orderableProducts: [],
+      relatedBoardsKits: [],
+      softwareTools: [],
+      featuredDocuments: [],
+      relatedDocuments: [],
+      relatedDocumentsSecondary: [],
+    };
+    expect(pointers({ ...common, applicationBlockDiagrams: [], surprise: 1 }, schema)).toEqual([
+      '/surprise',
+    ]);
+    expect(pointers({ ...common, additionalDetails: null, relatedProducts: [] }, schema)).toEqual(
+      [],
+    );
   });
 
   it('walks anyOf items in both category forms', () => {
-    const body = { category: [{ level: 1, title: 'A', slug: 'a' }, [{ level: 2, title: 'B', id: 7 }]] };
+    const body = {
+      category: [{ level: 1, title: 'A', slug: 'a' }, [{ level: 2, title: 'B', id: 7 }]],
+    };
     expect(findUndeclared(schemas.Product, body)).toEqual([
       { pointer: '/category/0/slug', sample: 'a' },
       { pointer: '/category/1/0/id', sample: 7 },
@@ -131,8 +219,16 @@ describe('findUndeclared on the document', () => {
 
   it('does not report inside free-form values, and escapes pointer characters', () => {
     // An attribute value may be any object (the reference's search answer and examples send objects).
-    const attribute = { productPartAttributeId: 'vin-max', attributeName: 'Vin Max', href: '/h', attributeValues: [16, { value: 16, unit: 'V', any: { thing: 1 } }], 'a/b~c': 1 };
-    expect(findUndeclared(schemas.PartParametricAttribute, attribute)).toEqual([{ pointer: '/a~1b~0c', sample: 1 }]);
+    const attribute = {
+      productPartAttributeId: 'vin-max',
+      attributeName: 'Vin Max',
+      href: '/h',
+      attributeValues: [16, { value: 16, unit: 'V', any: { thing: 1 } }],
+      'a/b~c': 1,
+    };
+    expect(findUndeclared(schemas.PartParametricAttribute, attribute)).toEqual([
+      { pointer: '/a~1b~0c', sample: 1 },
+    ]);
   });
 
   it('the 400 body is the plain {error}: the former code and details members are undeclared', () => {
@@ -145,7 +241,9 @@ describe('findUndeclared on the document', () => {
 
   it('shows a value nested beyond the stack without throwing', () => {
     const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
-    expect(findUndeclared(schemas.NotFoundError, { error: 'x', deep })).toEqual([{ pointer: '/deep', sample: '(too deeply nested to show)' }]);
+    expect(findUndeclared(schemas.NotFoundError, { error: 'x', deep })).toEqual([
+      { pointer: '/deep', sample: '(too deeply nested to show)' },
+    ]);
   });
 
   it('truncates long samples', () => {
@@ -155,8 +253,12 @@ describe('findUndeclared on the document', () => {
 });
 
 describe('findAbsent: declared fields left out where presence is not stated', () => {
-  it('names absent optional fields, not required ones, alternative spellings, sometimes-fields or another form\'s fields', () => {
-    const board = { boardKitId: 'B1', title: 'Board', softwareTools: [{ name: 'Tool', url: null }] };
+  it("names absent optional fields, not required ones, alternative spellings, sometimes-fields or another form's fields", () => {
+    const board = {
+      boardKitId: 'B1',
+      title: 'Board',
+      softwareTools: [{ name: 'Tool', url: null }],
+    };
     const absent = findAbsent(schemas.BoardKit, board);
     expect(absent).toContain('/url');
     expect(absent).toContain('/category');
@@ -167,21 +269,56 @@ describe('findAbsent: declared fields left out where presence is not stated', ()
   });
 
   it('expects on a CAD model only the fields of the form it has', () => {
-    expect(findAbsent(schemas.CadModel, { cadSoftware: 'Multiple', url: 'https://x', providedBy: 'SnapEDA' })).toEqual([]);
+    expect(
+      findAbsent(schemas.CadModel, {
+        cadSoftware: 'Multiple',
+        url: 'https://x',
+        providedBy: 'SnapEDA',
+      }),
+    ).toEqual([]);
   });
 });
 
 describe('findForms: the side of a source/reference conflict the mock does not serve', () => {
   it('names grouped categories, board category names, {title} tool categories, a one-string subType and an alternative spelling', () => {
-    expect(findForms(schemas.Product, { productId: 'P', category: [[{ level: 1, title: 'A' }]] })).toEqual([{ pointer: '/category/0', form: "entries grouped in an inner array (the source's sample)" }]);
-    expect(findForms(schemas.BoardKit, { boardKitId: 'B', category: ['Power'], softwareTools: [{ softwareToolName: 'T', href: '/t' }] }).map((f) => f.pointer)).toEqual(['/category/0', '/softwareTools/0/softwareToolName', '/softwareTools/0/href']);
-    expect(findForms(schemas.SoftwareTool, { softwareToolName: 'T', parentSoftwareCategory: [{ title: 'X' }] })).toEqual([{ pointer: '/parentSoftwareCategory/0', form: '{title} items (the source)' }]);
-    expect(findForms(schemas.Document, { agileId: 'A', subType: 'Driver Package' })).toEqual([{ pointer: '/subType', form: "one string (the reference's example)" }]);
+    expect(
+      findForms(schemas.Product, { productId: 'P', category: [[{ level: 1, title: 'A' }]] }),
+    ).toEqual([
+      { pointer: '/category/0', form: "entries grouped in an inner array (the source's sample)" },
+    ]);
+    expect(
+      findForms(schemas.BoardKit, {
+        boardKitId: 'B',
+        category: ['Power'],
+        softwareTools: [{ softwareToolName: 'T', href: '/t' }],
+      }).map((f) => f.pointer),
+    ).toEqual(['/category/0', '/softwareTools/0/softwareToolName', '/softwareTools/0/href']);
+    expect(
+      findForms(schemas.SoftwareTool, {
+        softwareToolName: 'T',
+        parentSoftwareCategory: [{ title: 'X' }],
+      }),
+    ).toEqual([{ pointer: '/parentSoftwareCategory/0', form: '{title} items (the source)' }]);
+    expect(findForms(schemas.Document, { agileId: 'A', subType: 'Driver Package' })).toEqual([
+      { pointer: '/subType', form: "one string (the reference's example)" },
+    ]);
   });
 
   it('says nothing about the forms the mock serves', () => {
-    expect(findForms(schemas.BoardKit, { boardKitId: 'B', category: [{ level: 1, title: 'Power' }], softwareTools: [{ name: 'T', url: null }] })).toEqual([]);
-    expect(findForms(schemas.Document, { agileId: 'A', subType: ['Driver Package'], category: [{ level: 1, title: 'A' }] })).toEqual([]);
+    expect(
+      findForms(schemas.BoardKit, {
+        boardKitId: 'B',
+        category: [{ level: 1, title: 'Power' }],
+        softwareTools: [{ name: 'T', url: null }],
+      }),
+    ).toEqual([]);
+    expect(
+      findForms(schemas.Document, {
+        agileId: 'A',
+        subType: ['Driver Package'],
+        category: [{ level: 1, title: 'A' }],
+      }),
+    ).toEqual([]);
   });
 });
 

@@ -72,7 +72,11 @@ export function fits(schema: Schema, value: unknown): boolean {
   if (typeof type === 'string' && !typeFits(type, value)) return false;
   if (Array.isArray(type) && !type.some((t) => typeFits(String(t), value))) return false;
   if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(value)) return false;
-  if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) return false;
+  if (
+    Array.isArray(schema.enum) &&
+    !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))
+  )
+    return false;
   if (asSchemas(schema.allOf).some((s) => !fits(s, value))) return false;
   const oneOf = asSchemas(schema.oneOf);
   if (oneOf.length > 0 && oneOf.filter((s) => fits(s, value)).length !== 1) return false;
@@ -80,12 +84,14 @@ export function fits(schema: Schema, value: unknown): boolean {
   if (anyOf.length > 0 && !anyOf.some((s) => fits(s, value))) return false;
   if (isObject(schema.not) && fits(schema.not, value)) return false;
   if (isObject(value)) {
-    if (Array.isArray(schema.required) && schema.required.some((name) => !(String(name) in value))) return false;
+    if (Array.isArray(schema.required) && schema.required.some((name) => !(String(name) in value)))
+      return false;
     const properties = isObject(schema.properties) ? schema.properties : {};
     for (const [name, sub] of Object.entries(properties)) {
       if (name in value && isObject(sub) && !fits(sub, value[name])) return false;
     }
-    if (schema.additionalProperties === false && Object.keys(value).some((k) => !(k in properties))) return false;
+    if (schema.additionalProperties === false && Object.keys(value).some((k) => !(k in properties)))
+      return false;
   }
   if (Array.isArray(value) && isObject(schema.items)) {
     const items = schema.items;
@@ -117,7 +123,9 @@ function shapeOf(schema: Schema): Shape {
       asSchemas(s.allOf).forEach(collect);
     };
     collect(schema);
-    const choices = parts.flatMap((p) => [asSchemas(p.oneOf), asSchemas(p.anyOf)]).filter((group) => group.length > 0);
+    const choices = parts
+      .flatMap((p) => [asSchemas(p.oneOf), asSchemas(p.anyOf)])
+      .filter((group) => group.length > 0);
     shape = { parts, choices };
     shapes.set(schema, shape);
   }
@@ -166,7 +174,8 @@ function fieldsOf(parts: Schema[]): Fields {
     const properties = new Map<string, Schema[]>();
     for (const part of parts) {
       if (!isObject(part.properties)) continue;
-      for (const [name, sub] of Object.entries(part.properties)) if (isObject(sub)) properties.set(name, [...(properties.get(name) ?? []), sub]);
+      for (const [name, sub] of Object.entries(part.properties))
+        if (isObject(sub)) properties.set(name, [...(properties.get(name) ?? []), sub]);
     }
     fields = {
       properties,
@@ -199,7 +208,13 @@ interface ObjectVisit {
  * schemas that apply to it (`visitValue`, scalars included). Pointers are prefixed by `at`; the
  * path is a stack of segments, a pointer string is built only for what is reported.
  */
-function walkBeside(schema: Schema | undefined, value: unknown, at: string, visitObject: (visit: ObjectVisit) => void, visitValue?: (parts: Schema[], here: () => string) => void): void {
+function walkBeside(
+  schema: Schema | undefined,
+  value: unknown,
+  at: string,
+  visitObject: (visit: ObjectVisit) => void,
+  visitValue?: (parts: Schema[], here: () => string) => void,
+): void {
   const path: string[] = [];
   const here = () => `${at}${path.map((s) => `/${escapePointer(s)}`).join('')}`;
   const pointer = (key: string) => `${here()}/${escapePointer(key)}`;
@@ -232,14 +247,19 @@ function walkBeside(schema: Schema | undefined, value: unknown, at: string, visi
 }
 
 /** Every undeclared field in `value` under `schema`, in body order, each pointer prefixed by `at`. */
-export function findUndeclared(schema: Schema | undefined, value: unknown, at = ''): UndeclaredField[] {
+export function findUndeclared(
+  schema: Schema | undefined,
+  value: unknown,
+  at = '',
+): UndeclaredField[] {
   const found: UndeclaredField[] = [];
   walkBeside(schema, value, at, ({ object, fields, into, pointer }) => {
     if (!fields.describesFields) return;
     for (const key in object) {
       const subs = fields.properties.get(key) ?? fields.open;
       if (subs.length > 0) into(key, subs);
-      else if (!fields.freeForm) found.push({ pointer: pointer(key), sample: sampleOf(object[key]) });
+      else if (!fields.freeForm)
+        found.push({ pointer: pointer(key), sample: sampleOf(object[key]) });
     }
   });
   return found;
@@ -260,7 +280,12 @@ export function findAbsent(schema: Schema | undefined, value: unknown, at = ''):
     const formOnly = new Set(schemas.flatMap((s) => shapeOf(s).choices.flat().flatMap(requiredOf)));
     for (const [name, subs] of fields.properties) {
       if (name in object) into(name, subs);
-      else if (!required.has(name) && !formOnly.has(name) && !subs.some((sub) => 'x-alternative-of' in sub || 'x-presence' in sub)) found.push(pointer(name));
+      else if (
+        !required.has(name) &&
+        !formOnly.has(name) &&
+        !subs.some((sub) => 'x-alternative-of' in sub || 'x-presence' in sub)
+      )
+        found.push(pointer(name));
     }
   });
   return found;
@@ -287,14 +312,19 @@ export function findForms(schema: Schema | undefined, value: unknown, at = ''): 
     ({ object, fields, into, pointer }) => {
       for (const [name, subs] of fields.properties) {
         if (!(name in object)) continue;
-        const alternative = subs.map((sub) => sub['x-alternative-of']).find((a): a is string => typeof a === 'string');
-        if (alternative !== undefined) found.push({ pointer: pointer(name), form: `\`${name}\` instead of \`${alternative}\`` });
+        const alternative = subs
+          .map((sub) => sub['x-alternative-of'])
+          .find((a): a is string => typeof a === 'string');
+        if (alternative !== undefined)
+          found.push({ pointer: pointer(name), form: `\`${name}\` instead of \`${alternative}\`` });
         into(name, subs);
       }
     },
     // The branches that fit the value, scalars included: a marked one is the form it uses.
     (parts, here) => {
-      for (const part of parts) if (typeof part['x-form'] === 'string') found.push({ pointer: here(), form: part['x-form'] });
+      for (const part of parts)
+        if (typeof part['x-form'] === 'string')
+          found.push({ pointer: here(), form: part['x-form'] });
     },
   );
   return found;
@@ -315,7 +345,13 @@ export type Allowlist = (pointer: string) => boolean;
 function compilePattern(pattern: string): RegExp {
   const body = pattern
     .split('/')
-    .map((segment) => (segment === '**' ? '.*' : segment === '*' ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) =>
+      segment === '**'
+        ? '.*'
+        : segment === '*'
+          ? '[^/]+'
+          : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   return new RegExp(`^${body}$`);
 }

@@ -31,12 +31,30 @@ export interface Violation {
 }
 
 /** Keywords the document uses that are OpenAPI or project annotations, not JSON Schema. */
-const ANNOTATIONS = ['x-source', 'x-since', 'x-shape-version', 'x-alternative-of', 'x-presence', 'x-form', 'example', 'xml', 'externalDocs', 'discriminator'];
+const ANNOTATIONS = [
+  'x-source',
+  'x-since',
+  'x-shape-version',
+  'x-alternative-of',
+  'x-presence',
+  'x-form',
+  'example',
+  'xml',
+  'externalDocs',
+  'discriminator',
+];
 
 function createAjv(options: { useDefaults: boolean }): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, useDefaults: options.useDefaults });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictRequired: false,
+    strictTypes: false,
+    useDefaults: options.useDefaults,
+  });
   addFormats.default(ajv);
-  for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: ['string', 'object', 'array', 'boolean', 'number'] });
+  for (const keyword of ANNOTATIONS)
+    ajv.addKeyword({ keyword, schemaType: ['string', 'object', 'array', 'boolean', 'number'] });
   return ajv;
 }
 
@@ -72,7 +90,8 @@ export function ruleOf(error: ErrorObject): string {
 function pointerOf(error: ErrorObject): string {
   const p = error.params as Record<string, unknown>;
   if (error.keyword === 'required') return `${error.instancePath}/${String(p.missingProperty)}`;
-  if (error.keyword === 'additionalProperties') return `${error.instancePath}/${String(p.additionalProperty)}`;
+  if (error.keyword === 'additionalProperties')
+    return `${error.instancePath}/${String(p.additionalProperty)}`;
   return error.instancePath;
 }
 
@@ -99,7 +118,8 @@ function sourceAlong(root: Schema, schemaPath: string, fallback: Source): Source
   for (const raw of schemaPath.replace(/^#\/?/, '').split('/')) {
     if (!raw || node === null || typeof node !== 'object') break;
     node = (node as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
-    const here = node && typeof node === 'object' ? (node as Record<string, unknown>)['x-source'] : undefined;
+    const here =
+      node && typeof node === 'object' ? (node as Record<string, unknown>)['x-source'] : undefined;
     if (isSource(here)) source = here;
   }
   return source;
@@ -123,9 +143,14 @@ export function closestBranchErrors(errors: ErrorObject[]): ErrorObject[] {
     if (byBranch.size === 0) continue;
     // Fewest errors wins; on a tie, the branch that got deepest into the value (a branch that
     // fails only on the value's own type did not match it at all).
-    const depth = (errs: ErrorObject[]) => Math.max(...errs.map((e) => e.instancePath.split('/').length));
-    const best = [...byBranch.values()].sort((a, b) => a.length - b.length || depth(b) - depth(a))[0];
-    result = result.filter((e) => e === combinator || !e.schemaPath.startsWith(prefix) || best.includes(e));
+    const depth = (errs: ErrorObject[]) =>
+      Math.max(...errs.map((e) => e.instancePath.split('/').length));
+    const best = [...byBranch.values()].sort(
+      (a, b) => a.length - b.length || depth(b) - depth(a),
+    )[0];
+    result = result.filter(
+      (e) => e === combinator || !e.schemaPath.startsWith(prefix) || best.includes(e),
+    );
     if (best.length > 0) result = result.filter((e) => e !== combinator);
   }
   return result;
@@ -138,13 +163,21 @@ export interface ParsedInput {
 
 export interface Validators {
   /** Typed query and path values with defaults applied, or every problem found. */
-  parseParameters(op: Operation, query: [string, string][], path: Record<string, string>): { input: ParsedInput; problems: InputProblem[] };
+  parseParameters(
+    op: Operation,
+    query: [string, string][],
+    path: Record<string, string>,
+  ): { input: ParsedInput; problems: InputProblem[] };
   /** Problems in a parsed JSON body (empty when valid). Fills in the schema's defaults in place. */
   checkRequestBody(op: Operation, body: unknown): InputProblem[];
   /** Violations of the declared body schema for this status (empty when valid). */
   checkResponseBody(op: Operation, status: number, body: unknown): Violation[];
   /** Missing or mistyped declared headers. `get` reads a header by lower-case name. */
-  checkResponseHeaders(op: Operation, status: number, get: (name: string) => string | null | undefined): Violation[];
+  checkResponseHeaders(
+    op: Operation,
+    status: number,
+    get: (name: string) => string | null | undefined,
+  ): Violation[];
   /** The declared response for a status, or undefined when the status is undeclared. */
   responseFor(op: Operation, status: number): ResponseSpec | undefined;
 }
@@ -183,8 +216,13 @@ export function createValidators(contract: Contract): Validators {
     let check = paramCheckers.get(op);
     if (!check) {
       const properties: Record<string, Schema> = {};
-      for (const p of op.parameters) if (p.in !== 'header') properties[`${p.in}:${p.name}`] = p.schema;
-      check = paramAjv.compile({ type: 'object', properties, required: op.parameters.filter((p) => p.required).map((p) => `${p.in}:${p.name}`) });
+      for (const p of op.parameters)
+        if (p.in !== 'header') properties[`${p.in}:${p.name}`] = p.schema;
+      check = paramAjv.compile({
+        type: 'object',
+        properties,
+        required: op.parameters.filter((p) => p.required).map((p) => `${p.in}:${p.name}`),
+      });
       paramCheckers.set(op, check);
     }
     return check;
@@ -199,20 +237,31 @@ export function createValidators(contract: Contract): Validators {
   const queryParameters = new Map<Operation, Map<string, Operation['parameters'][number]>>();
   const queryParametersOf = (op: Operation) => {
     let byName = queryParameters.get(op);
-    if (!byName) queryParameters.set(op, (byName = new Map(op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]))));
+    if (!byName)
+      queryParameters.set(
+        op,
+        (byName = new Map(op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]))),
+      );
     return byName;
   };
   // Operations not in this contract are a caller bug; fail loudly rather than validate nothing.
   const known = new Set(contract.operations);
   const assertKnown = (op: Operation) => {
-    if (!known.has(op)) throw new Error(`operation ${op.operationId} is not part of release ${contract.release}`);
+    if (!known.has(op))
+      throw new Error(`operation ${op.operationId} is not part of release ${contract.release}`);
   };
 
   const toInputProblems = (where: 'body', errors: ErrorObject[], data: unknown): InputProblem[] =>
     closestBranchErrors(errors).map((e) => {
       const pointer = pointerOf(e);
       const received = valueAt(data, e.keyword === 'required' ? e.instancePath : pointer);
-      return { in: where, name: pointer, rule: ruleOf(e), message: messageOf(e, pointer), received };
+      return {
+        in: where,
+        name: pointer,
+        rule: ruleOf(e),
+        message: messageOf(e, pointer),
+        received,
+      };
     });
 
   return {
@@ -226,28 +275,52 @@ export function createValidators(contract: Contract): Validators {
       for (const [name, raw] of query) {
         const param = declared.get(name);
         if (!param) {
-          problems.push({ in: 'query', name, rule: `declared parameters: ${[...declared.keys()].join(', ') || 'none'}`, message: `unknown query parameter "${name}"`, received: raw });
+          problems.push({
+            in: 'query',
+            name,
+            rule: `declared parameters: ${[...declared.keys()].join(', ') || 'none'}`,
+            message: `unknown query parameter "${name}"`,
+            received: raw,
+          });
           continue;
         }
         if (seen.has(name)) {
-          problems.push({ in: 'query', name, rule: 'at most once', message: `query parameter "${name}" given more than once`, received: raw });
+          problems.push({
+            in: 'query',
+            name,
+            rule: 'at most once',
+            message: `query parameter "${name}" given more than once`,
+            received: raw,
+          });
           continue;
         }
         seen.add(name);
         const itemSchema = (param.schema.items ?? {}) as Schema;
-        values[`query:${name}`] = param.commaJoined ? raw.split(',').map((item) => coerce(item, itemSchema)) : coerce(raw, param.schema);
+        values[`query:${name}`] = param.commaJoined
+          ? raw.split(',').map((item) => coerce(item, itemSchema))
+          : coerce(raw, param.schema);
       }
       for (const [name, raw] of Object.entries(path)) values[`path:${name}`] = raw;
       assertKnown(op);
       const check = paramChecker(op);
       if (!check(values)) {
         for (const e of closestBranchErrors(check.errors ?? [])) {
-          const key = e.keyword === 'required' ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.split('/')[1];
+          const key =
+            e.keyword === 'required'
+              ? String((e.params as { missingProperty: string }).missingProperty)
+              : e.instancePath.split('/')[1];
           const [where, name] = key.split(':') as [InputProblem['in'], string];
           const item = e.instancePath.split('/')[2];
-          const received = item === undefined ? values[key] : (values[key] as unknown[])[Number(item)];
+          const received =
+            item === undefined ? values[key] : (values[key] as unknown[])[Number(item)];
           const what = e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid');
-          problems.push({ in: where, name, rule: ruleOf(e), message: `${where} parameter "${name}" ${what}`, received });
+          problems.push({
+            in: where,
+            name,
+            rule: ruleOf(e),
+            message: `${where} parameter "${name}" ${what}`,
+            received,
+          });
         }
       }
       const input: ParsedInput = { query: {}, path: {} };
@@ -290,14 +363,26 @@ export function createValidators(contract: Contract): Validators {
       for (const header of response.headers) {
         const raw = get(header.name);
         if (raw === null || raw === undefined) {
-          if (header.required) violations.push({ pointer: `header:${header.name}`, rule: 'required header', message: `header ${header.name} is missing`, source: response.source });
+          if (header.required)
+            violations.push({
+              pointer: `header:${header.name}`,
+              rule: 'required header',
+              message: `header ${header.name} is missing`,
+              source: response.source,
+            });
           continue;
         }
         const value = coerce(raw, header.schema);
         const check = compiled(header.schema);
         if (!check(value)) {
           const e = check.errors![0];
-          violations.push({ pointer: `header:${header.name}`, rule: ruleOf(e), message: `header ${header.name} ${e.message ?? 'is invalid'}`, source: response.source, actual: raw });
+          violations.push({
+            pointer: `header:${header.name}`,
+            rule: ruleOf(e),
+            message: `header ${header.name} ${e.message ?? 'is invalid'}`,
+            source: response.source,
+            actual: raw,
+          });
         }
       }
       return violations;
@@ -319,5 +404,12 @@ export interface SchemaProblem {
  */
 export function compileSchema(schema: Schema): (data: unknown) => SchemaProblem[] {
   const check = createAjv({ useDefaults: false }).compile(schema);
-  return (data) => (check(data) ? [] : closestBranchErrors(check.errors ?? []).map((e) => ({ pointer: pointerOf(e), rule: ruleOf(e), message: e.message ?? 'is invalid' })));
+  return (data) =>
+    check(data)
+      ? []
+      : closestBranchErrors(check.errors ?? []).map((e) => ({
+          pointer: pointerOf(e),
+          rule: ruleOf(e),
+          message: e.message ?? 'is invalid',
+        }));
 }

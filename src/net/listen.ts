@@ -46,7 +46,11 @@ export async function listen(fetch: FetchHandler, options: ListenOptions): Promi
   });
   const connections = trackConnections(server);
   const { port } = server.address() as AddressInfo;
-  return { server, origin: `http://${urlHost(options.host)}:${port}`, close: () => closeServer(server, connections, options.graceMs ?? SHUTDOWN_GRACE_MS) };
+  return {
+    server,
+    origin: `http://${urlHost(options.host)}:${port}`,
+    close: () => closeServer(server, connections, options.graceMs ?? SHUTDOWN_GRACE_MS),
+  };
 }
 
 interface Connections {

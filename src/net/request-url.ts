@@ -11,7 +11,10 @@ export function splitUrl(url: string): { rawPath: string; search: string } {
   const end = queryStart === -1 ? url.length : queryStart;
   const hashStart = url.indexOf('#', pathStart);
   return {
-    rawPath: pathStart === -1 ? '/' : url.slice(pathStart, hashStart !== -1 && hashStart < end ? hashStart : end),
+    rawPath:
+      pathStart === -1
+        ? '/'
+        : url.slice(pathStart, hashStart !== -1 && hashStart < end ? hashStart : end),
     search: queryStart === -1 ? '' : url.slice(queryStart + 1),
   };
 }

@@ -11,7 +11,17 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import { BASE_PATH, createOperationRouter, createValidators, isJsonMediaType, loadContract, mediaTypeOf, NO_BODY_STATUSES, type Operation, type ResponseBody } from '../contract/index.js';
+import {
+  BASE_PATH,
+  createOperationRouter,
+  createValidators,
+  isJsonMediaType,
+  loadContract,
+  mediaTypeOf,
+  NO_BODY_STATUSES,
+  type Operation,
+  type ResponseBody,
+} from '../contract/index.js';
 import { splitUrl } from '../net/request-url.js';
 import { createRecorder, type Recorder, type RecordInput } from '../recordings/index.js';
 import { checkLiveResponse, type Finding } from './check.js';
@@ -28,7 +38,14 @@ import { callUpstream, describeFetchError, readBounded } from './upstream.js';
 export const VIOLATIONS_HEADER = 'x-contract-violations';
 export const STATS_PATH = '/__proxy/stats';
 /** What a page may read besides the CORS-safelisted headers. */
-export const EXPOSED_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'retry-after', VIOLATIONS_HEADER, 'content-disposition', 'content-length'];
+export const EXPOSED_HEADERS = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'retry-after',
+  VIOLATIONS_HEADER,
+  'content-disposition',
+  'content-length',
+];
 
 /** What a forwarded request leaves for the access line written once it is answered. */
 type ProxyEnv = { Variables: { exchange: Exchange; outcome: { violations?: number } } };
@@ -55,7 +72,9 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   const router = createOperationRouter(contract.operations, { emptySegments: 'skip' });
   const scrubber = createKeyScrubber(options.apiKey);
   const reporter = new Reporter({ log: options.log, scrubber, now: options.now });
-  const recorder: Recorder | undefined = options.fixturesDir ? createRecorder({ dir: options.fixturesDir, now: options.now }) : undefined;
+  const recorder: Recorder | undefined = options.fixturesDir
+    ? createRecorder({ dir: options.fixturesDir, now: options.now })
+    : undefined;
 
   const app = new Hono<ProxyEnv>() as ProxyApp;
   app.reporter = reporter;
@@ -67,12 +86,30 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   app.use('*', refuseUnsafePaths());
   app.use(
     `${BASE_PATH}/*`,
-    bodyLimit({ maxSize: options.maxRequestBytes, onError: (c) => c.json({ error: `request body larger than ${options.maxRequestBytes} bytes (proxy limit)` }, 413) }),
+    bodyLimit({
+      maxSize: options.maxRequestBytes,
+      onError: (c) =>
+        c.json(
+          { error: `request body larger than ${options.maxRequestBytes} bytes (proxy limit)` },
+          413,
+        ),
+    }),
   );
   app.all(`${BASE_PATH}/*`, (c) => forward(c));
-  app.notFound((c) => c.json({ error: `the proxy forwards ${BASE_PATH}/* only; ${splitUrl(c.req.url).rawPath} is not under it` }, 404));
+  app.notFound((c) =>
+    c.json(
+      {
+        error: `the proxy forwards ${BASE_PATH}/* only; ${splitUrl(c.req.url).rawPath} is not under it`,
+      },
+      404,
+    ),
+  );
   app.onError((error, c) => {
-    reporter.proxyError({ method: c.req.method, path: splitUrl(c.req.url).rawPath, error: error.message });
+    reporter.proxyError({
+      method: c.req.method,
+      path: splitUrl(c.req.url).rawPath,
+      error: error.message,
+    });
     return c.json({ error: 'proxy error (see the proxy log)' }, 500);
   });
 
@@ -86,21 +123,42 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     await next();
     if (c.req.path === STATS_PATH && c.res.status === 200) return;
     const forwarded = c.get('exchange');
-    const exchange = forwarded ?? { operation: null, method: c.req.method, url: splitUrl(c.req.url).rawPath, status: 0 };
-    reporter.request({ ...exchange, status: c.res.status }, { ms: elapsed(started), forwarded: forwarded !== undefined, ...c.get('outcome') });
+    const exchange = forwarded ?? {
+      operation: null,
+      method: c.req.method,
+      url: splitUrl(c.req.url).rawPath,
+      status: 0,
+    };
+    reporter.request(
+      { ...exchange, status: c.res.status },
+      { ms: elapsed(started), forwarded: forwarded !== undefined, ...c.get('outcome') },
+    );
   }
 
   /** Buffers a JSON body within the cap (and the deadline), scrubbing the key; over the cap, a pass-through stream. */
-  async function takeJsonBody(upstream: Response, timedOut: () => boolean): Promise<{ body: ResponseBody; payload: Payload; keyFound: boolean } | { error: string; status: 502 | 504 }> {
+  async function takeJsonBody(
+    upstream: Response,
+    timedOut: () => boolean,
+  ): Promise<
+    | { body: ResponseBody; payload: Payload; keyFound: boolean }
+    | { error: string; status: 502 | 504 }
+  > {
     let read;
     try {
       read = await readBounded(upstream.body, options.maxJsonBytes);
     } catch (error) {
       return timedOut()
-        ? { status: 504, error: `upstream timed out after ${options.upstreamTimeoutMs} ms (while sending the body)` }
-        : { status: 502, error: `upstream connection broke while sending the body: ${describeFetchError(error)}` };
+        ? {
+            status: 504,
+            error: `upstream timed out after ${options.upstreamTimeoutMs} ms (while sending the body)`,
+          }
+        : {
+            status: 502,
+            error: `upstream connection broke while sending the body: ${describeFetchError(error)}`,
+          };
     }
-    if (!read.complete) return { body: { kind: 'too-large' }, payload: read.stream, keyFound: false };
+    if (!read.complete)
+      return { body: { kind: 'too-large' }, payload: read.stream, keyFound: false };
     const { bytes, found } = scrubber.scrubBytes(read.bytes);
     return { body: parseBody(bytes), payload: bytes, keyFound: found };
   }
@@ -111,13 +169,28 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     const below = rawPath.slice(BASE_PATH.length);
     const match = router.match(method, below);
     // A method the path does not allow is forwarded all the same, unchecked: the live answer is what the client sees.
-    const operation: Operation | undefined = match && 'operation' in match ? match.operation : undefined;
+    const operation: Operation | undefined =
+      match && 'operation' in match ? match.operation : undefined;
     const url = `${options.upstream}${below}${search ? `?${search}` : ''}`;
-    const exchange: Exchange = { operation: operation?.operationId ?? null, method, url, status: 0 };
+    const exchange: Exchange = {
+      operation: operation?.operationId ?? null,
+      method,
+      url,
+      status: 0,
+    };
     c.set('exchange', exchange);
-    const requestBody = method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await c.req.arrayBuffer());
+    const requestBody =
+      method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await c.req.arrayBuffer());
 
-    const result = await callUpstream(url, { method, headers: upstreamRequestHeaders(c.req.raw.headers, options.apiKey), body: requestBody }, { fetch: options.fetch, timeoutMs: options.upstreamTimeoutMs });
+    const result = await callUpstream(
+      url,
+      {
+        method,
+        headers: upstreamRequestHeaders(c.req.raw.headers, options.apiKey),
+        body: requestBody,
+      },
+      { fetch: options.fetch, timeoutMs: options.upstreamTimeoutMs },
+    );
     if (!result.ok) {
       exchange.status = result.status;
       reporter.upstreamError(exchange, result.error);
@@ -126,10 +199,15 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     const upstream = result.response;
     exchange.status = upstream.status;
     const mediaType = mediaTypeOf(upstream.headers.get('content-type'));
-    const hasBody = method !== 'HEAD' && !NO_BODY_STATUSES.has(upstream.status) && upstream.body !== null;
+    const hasBody =
+      method !== 'HEAD' && !NO_BODY_STATUSES.has(upstream.status) && upstream.body !== null;
     const declared = operation && validators.responseFor(operation, upstream.status);
     const buffer = hasBody && (isJsonMediaType(mediaType) || declared?.jsonSchema !== undefined);
-    const streamCut = () => reporter.keyEchoed(exchange, 'the live body streamed to the client contained the API key; the stream was cut before it');
+    const streamCut = () =>
+      reporter.keyEchoed(
+        exchange,
+        'the live body streamed to the client contained the API key; the stream was cut before it',
+      );
 
     let body: ResponseBody = hasBody ? { kind: 'streamed' } : { kind: 'none' };
     let payload: Payload = hasBody ? upstream.body : null;
@@ -143,7 +221,11 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
       }
       ({ body, payload } = taken);
       keyInBody = taken.keyFound;
-      if (body.kind === 'too-large') reporter.unvalidated(exchange, `JSON body over ${options.maxJsonBytes} bytes; passed through unvalidated`);
+      if (body.kind === 'too-large')
+        reporter.unvalidated(
+          exchange,
+          `JSON body over ${options.maxJsonBytes} bytes; passed through unvalidated`,
+        );
     }
     // The deadline covered the headers and any buffered body; a streamed body takes as long as it needs.
     result.release();
@@ -153,7 +235,12 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     let broken = 0;
     if (operation) {
       try {
-        findings = checkLiveResponse(validators, operation, { method, status: upstream.status, headers: upstream.headers, body });
+        findings = checkLiveResponse(validators, operation, {
+          method,
+          status: upstream.status,
+          headers: upstream.headers,
+          body,
+        });
         broken = reporter.findings(exchange, findings);
       } catch (error) {
         // A body that defeats the checker (e.g. nested beyond the stack) is still the live answer: pass it on, say so.
@@ -162,20 +249,47 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
         reporter.unvalidated(exchange, `body could not be checked: ${error.message}`);
       }
     } else {
-      reporter.unvalidated(exchange, `no operation in the document (release ${contract.release}) matches ${method} ${below}`);
+      reporter.unvalidated(
+        exchange,
+        `no operation in the document (release ${contract.release}) matches ${method} ${below}`,
+      );
     }
 
-    const { headers, keyFound: keyInHeaders } = downstreamResponseHeaders(upstream.headers, scrubber, { keepLength: !buffer });
+    const { headers, keyFound: keyInHeaders } = downstreamResponseHeaders(
+      upstream.headers,
+      scrubber,
+      { keepLength: !buffer },
+    );
     const keyEchoed = keyInBody || keyInHeaders;
     if (keyEchoed) {
-      reporter.keyEchoed(exchange, `the live response contained the API key (${[keyInBody && 'body', keyInHeaders && 'headers'].filter(Boolean).join(' and ')}); replaced with *** in the body, header dropped`);
+      reporter.keyEchoed(
+        exchange,
+        `the live response contained the API key (${[keyInBody && 'body', keyInHeaders && 'headers'].filter(Boolean).join(' and ')}); replaced with *** in the body, header dropped`,
+      );
     }
     if (recorder && operation && body.kind === 'json' && payload instanceof Uint8Array) {
-      if (keyEchoed) reporter.notRecorded(exchange, 'the response echoed the API key; a flagged response is never recorded', 'warning');
-      else record(recorder, exchange, { operation, method, rawPath: below, search, requestBody, status: upstream.status, headers: upstream.headers, body: payload, findings });
+      if (keyEchoed)
+        reporter.notRecorded(
+          exchange,
+          'the response echoed the API key; a flagged response is never recorded',
+          'warning',
+        );
+      else
+        record(recorder, exchange, {
+          operation,
+          method,
+          rawPath: below,
+          search,
+          requestBody,
+          status: upstream.status,
+          headers: upstream.headers,
+          body: payload,
+          findings,
+        });
     }
     // No count for a body we could not check: "0" would claim a clean bill it has not earned.
-    if (options.signalViolations && operation && body.kind !== 'too-large') headers.set(VIOLATIONS_HEADER, String(broken));
+    if (options.signalViolations && operation && body.kind !== 'too-large')
+      headers.set(VIOLATIONS_HEADER, String(broken));
     c.set('outcome', { violations: broken });
     return new Response(payload, { status: upstream.status, headers });
   }
@@ -184,7 +298,8 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   function record(into: Recorder, exchange: Exchange, input: RecordInput): void {
     const outcome = into.record(input);
     if (outcome.kind === 'written') reporter.recorded(exchange, outcome.file);
-    else if (outcome.kind === 'skipped') reporter.notRecorded(exchange, outcome.reason, outcome.severity);
+    else if (outcome.kind === 'skipped')
+      reporter.notRecorded(exchange, outcome.reason, outcome.severity);
     else reporter.recordFailed(exchange, outcome.error);
   }
 

@@ -17,18 +17,49 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('parseProxyArgs', () => {
   it('takes the key from WEB_DATA_API_KEY and the rest from flags', () => {
-    const options = parseProxyArgs(['--proxy', LIVE, '--proxy-origin', 'http://localhost:5173', '--proxy-origin', 'http://127.0.0.1:3000', '--port', '4021', '--signal-violations', '--upstream-timeout-ms', '2000', '--fixtures', 'rec'], { WEB_DATA_API_KEY: 'env-secret\n' });
-    expect(options).toMatchObject({ upstream: LIVE, apiKey: 'env-secret', allowedOrigins: ['http://localhost:5173', 'http://127.0.0.1:3000'], port: 4021, signalViolations: true, upstreamTimeoutMs: 2000, fixturesDir: 'rec' });
+    const options = parseProxyArgs(
+      [
+        '--proxy',
+        LIVE,
+        '--proxy-origin',
+        'http://localhost:5173',
+        '--proxy-origin',
+        'http://127.0.0.1:3000',
+        '--port',
+        '4021',
+        '--signal-violations',
+        '--upstream-timeout-ms',
+        '2000',
+        '--fixtures',
+        'rec',
+      ],
+      { WEB_DATA_API_KEY: 'env-secret\n' },
+    );
+    expect(options).toMatchObject({
+      upstream: LIVE,
+      apiKey: 'env-secret',
+      allowedOrigins: ['http://localhost:5173', 'http://127.0.0.1:3000'],
+      port: 4021,
+      signalViolations: true,
+      upstreamTimeoutMs: 2000,
+      fixturesDir: 'rec',
+    });
   });
 
   it('prefers --api-key-file (first line, trimmed) over the environment', () => {
     const file = join(dir, 'key');
     writeFileSync(file, '  file-secret  \nignored\n');
-    expect(parseProxyArgs(['--proxy', LIVE, '--api-key-file', file], { WEB_DATA_API_KEY: 'env-secret' })?.apiKey).toBe('file-secret');
+    expect(
+      parseProxyArgs(['--proxy', LIVE, '--api-key-file', file], { WEB_DATA_API_KEY: 'env-secret' })
+        ?.apiKey,
+    ).toBe('file-secret');
   });
 
   it('refuses a key on the command line without repeating it', () => {
-    for (const argv of [['--proxy', LIVE, '--api-key', 'cli-secret'], ['--proxy', LIVE, '--api-key=cli-secret']]) {
+    for (const argv of [
+      ['--proxy', LIVE, '--api-key', 'cli-secret'],
+      ['--proxy', LIVE, '--api-key=cli-secret'],
+    ]) {
       const error = (() => {
         try {
           parseProxyArgs(argv, {});
@@ -43,37 +74,80 @@ describe('parseProxyArgs', () => {
   });
 
   it('explains a missing key, a missing or empty key file and a missing --proxy', () => {
-    expect(() => parseProxyArgs(['--proxy', LIVE], {})).toThrow(/set WEB_DATA_API_KEY or pass --api-key-file/);
-    expect(() => parseProxyArgs(['--proxy', LIVE, '--api-key-file', join(dir, 'absent')], {})).toThrow(/cannot read .*ENOENT/);
+    expect(() => parseProxyArgs(['--proxy', LIVE], {})).toThrow(
+      /set WEB_DATA_API_KEY or pass --api-key-file/,
+    );
+    expect(() =>
+      parseProxyArgs(['--proxy', LIVE, '--api-key-file', join(dir, 'absent')], {}),
+    ).toThrow(/cannot read .*ENOENT/);
     const empty = join(dir, 'empty');
     writeFileSync(empty, '\n');
-    expect(() => parseProxyArgs(['--proxy', LIVE, '--api-key-file', empty], {})).toThrow(/is empty/);
-    expect(() => parseProxyArgs([], { WEB_DATA_API_KEY: 'k' })).toThrow(/--proxy <live base URL> is required/);
-    expect(() => parseProxyArgs(['--proxy', LIVE, '--port', 'x'], { WEB_DATA_API_KEY: 'k' })).toThrow(/--port must be/);
-    expect(() => parseProxyArgs(['--proxy', 'https://api.example.com/v2'], { WEB_DATA_API_KEY: 'k' })).toThrow(ProxyUsageError);
-    expect(() => parseProxyArgs(['--proxy', LIVE, '--proxy-origin', 'localhost:5173/x'], { WEB_DATA_API_KEY: 'k' })).toThrow(ProxyUsageError);
+    expect(() => parseProxyArgs(['--proxy', LIVE, '--api-key-file', empty], {})).toThrow(
+      /is empty/,
+    );
+    expect(() => parseProxyArgs([], { WEB_DATA_API_KEY: 'k' })).toThrow(
+      /--proxy <live base URL> is required/,
+    );
+    expect(() =>
+      parseProxyArgs(['--proxy', LIVE, '--port', 'x'], { WEB_DATA_API_KEY: 'k' }),
+    ).toThrow(/--port must be/);
+    expect(() =>
+      parseProxyArgs(['--proxy', 'https://api.example.com/v2'], { WEB_DATA_API_KEY: 'k' }),
+    ).toThrow(ProxyUsageError);
+    expect(() =>
+      parseProxyArgs(['--proxy', LIVE, '--proxy-origin', 'localhost:5173/x'], {
+        WEB_DATA_API_KEY: 'k',
+      }),
+    ).toThrow(ProxyUsageError);
   });
 
   it('returns undefined for --help, whose text names every flag', () => {
     expect(parseProxyArgs(['--help'], {})).toBeUndefined();
-    for (const flag of ['--proxy', '--api-key-file', '--proxy-origin', '--fixtures', '--signal-violations', '--upstream-timeout-ms', '--port']) expect(proxyHelp).toContain(flag);
+    for (const flag of [
+      '--proxy',
+      '--api-key-file',
+      '--proxy-origin',
+      '--fixtures',
+      '--signal-violations',
+      '--upstream-timeout-ms',
+      '--port',
+    ])
+      expect(proxyHelp).toContain(flag);
   });
 });
 
 describe('resolveProxyOptions', () => {
   it('normalises the upstream and the origins', () => {
-    const options = resolveProxyOptions({ upstream: `${LIVE}/`, apiKey: 'k', allowedOrigins: ['HTTP://LocalHost:5173/'] });
+    const options = resolveProxyOptions({
+      upstream: `${LIVE}/`,
+      apiKey: 'k',
+      allowedOrigins: ['HTTP://LocalHost:5173/'],
+    });
     expect(options.upstream).toBe(LIVE);
     expect(options.allowedOrigins).toEqual(['http://localhost:5173']);
   });
 
   it('refuses upstreams that are not a plain base URL ending in /web-data/v1, and origins with paths', () => {
-    expect(() => resolveProxyOptions({ upstream: 'https://api.example.com/v2', apiKey: 'k' })).toThrow(/must end in \/web-data\/v1/);
-    expect(() => resolveProxyOptions({ upstream: 'ftp://api.example.com/web-data/v1', apiKey: 'k' })).toThrow(/http\(s\)/);
-    expect(() => resolveProxyOptions({ upstream: 'https://u:p@api.example.com/web-data/v1', apiKey: 'k' })).toThrow(/credentials/);
+    expect(() =>
+      resolveProxyOptions({ upstream: 'https://api.example.com/v2', apiKey: 'k' }),
+    ).toThrow(/must end in \/web-data\/v1/);
+    expect(() =>
+      resolveProxyOptions({ upstream: 'ftp://api.example.com/web-data/v1', apiKey: 'k' }),
+    ).toThrow(/http\(s\)/);
+    expect(() =>
+      resolveProxyOptions({ upstream: 'https://u:p@api.example.com/web-data/v1', apiKey: 'k' }),
+    ).toThrow(/credentials/);
     expect(() => resolveProxyOptions({ upstream: LIVE, apiKey: '' })).toThrow(/no API key/);
-    expect(() => resolveProxyOptions({ upstream: LIVE, apiKey: 'k', allowedOrigins: ['http://localhost:5173/app'] })).toThrow(/not an origin/);
-    expect(() => resolveProxyOptions({ upstream: LIVE, apiKey: 'k', upstreamTimeoutMs: 0 })).toThrow(/upstreamTimeoutMs/);
+    expect(() =>
+      resolveProxyOptions({
+        upstream: LIVE,
+        apiKey: 'k',
+        allowedOrigins: ['http://localhost:5173/app'],
+      }),
+    ).toThrow(/not an origin/);
+    expect(() =>
+      resolveProxyOptions({ upstream: LIVE, apiKey: 'k', upstreamTimeoutMs: 0 }),
+    ).toThrow(/upstreamTimeoutMs/);
   });
 });
 
@@ -83,7 +157,11 @@ describe('runProxyCli', () => {
     expect(await runProxyCli(['--help'], {}, (t) => (out += t))).toBeUndefined();
     expect(out).toBe(proxyHelp);
     out = '';
-    const running = await runProxyCli(['--proxy', LIVE, '--port', '0', '--proxy-origin', 'http://localhost:5173'], { WEB_DATA_API_KEY: 'banner-secret' }, (t) => (out += t));
+    const running = await runProxyCli(
+      ['--proxy', LIVE, '--port', '0', '--proxy-origin', 'http://localhost:5173'],
+      { WEB_DATA_API_KEY: 'banner-secret' },
+      (t) => (out += t),
+    );
     try {
       expect(out).toContain(`${running!.url} -> ${LIVE}`);
       expect(out).toContain('http://localhost:5173');

@@ -8,7 +8,14 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BASE_PATH } from '../contract/index.js';
 import type { StartProxyOptions } from './listen.js';
-import { API_KEY_ENV, DEFAULT_MAX_JSON_BYTES, DEFAULT_PROXY_HOST, DEFAULT_PROXY_PORT, DEFAULT_UPSTREAM_TIMEOUT_MS, resolveProxyOptions } from './options.js';
+import {
+  API_KEY_ENV,
+  DEFAULT_MAX_JSON_BYTES,
+  DEFAULT_PROXY_HOST,
+  DEFAULT_PROXY_PORT,
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  resolveProxyOptions,
+} from './options.js';
 
 export const proxyHelp = `web-data-mock --proxy: key-holding, validating proxy in front of the live Web Data API
 
@@ -40,7 +47,8 @@ const KEY_ON_COMMAND_LINE = /^--(api-key|key|x-api-key)(=|$)/;
 function positiveInteger(flag: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new ProxyUsageError(`--${flag} must be a non-negative integer (got "${raw}")`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new ProxyUsageError(`--${flag} must be a non-negative integer (got "${raw}")`);
   return n;
 }
 
@@ -51,21 +59,29 @@ export function readApiKey(file: string | undefined, env: NodeJS.ProcessEnv): st
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new ProxyUsageError(`--api-key-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new ProxyUsageError(
+        `--api-key-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
     const key = text.split(/\r?\n/)[0].trim();
     if (!key) throw new ProxyUsageError(`--api-key-file: ${file} is empty`);
     return key;
   }
   const key = env[API_KEY_ENV]?.trim();
-  if (!key) throw new ProxyUsageError(`no API key: set ${API_KEY_ENV} or pass --api-key-file <path>`);
+  if (!key)
+    throw new ProxyUsageError(`no API key: set ${API_KEY_ENV} or pass --api-key-file <path>`);
   return key;
 }
 
 /** Flags to options for `startProxy`; `undefined` when help was asked for. */
-export function parseProxyArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): StartProxyOptions | undefined {
+export function parseProxyArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): StartProxyOptions | undefined {
   if (argv.some((arg) => KEY_ON_COMMAND_LINE.test(arg))) {
-    throw new ProxyUsageError(`the API key is not accepted on the command line; set ${API_KEY_ENV} or use --api-key-file`);
+    throw new ProxyUsageError(
+      `the API key is not accepted on the command line; set ${API_KEY_ENV} or use --api-key-file`,
+    );
   }
   const { values } = parseArgs({
     args: argv,

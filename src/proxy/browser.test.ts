@@ -20,7 +20,16 @@ import { logSink, serveApp, type Served } from './testdata/servers.js';
 
 /** Overridable for machines that keep Chromium elsewhere (and to try the skip path). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const KEY = 'demo-unlimited-key';
 const here = dirname(fileURLToPath(import.meta.url));
 const SCREENSHOT = join(here, '../../reports/screenshots/docs.png');
@@ -61,7 +70,13 @@ describe.runIf(hasChromium)('in Chromium', () => {
       serveApp(pageApp()),
       chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
     ]);
-    proxy = await startProxy({ upstream: mock.url, apiKey: KEY, allowedOrigins: [allowedPage.origin], signalViolations: true, log: sink.log });
+    proxy = await startProxy({
+      upstream: mock.url,
+      apiKey: KEY,
+      allowedOrigins: [allowedPage.origin],
+      signalViolations: true,
+      log: sink.log,
+    });
   });
 
   afterAll(async () => {
@@ -79,10 +94,20 @@ describe.runIf(hasChromium)('in Chromium', () => {
     const product = await productTitle();
     const page = await browser.newPage();
     try {
-      await page.goto(`${allowedPage.origin}/?api=${encodeURIComponent(proxy.url)}&id=${encodeURIComponent(product.id)}`);
-      await page.waitForFunction(() => document.getElementById('title')?.textContent !== 'loading', undefined, { timeout: PAGE_TIMEOUT_MS });
+      await page.goto(
+        `${allowedPage.origin}/?api=${encodeURIComponent(proxy.url)}&id=${encodeURIComponent(product.id)}`,
+      );
+      await page.waitForFunction(
+        () => document.getElementById('title')?.textContent !== 'loading',
+        undefined,
+        { timeout: PAGE_TIMEOUT_MS },
+      );
       expect(await page.textContent('#title')).toBe(product.title);
-      const headers = JSON.parse((await page.textContent('#headers')) ?? '{}') as { status: number; remaining: string | null; violations: string | null };
+      const headers = JSON.parse((await page.textContent('#headers')) ?? '{}') as {
+        status: number;
+        remaining: string | null;
+        violations: string | null;
+      };
       expect(headers.status).toBe(200);
       expect(Number(headers.remaining)).toBeGreaterThan(0);
       expect(headers.violations).toBe('0');
@@ -96,8 +121,14 @@ describe.runIf(hasChromium)('in Chromium', () => {
     const product = await productTitle();
     const page = await browser.newPage();
     try {
-      await page.goto(`${otherPage.origin}/?api=${encodeURIComponent(proxy.url)}&id=${encodeURIComponent(product.id)}`);
-      await page.waitForFunction(() => document.getElementById('title')?.textContent !== 'loading', undefined, { timeout: PAGE_TIMEOUT_MS });
+      await page.goto(
+        `${otherPage.origin}/?api=${encodeURIComponent(proxy.url)}&id=${encodeURIComponent(product.id)}`,
+      );
+      await page.waitForFunction(
+        () => document.getElementById('title')?.textContent !== 'loading',
+        undefined,
+        { timeout: PAGE_TIMEOUT_MS },
+      );
       expect(await page.textContent('#title')).toMatch(/^fetch failed/);
     } finally {
       await page.close();
@@ -111,16 +142,29 @@ describe.runIf(hasChromium)('in Chromium', () => {
     page.on('request', (request) => requested.push(request.url()));
     try {
       await page.goto(`${mock.origin}/docs`, { waitUntil: 'load' });
-      for (const summary of ['List products', 'Get one product', 'Parametric search within a product', 'List boards and kits']) {
-        expect(operations.some((op) => op.summary === summary), `"${summary}" is a summary in the document`).toBe(true);
-        await page.getByText(summary, { exact: true }).first().waitFor({ timeout: PAGE_TIMEOUT_MS });
+      for (const summary of [
+        'List products',
+        'Get one product',
+        'Parametric search within a product',
+        'List boards and kits',
+      ]) {
+        expect(
+          operations.some((op) => op.summary === summary),
+          `"${summary}" is a summary in the document`,
+        ).toBe(true);
+        await page
+          .getByText(summary, { exact: true })
+          .first()
+          .waitFor({ timeout: PAGE_TIMEOUT_MS });
       }
       mkdirSync(dirname(SCREENSHOT), { recursive: true });
       await page.screenshot({ path: SCREENSHOT });
     } finally {
       await page.close();
     }
-    const outside = requested.filter((url) => !url.startsWith(`${mock.origin}/`) && !/^(data|blob):/.test(url));
+    const outside = requested.filter(
+      (url) => !url.startsWith(`${mock.origin}/`) && !/^(data|blob):/.test(url),
+    );
     expect(outside).toEqual([]);
     expect(existsSync(SCREENSHOT)).toBe(true);
   });

@@ -3,12 +3,33 @@
  * Judges one live response with the shared `checkResponse` (src/contract/check-response.ts),
  * undeclared fields included (as warnings). The proxy's own part: values cut to a loggable length.
  */
-import { checkResponse, sampleOf, type Operation, type ResponseBody, type ResponseFinding, type Validators } from '../contract/index.js';
+import {
+  checkResponse,
+  sampleOf,
+  type Operation,
+  type ResponseBody,
+  type ResponseFinding,
+  type Validators,
+} from '../contract/index.js';
 
 /** A finding as the proxy logs, counts and records it: `actual` already cut to a readable length. */
 export type Finding = ResponseFinding;
 
-export function checkLiveResponse(validators: Validators, op: Operation, live: { method: string; status: number; headers: Headers; body: ResponseBody }): Finding[] {
-  const findings = checkResponse(validators, op, { method: live.method, status: live.status, header: (name) => live.headers.get(name), body: live.body }, { undeclaredFields: true });
+export function checkLiveResponse(
+  validators: Validators,
+  op: Operation,
+  live: { method: string; status: number; headers: Headers; body: ResponseBody },
+): Finding[] {
+  const findings = checkResponse(
+    validators,
+    op,
+    {
+      method: live.method,
+      status: live.status,
+      header: (name) => live.headers.get(name),
+      body: live.body,
+    },
+    { undeclaredFields: true },
+  );
   return findings.map((f) => ({ ...f, actual: sampleOf(f.actual) }));
 }

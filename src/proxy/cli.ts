@@ -10,7 +10,11 @@ import { STATS_PATH } from './app.js';
 import { startProxy, type RunningProxy } from './listen.js';
 
 /** Starts the proxy from command-line flags; undefined when only help was asked for. */
-export async function runProxyCli(argv: string[], env: NodeJS.ProcessEnv = process.env, write: (text: string) => void = (t) => process.stdout.write(t)): Promise<RunningProxy | undefined> {
+export async function runProxyCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  write: (text: string) => void = (t) => process.stdout.write(t),
+): Promise<RunningProxy | undefined> {
   const options = parseProxyArgs(argv, env);
   if (!options) {
     write(proxyHelp);

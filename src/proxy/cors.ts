@@ -22,7 +22,12 @@ export interface CorsOptions {
 /** `http://LOCALHOST:5173/` -> `http://localhost:5173`; throws on something that is not an origin. */
 export function normalizeOrigin(raw: string): string {
   const url = new URL(raw);
-  if (url.origin === 'null' || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+  if (
+    url.origin === 'null' ||
+    (url.pathname !== '/' && url.pathname !== '') ||
+    url.search ||
+    url.hash
+  ) {
     throw new Error(`"${raw}" is not an origin (scheme://host[:port])`);
   }
   return url.origin;
@@ -33,14 +38,22 @@ export function cors(options: CorsOptions) {
   const expose = options.exposeHeaders.join(', ');
   return createMiddleware(async function corsForConfiguredOrigins(c, next) {
     const origin = c.req.header('origin');
-    const preflight = c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined;
+    const preflight =
+      c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined;
     if (origin === undefined) {
       // Not a browser; an OPTIONS without Origin is answered here too (nothing upstream needs it).
-      if (c.req.method === 'OPTIONS') return c.body(null, 204, { allow: ALLOWED_METHODS.join(', ') });
+      if (c.req.method === 'OPTIONS')
+        return c.body(null, 204, { allow: ALLOWED_METHODS.join(', ') });
       return next();
     }
     if (!allowed.has(origin)) {
-      return c.json({ error: `origin ${origin} is not allowed by this proxy (allowed: ${[...allowed].join(', ') || 'none'}; add it with --proxy-origin)` }, 403, { vary: 'Origin' });
+      return c.json(
+        {
+          error: `origin ${origin} is not allowed by this proxy (allowed: ${[...allowed].join(', ') || 'none'}; add it with --proxy-origin)`,
+        },
+        403,
+        { vary: 'Origin' },
+      );
     }
     if (preflight || c.req.method === 'OPTIONS') {
       return c.body(null, 204, {

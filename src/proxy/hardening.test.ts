@@ -28,16 +28,18 @@ const EMPTY_PAGE = { data: [], pagination: { offset: 0, limit: 10, total: 0, has
 const RATE_HEADERS = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99' };
 
 /** `\u0064\u0065...`: every character JSON-escaped, as a JSON encoder with ASCII-only output might write it. */
-const jsonEscaped = (text: string) => [...text].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+const jsonEscaped = (text: string) =>
+  [...text].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 /** Every character percent-encoded, in upper-case hex. */
-const percentEncoded = (text: string) => [...text].map((ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`).join('');
+const percentEncoded = (text: string) =>
+  [...text].map((ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`).join('');
 /** The forms an echo may take, one per test case. */
 const ECHOES: Record<string, string> = {
   raw: SECRET,
   'JSON-escaped': jsonEscaped(SECRET),
   'JSON-escaped first letter only': `\\u0064${SECRET.slice(1)}`,
   'percent-encoded': percentEncoded(SECRET),
-  'encodeURIComponent': encodeURIComponent(SECRET),
+  encodeURIComponent: encodeURIComponent(SECRET),
   'HTML character references': [...SECRET].map((ch) => `&#${ch.charCodeAt(0)};`).join(''),
   'escaped slash': SECRET.replace('/', '\\/'),
 };
@@ -59,8 +61,16 @@ function upstreamApp(): Hono {
   });
   app.get(`${BASE_PATH}/products`, (c) => c.json(EMPTY_PAGE, 200, RATE_HEADERS));
   // The echo's form is chosen by the query, so each case is its own request.
-  app.get(`${BASE_PATH}/products/echo`, (c) => c.body(`{"error":"key ${ECHOES[c.req.query('form')!]} is not allowed here"}`, 404, { 'content-type': 'application/json' }));
-  app.get(`${BASE_PATH}/products/echo-header`, (c) => c.json({ error: 'Product "echo-header" not found' }, 404, { 'x-debug': `key=${percentEncoded(SECRET)}` }));
+  app.get(`${BASE_PATH}/products/echo`, (c) =>
+    c.body(`{"error":"key ${ECHOES[c.req.query('form')!]} is not allowed here"}`, 404, {
+      'content-type': 'application/json',
+    }),
+  );
+  app.get(`${BASE_PATH}/products/echo-header`, (c) =>
+    c.json({ error: 'Product "echo-header" not found' }, 404, {
+      'x-debug': `key=${percentEncoded(SECRET)}`,
+    }),
+  );
   app.get(`${BASE_PATH}/documents/download/LEAK`, (c) => {
     c.header('content-type', 'application/pdf');
     return stream(c, async (s) => {
@@ -71,10 +81,20 @@ function upstreamApp(): Hono {
     });
   });
   // Compressed although the proxy asked for identity: fetch decodes it before the scan.
-  const gzipped = (body: string, contentType: string) => new Response(gzipSync(body), { headers: { 'content-type': contentType, 'content-encoding': 'gzip' } });
-  app.get(`${BASE_PATH}/products/echo-gzip`, () => gzipped(`{"error":"key ${SECRET} is not allowed here"}`, 'application/json'));
-  app.get(`${BASE_PATH}/documents/download/GZIP`, () => gzipped(`%PDF-1.4 ${'A'.repeat(10_000)} ${SECRET} end`, 'application/pdf'));
-  app.get(`${BASE_PATH}/software-tools/held`, () => new Promise<Response>((resolve) => (releaseHeld = () => resolve(new Response('{}')))));
+  const gzipped = (body: string, contentType: string) =>
+    new Response(gzipSync(body), {
+      headers: { 'content-type': contentType, 'content-encoding': 'gzip' },
+    });
+  app.get(`${BASE_PATH}/products/echo-gzip`, () =>
+    gzipped(`{"error":"key ${SECRET} is not allowed here"}`, 'application/json'),
+  );
+  app.get(`${BASE_PATH}/documents/download/GZIP`, () =>
+    gzipped(`%PDF-1.4 ${'A'.repeat(10_000)} ${SECRET} end`, 'application/pdf'),
+  );
+  app.get(
+    `${BASE_PATH}/software-tools/held`,
+    () => new Promise<Response>((resolve) => (releaseHeld = () => resolve(new Response('{}')))),
+  );
   return app;
 }
 
@@ -85,15 +105,28 @@ interface Answer {
 }
 
 /** A request with exactly the request line and Host we choose (fetch would normalise both). */
-function rawGet(origin: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
+function rawGet(
+  origin: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const url = new URL(origin);
   return new Promise((resolve, reject) => {
-    request({ host: url.hostname, port: url.port, path, headers, setHost: !('host' in headers) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    })
+    request(
+      { host: url.hostname, port: url.port, path, headers, setHost: !('host' in headers) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    )
       .on('error', reject)
       .end();
   });
@@ -107,7 +140,14 @@ let fixtures: string;
 beforeAll(async () => {
   upstream = await serveApp(upstreamApp());
   fixtures = mkdtempSync(join(tmpdir(), 'proxy-hardening-'));
-  proxy = await startProxy({ upstream: upstream.url, apiKey: SECRET, allowedHosts: ['dev.example.test'], apiVersion: 'unreleased', fixturesDir: join(fixtures, 'rec'), log: sink.log });
+  proxy = await startProxy({
+    upstream: upstream.url,
+    apiKey: SECRET,
+    allowedHosts: ['dev.example.test'],
+    apiVersion: 'unreleased',
+    fixturesDir: join(fixtures, 'rec'),
+    log: sink.log,
+  });
 });
 
 afterAll(async () => {
@@ -119,22 +159,37 @@ afterAll(async () => {
 const port = () => new URL(proxy.origin).port;
 
 describe('DNS rebinding: the Host header', () => {
-  it.each(['evil.example', 'evil.example:4020', 'localhost.evil.example', '127.0.0.1.nip.io'])('refuses Host %s with a 403 JSON error, forwarding nothing', async (host) => {
-    const before = seen.length;
-    const res = await rawGet(proxy.origin, `${BASE_PATH}/products`, { host });
-    expect(res.status).toBe(403);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(res.body)).toEqual({ error: expect.stringContaining('add a name with --proxy-host') });
-    // A rebinding page can read this answer: it must not learn the configured names.
-    expect(res.body).not.toContain('dev.example.test');
-    expect(seen.length).toBe(before);
-  });
+  it.each(['evil.example', 'evil.example:4020', 'localhost.evil.example', '127.0.0.1.nip.io'])(
+    'refuses Host %s with a 403 JSON error, forwarding nothing',
+    async (host) => {
+      const before = seen.length;
+      const res = await rawGet(proxy.origin, `${BASE_PATH}/products`, { host });
+      expect(res.status).toBe(403);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(res.body)).toEqual({
+        error: expect.stringContaining('add a name with --proxy-host'),
+      });
+      // A rebinding page can read this answer: it must not learn the configured names.
+      expect(res.body).not.toContain('dev.example.test');
+      expect(seen.length).toBe(before);
+    },
+  );
 
   it('guards the stats too (a rebinding page must not read them)', async () => {
-    expect((await rawGet(proxy.origin, '/__proxy/stats', { host: `evil.example:${port()}` })).status).toBe(403);
+    expect(
+      (await rawGet(proxy.origin, '/__proxy/stats', { host: `evil.example:${port()}` })).status,
+    ).toBe(403);
   });
 
-  it.each(['localhost', 'LOCALHOST.', '127.0.0.1', '127.9.8.7', '[::1]', 'dev.example.test', 'Dev.Example.Test'])('answers Host %s (loopback or --proxy-host), with or without the port', async (name) => {
+  it.each([
+    'localhost',
+    'LOCALHOST.',
+    '127.0.0.1',
+    '127.9.8.7',
+    '[::1]',
+    'dev.example.test',
+    'Dev.Example.Test',
+  ])('answers Host %s (loopback or --proxy-host), with or without the port', async (name) => {
     for (const host of [name, `${name}:${port()}`]) {
       const res = await rawGet(proxy.origin, `${BASE_PATH}/products`, { host });
       expect(res.status, host).toBe(200);
@@ -143,8 +198,19 @@ describe('DNS rebinding: the Host header', () => {
   });
 
   it('refuses a --proxy-host that is not a bare host name', () => {
-    for (const bad of ['http://dev.example.test', 'dev.example.test:4020', 'dev.example.test/x', 'a b']) {
-      expect(() => parseProxyArgs(['--proxy', upstream.url, '--proxy-host', bad], { WEB_DATA_API_KEY: SECRET }), bad).toThrow(/--proxy-host .* is not a host name/);
+    for (const bad of [
+      'http://dev.example.test',
+      'dev.example.test:4020',
+      'dev.example.test/x',
+      'a b',
+    ]) {
+      expect(
+        () =>
+          parseProxyArgs(['--proxy', upstream.url, '--proxy-host', bad], {
+            WEB_DATA_API_KEY: SECRET,
+          }),
+        bad,
+      ).toThrow(/--proxy-host .* is not a host name/);
     }
   });
 });
@@ -164,7 +230,8 @@ describe('forwarding', () => {
     const res = await rawGet(proxy.origin, `${BASE_PATH}/products`, sent);
     expect(res.status).toBe(200);
     const received = seen[seen.length - 1].headers;
-    for (const name of Object.keys(sent).filter((n) => n !== 'accept')) expect(received, name).not.toHaveProperty(name);
+    for (const name of Object.keys(sent).filter((n) => n !== 'accept'))
+      expect(received, name).not.toHaveProperty(name);
     expect(received.accept).toBe('application/json');
     expect(received['x-api-key']).toBe(SECRET);
   });
@@ -187,7 +254,9 @@ describe('forwarding', () => {
     const before = seen.length;
     const res = await rawGet(proxy.origin, path);
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body)).toEqual({ error: expect.stringMatching(/^path refused, not forwarded: /) });
+    expect(JSON.parse(res.body)).toEqual({
+      error: expect.stringMatching(/^path refused, not forwarded: /),
+    });
     expect(seen.length).toBe(before);
   });
 
@@ -199,21 +268,30 @@ describe('forwarding', () => {
 });
 
 describe('the key echoed by the live service', () => {
-  it.each(Object.keys(ECHOES))('is scrubbed from the body when %s, logged as key-echoed, and never recorded', async (form) => {
-    const echoesBefore = sink.events('key-echoed').length;
-    const res = await fetch(`${proxy.url}/products/echo?form=${encodeURIComponent(form)}`);
-    const text = await res.text();
-    expect(res.status).toBe(404);
-    expect(JSON.parse(text)).toEqual({ error: 'key *** is not allowed here' });
-    expect(sink.events('key-echoed')).toHaveLength(echoesBefore + 1);
-    expect(sink.events('not-recorded').at(-1)).toMatchObject({ operation: 'getProduct', reason: expect.stringContaining('echoed the API key') });
-  });
+  it.each(Object.keys(ECHOES))(
+    'is scrubbed from the body when %s, logged as key-echoed, and never recorded',
+    async (form) => {
+      const echoesBefore = sink.events('key-echoed').length;
+      const res = await fetch(`${proxy.url}/products/echo?form=${encodeURIComponent(form)}`);
+      const text = await res.text();
+      expect(res.status).toBe(404);
+      expect(JSON.parse(text)).toEqual({ error: 'key *** is not allowed here' });
+      expect(sink.events('key-echoed')).toHaveLength(echoesBefore + 1);
+      expect(sink.events('not-recorded').at(-1)).toMatchObject({
+        operation: 'getProduct',
+        reason: expect.stringContaining('echoed the API key'),
+      });
+    },
+  );
 
   it('drops a header carrying it percent-encoded', async () => {
     const res = await fetch(`${proxy.url}/products/echo-header`);
     expect(res.status).toBe(404);
     expect(res.headers.get('x-debug')).toBeNull();
-    expect(sink.events('key-echoed').at(-1)).toMatchObject({ url: `${upstream.url}/products/echo-header`, message: expect.stringContaining('headers') });
+    expect(sink.events('key-echoed').at(-1)).toMatchObject({
+      url: `${upstream.url}/products/echo-header`,
+      message: expect.stringContaining('headers'),
+    });
   });
 
   it('cuts a streamed download before the key (split across chunks, JSON-escaped) leaves the proxy', async () => {
@@ -223,12 +301,16 @@ describe('the key echoed by the live service', () => {
     const reader = res.body!.getReader();
     await expect(
       (async () => {
-        for (let r = await reader.read(); !r.done; r = await reader.read()) received.push(Buffer.from(r.value));
+        for (let r = await reader.read(); !r.done; r = await reader.read())
+          received.push(Buffer.from(r.value));
       })(),
     ).rejects.toThrow();
     const text = Buffer.concat(received).toString('latin1');
     expect(text).not.toContain(SECRET.slice(0, 5));
-    expect(sink.events('key-echoed').at(-1)).toMatchObject({ operation: 'downloadDocument', message: expect.stringContaining('stream was cut') });
+    expect(sink.events('key-echoed').at(-1)).toMatchObject({
+      operation: 'downloadDocument',
+      message: expect.stringContaining('stream was cut'),
+    });
   });
 
   it('is scrubbed from a compressed body too (decoded before the scan, passed on uncompressed), and cut from a compressed download', async () => {
@@ -242,9 +324,15 @@ describe('the key echoed by the live service', () => {
   });
 
   it('appears in no log line and no fixture in any form', () => {
-    const files = readdirSync(join(fixtures, 'rec'), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    const files = readdirSync(join(fixtures, 'rec'), {
+      recursive: true,
+      withFileTypes: true,
+    }).filter((f) => f.isFile());
     expect(files.length).toBeGreaterThan(0);
-    const everything = [...sink.lines, ...files.map((f) => readFileSync(join(f.parentPath, f.name), 'utf8'))].join('\n');
+    const everything = [
+      ...sink.lines,
+      ...files.map((f) => readFileSync(join(f.parentPath, f.name), 'utf8')),
+    ].join('\n');
     for (const form of Object.values(ECHOES)) expect(everything).not.toContain(form);
   });
 });
@@ -253,7 +341,12 @@ describe('recording never breaks serving', () => {
   it('serves every answer when the fixtures directory breaks while running, logs once, counts each failure and each request', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'proxy-broken-rec-'));
     const lines = logSink();
-    const recording = await startProxy({ upstream: upstream.url, apiKey: SECRET, fixturesDir: join(dir, 'rec'), log: lines.log });
+    const recording = await startProxy({
+      upstream: upstream.url,
+      apiKey: SECRET,
+      fixturesDir: join(dir, 'rec'),
+      log: lines.log,
+    });
     try {
       // The directory is replaced by a regular file (works as root too, unlike chmod).
       rmSync(join(dir, 'rec'), { recursive: true });
@@ -264,9 +357,15 @@ describe('recording never breaks serving', () => {
         expect(await res.json()).toEqual(EMPTY_PAGE);
       }
       expect(lines.events('record-failed')).toHaveLength(1);
-      expect(lines.events('record-failed')[0]).toMatchObject({ severity: 'failure', error: expect.stringMatching(/cannot write .*rec.*\((ENOTDIR|EEXIST)\)/) });
+      expect(lines.events('record-failed')[0]).toMatchObject({
+        severity: 'failure',
+        error: expect.stringMatching(/cannot write .*rec.*\((ENOTDIR|EEXIST)\)/),
+      });
       expect(lines.events('proxy-error')).toEqual([]);
-      const stats = (await (await fetch(`${recording.origin}/__proxy/stats`)).json()) as Record<string, number>;
+      const stats = (await (await fetch(`${recording.origin}/__proxy/stats`)).json()) as Record<
+        string,
+        number
+      >;
       expect(stats).toMatchObject({ requests: 3, recorded: 0, recordFailures: 3, proxyErrors: 0 });
     } finally {
       await recording.close();
@@ -282,9 +381,17 @@ describe('recording never breaks serving', () => {
       await rawGet(counted.origin, `${BASE_PATH}/products/a%2f..%2fb`);
       await fetch(`${counted.origin}/elsewhere`);
       await fetch(`${counted.url}/products`);
-      const stats = (await (await fetch(`${counted.origin}/__proxy/stats`)).json()) as Record<string, number>;
+      const stats = (await (await fetch(`${counted.origin}/__proxy/stats`)).json()) as Record<
+        string,
+        number
+      >;
       expect(stats).toMatchObject({ requests: 4, refused: 3 });
-      expect(lines.events('request').map((e) => [e.status, e.forwarded])).toEqual([[403, false], [400, false], [404, false], [200, true]]);
+      expect(lines.events('request').map((e) => [e.status, e.forwarded])).toEqual([
+        [403, false],
+        [400, false],
+        [404, false],
+        [200, true],
+      ]);
     } finally {
       await counted.close();
     }
@@ -293,11 +400,25 @@ describe('recording never breaks serving', () => {
   it('counts a request that failed inside the proxy (500) as a request and a proxy error', async () => {
     const lines = logSink();
     // A live answer the proxy cannot read at all: the error handler answers, the count must still see it.
-    const broken: UpstreamFetch = async () => Object.defineProperty(new Response('{}'), 'headers', { get: () => { throw new Error('unreadable headers'); } });
-    const failing = await startProxy({ upstream: upstream.url, apiKey: SECRET, log: lines.log, fetch: broken });
+    const broken: UpstreamFetch = async () =>
+      Object.defineProperty(new Response('{}'), 'headers', {
+        get: () => {
+          throw new Error('unreadable headers');
+        },
+      });
+    const failing = await startProxy({
+      upstream: upstream.url,
+      apiKey: SECRET,
+      log: lines.log,
+      fetch: broken,
+    });
     try {
-      for (let i = 0; i < 3; i += 1) expect((await fetch(`${failing.url}/products`)).status).toBe(500);
-      const stats = (await (await fetch(`${failing.origin}/__proxy/stats`)).json()) as Record<string, number>;
+      for (let i = 0; i < 3; i += 1)
+        expect((await fetch(`${failing.url}/products`)).status).toBe(500);
+      const stats = (await (await fetch(`${failing.origin}/__proxy/stats`)).json()) as Record<
+        string,
+        number
+      >;
       expect(stats).toMatchObject({ requests: 3, proxyErrors: 3, refused: 0 });
       expect(lines.events('request').map((e) => e.status)).toEqual([500, 500, 500]);
     } finally {
@@ -309,9 +430,15 @@ describe('recording never breaks serving', () => {
     const dir = mkdtempSync(join(tmpdir(), 'proxy-file-'));
     try {
       writeFileSync(join(dir, 'file'), 'x');
-      const start = runProxyCli(['--proxy', upstream.url, '--port', '0', '--fixtures', join(dir, 'file', 'rec')], { WEB_DATA_API_KEY: SECRET }, () => {});
+      const start = runProxyCli(
+        ['--proxy', upstream.url, '--port', '0', '--fixtures', join(dir, 'file', 'rec')],
+        { WEB_DATA_API_KEY: SECRET },
+        () => {},
+      );
       await expect(start).rejects.toThrow(ProxyUsageError);
-      await expect(start).rejects.toThrow(/--fixtures .*file\/rec: cannot create the directory \((ENOTDIR|EEXIST)\)/);
+      await expect(start).rejects.toThrow(
+        /--fixtures .*file\/rec: cannot create the directory \((ENOTDIR|EEXIST)\)/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -340,7 +467,13 @@ describe('the key at startup', () => {
 
 describe('shutdown', () => {
   it('closes a client that never sends a request and cuts a request still in flight after the grace', async () => {
-    const closing = await startProxy({ upstream: upstream.url, apiKey: SECRET, upstreamTimeoutMs: 600_000, graceMs: 200, log: () => {} });
+    const closing = await startProxy({
+      upstream: upstream.url,
+      apiKey: SECRET,
+      upstreamTimeoutMs: 600_000,
+      graceMs: 200,
+      log: () => {},
+    });
     const { port: p } = new URL(closing.origin);
     const silent: Socket = connect(Number(p), '127.0.0.1');
     await new Promise((resolve) => silent.once('connect', resolve));
@@ -350,7 +483,8 @@ describe('shutdown', () => {
       (error: Error) => error.name,
     );
     // Wait until the held request has reached the upstream, so it is really in flight.
-    while (!seen.some((s) => s.path.endsWith('/software-tools/held'))) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (!seen.some((s) => s.path.endsWith('/software-tools/held')))
+      await new Promise((resolve) => setTimeout(resolve, 10));
     // Resolves at all only if neither connection can keep the server open (the test timeout is the bound).
     await closing.close();
     await silentClosed;

@@ -8,7 +8,17 @@
 import type { KeyScrubber } from './key-scrub.js';
 
 /** RFC 9110 section 7.6.1, plus the non-standard ones proxies still see. */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
 
 /**
  * Never sent upstream: the browser's identity and credentials are not the live service's business.
@@ -17,20 +27,46 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-aut
  * (`x-mock-admin-token`) is a secret of the local double, never of the vendor.
  */
 const NOT_UPSTREAM = [
-  'host', 'cookie', 'authorization', 'x-api-key', 'origin', 'referer', 'content-length', 'accept-encoding', 'expect',
-  'forwarded', 'via', 'x-real-ip', 'x-client-ip', 'true-client-ip', 'x-cluster-client-ip', 'cf-connecting-ip', 'x-mock-admin-token',
+  'host',
+  'cookie',
+  'authorization',
+  'x-api-key',
+  'origin',
+  'referer',
+  'content-length',
+  'accept-encoding',
+  'expect',
+  'forwarded',
+  'via',
+  'x-real-ip',
+  'x-client-ip',
+  'true-client-ip',
+  'x-cluster-client-ip',
+  'cf-connecting-ip',
+  'x-mock-admin-token',
 ];
 const NOT_UPSTREAM_PREFIX = 'x-forwarded-';
 
 /** Never sent downstream: cookies, the live CORS answer (ours replaces it), and what Node recomputes. */
-const NOT_DOWNSTREAM = ['set-cookie', 'set-cookie2', 'x-api-key', 'content-length', 'content-encoding'];
+const NOT_DOWNSTREAM = [
+  'set-cookie',
+  'set-cookie2',
+  'x-api-key',
+  'content-length',
+  'content-encoding',
+];
 const CORS_PREFIX = 'access-control-';
 
 export const API_KEY_HEADER = 'x-api-key';
 
 /** Header names a `Connection` header lists are hop-by-hop for this message too. */
 function connectionListed(headers: Headers): Set<string> {
-  return new Set((headers.get('connection') ?? '').split(',').map((n) => n.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    (headers.get('connection') ?? '')
+      .split(',')
+      .map((n) => n.trim().toLowerCase())
+      .filter(Boolean),
+  );
 }
 
 function copyWithout(source: Headers, drop: (name: string, value: string) => boolean): Headers {
@@ -48,7 +84,10 @@ function copyWithout(source: Headers, drop: (name: string, value: string) => boo
  * download's `content-length` stays true end to end and JSON can be validated as received.
  */
 export function upstreamRequestHeaders(incoming: Headers, apiKey: string): Headers {
-  const headers = copyWithout(incoming, (name) => NOT_UPSTREAM.includes(name) || name.startsWith(NOT_UPSTREAM_PREFIX));
+  const headers = copyWithout(
+    incoming,
+    (name) => NOT_UPSTREAM.includes(name) || name.startsWith(NOT_UPSTREAM_PREFIX),
+  );
   headers.set(API_KEY_HEADER, apiKey);
   headers.set('accept-encoding', 'identity');
   return headers;
@@ -59,7 +98,11 @@ export function upstreamRequestHeaders(incoming: Headers, apiKey: string): Heade
  * `content-length` is kept only for bodies passed through unchanged and uncompressed
  * (downloads); buffered bodies get theirs from the server.
  */
-export function downstreamResponseHeaders(upstream: Headers, scrubber: KeyScrubber, options: { keepLength: boolean }): { headers: Headers; keyFound: boolean } {
+export function downstreamResponseHeaders(
+  upstream: Headers,
+  scrubber: KeyScrubber,
+  options: { keepLength: boolean },
+): { headers: Headers; keyFound: boolean } {
   const encoded = (upstream.get('content-encoding') ?? 'identity') !== 'identity';
   let keyFound = false;
   const headers = copyWithout(upstream, (name, value) => {

@@ -28,13 +28,19 @@ export function hostNameOf(header: string): string | undefined {
 
 /** Lower case, no brackets, no trailing dot (`LocalHost.` is `localhost`). */
 export function normalizeHostName(name: string): string {
-  return name.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return name
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 }
 
 /** Checks a configured name (`--proxy-host`): a bare host name or IP address, no scheme, port or path. */
 export function parseAllowedHost(raw: string): string {
   const name = hostNameOf(raw);
-  if (name === undefined || new URL(`http://${raw}`).port !== '') throw new Error(`"${raw}" is not a host name (give the bare name, e.g. dev.example.test, without scheme, port or path)`);
+  if (name === undefined || new URL(`http://${raw}`).port !== '')
+    throw new Error(
+      `"${raw}" is not a host name (give the bare name, e.g. dev.example.test, without scheme, port or path)`,
+    );
   return name;
 }
 
@@ -44,8 +50,14 @@ export function hostGuard(options: { allowedHosts: readonly string[] }) {
     const header = c.req.header('host');
     const name = header === undefined ? undefined : hostNameOf(header);
     if (name !== undefined && (allowed.has(name) || LOOPBACK_V4.test(name))) return next();
-    const shown = header === undefined ? 'no Host header' : `Host ${JSON.stringify(header.slice(0, 100))}`;
+    const shown =
+      header === undefined ? 'no Host header' : `Host ${JSON.stringify(header.slice(0, 100))}`;
     // The configured names are not listed: a rebinding page can read this answer.
-    return c.json({ error: `${shown} is not a name this proxy answers to (only loopback names, its own address and those given with --proxy-host; add a name with --proxy-host); refused to protect the key against DNS rebinding` }, 403);
+    return c.json(
+      {
+        error: `${shown} is not a name this proxy answers to (only loopback names, its own address and those given with --proxy-host; add a name with --proxy-host); refused to protect the key against DNS rebinding`,
+      },
+      403,
+    );
   });
 }

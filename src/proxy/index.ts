@@ -3,7 +3,13 @@
  * What the CLI imports from the proxy: the app factory, the listener, flag parsing and help.
  * (Recording and replay live in src/recordings/, shared with the mock.)
  */
-export { createProxyApp, EXPOSED_HEADERS, STATS_PATH, VIOLATIONS_HEADER, type ProxyApp } from './app.js';
+export {
+  createProxyApp,
+  EXPOSED_HEADERS,
+  STATS_PATH,
+  VIOLATIONS_HEADER,
+  type ProxyApp,
+} from './app.js';
 export { parseProxyArgs, proxyHelp, ProxyUsageError } from './args.js';
 export { runProxyCli } from './cli.js';
 export { startProxy, type RunningProxy, type StartProxyOptions } from './listen.js';

@@ -51,7 +51,8 @@ export interface KeyScrubber {
 }
 
 export function createKeyScrubber(key: string): KeyScrubber {
-  if (!/^[\x21-\x7e]+$/.test(key)) throw new Error('the key scrubber needs a key of visible ASCII characters');
+  if (!/^[\x21-\x7e]+$/.test(key))
+    throw new Error('the key scrubber needs a key of visible ASCII characters');
   const source = [...key].map(characterForms).join('');
   const pattern = new RegExp(source, 'g');
   const probe = new RegExp(source);
@@ -61,7 +62,10 @@ export function createKeyScrubber(key: string): KeyScrubber {
     scrubBytes(bytes) {
       const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
       if (!probe.test(text)) return { bytes, found: false };
-      return { bytes: new Uint8Array(Buffer.from(text.replace(pattern, REDACTED), 'latin1')), found: true };
+      return {
+        bytes: new Uint8Array(Buffer.from(text.replace(pattern, REDACTED), 'latin1')),
+        found: true,
+      };
     },
     longestForm: key.length * MAX_FORM_LENGTH,
   };

@@ -18,14 +18,26 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-export type StartProxyOptions = ProxyInput & { port?: number; host?: string; /** Shutdown grace for requests in flight (default 10 s). */ graceMs?: number };
+export type StartProxyOptions = ProxyInput & {
+  port?: number;
+  host?: string;
+  /** Shutdown grace for requests in flight (default 10 s). */ graceMs?: number;
+};
 
 /** Listening on every interface names no host; a concrete address does. */
 const WILDCARDS = new Set(['0.0.0.0', '::']);
 
 export async function startProxy(options: StartProxyOptions): Promise<RunningProxy> {
   const { port = 0, host = DEFAULT_PROXY_HOST, graceMs, ...input } = options;
-  const app = await createProxyApp({ ...input, allowedHosts: [...(input.allowedHosts ?? []), ...(WILDCARDS.has(host) ? [] : [host])] });
+  const app = await createProxyApp({
+    ...input,
+    allowedHosts: [...(input.allowedHosts ?? []), ...(WILDCARDS.has(host) ? [] : [host])],
+  });
   const listening = await listen(app.fetch, { port, host, graceMs });
-  return { url: `${listening.origin}${BASE_PATH}`, origin: listening.origin, app, close: listening.close };
+  return {
+    url: `${listening.origin}${BASE_PATH}`,
+    origin: listening.origin,
+    app,
+    close: listening.close,
+  };
 }

@@ -40,10 +40,19 @@ const session: Seen[] = [];
 async function call(base: string, step: Step, headers: Record<string, string> = {}): Promise<Seen> {
   const res = await fetch(`${base}${step.path}`, {
     method: step.method,
-    headers: { accept: 'application/json', ...(step.body ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      accept: 'application/json',
+      ...(step.body ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     body: step.body ? JSON.stringify(step.body) : undefined,
   });
-  return { step, status: res.status, bytes: Buffer.from(await res.arrayBuffer()), headers: res.headers };
+  return {
+    step,
+    status: res.status,
+    bytes: Buffer.from(await res.arrayBuffer()),
+    headers: res.headers,
+  };
 }
 
 const json = <T>(seen: Seen): T => JSON.parse(seen.bytes.toString('utf8')) as T;
@@ -51,7 +60,14 @@ const json = <T>(seen: Seen): T => JSON.parse(seen.bytes.toString('utf8')) as T;
 beforeAll(async () => {
   fixtures = mkdtempSync(join(tmpdir(), 'proxy-session-'));
   mock = await startMockServer({ apiVersion: 'unreleased' });
-  proxy = await startProxy({ upstream: mock.url, apiKey: KEY, apiVersion: 'unreleased', fixturesDir: fixtures, signalViolations: true, log: sink.log });
+  proxy = await startProxy({
+    upstream: mock.url,
+    apiKey: KEY,
+    apiVersion: 'unreleased',
+    fixturesDir: fixtures,
+    signalViolations: true,
+    log: sink.log,
+  });
 
   // A session that discovers its identifiers as a client would.
   const products = await call(proxy.url, { method: 'GET', path: '/products?limit=3' });
@@ -60,7 +76,9 @@ beforeAll(async () => {
   const parts = await call(proxy.url, { method: 'GET', path: '/product-parts?limit=20' });
   session.push(parts);
   // An identifier with `#`, sent as `%23`: the proxy must forward and the replay match it encoded.
-  const orderableId = json<{ data: { orderableId: string }[] }>(parts).data.find((p) => p.orderableId.includes('#'))!.orderableId;
+  const orderableId = json<{ data: { orderableId: string }[] }>(parts).data.find((p) =>
+    p.orderableId.includes('#'),
+  )!.orderableId;
   const steps: Step[] = [
     { method: 'GET', path: `/products/${encodeURIComponent(productId)}` },
     { method: 'GET', path: '/products?order=title&orderDirection=asc&limit=2&offset=1' },
@@ -69,7 +87,11 @@ beforeAll(async () => {
     { method: 'GET', path: '/documents/types' },
     { method: 'GET', path: '/boards-kits?boardKitType=evaluation&limit=2' },
     { method: 'GET', path: '/products/no-such-product' },
-    { method: 'POST', path: '/product-parts/cross-reference', body: { partNumbers: ['LM358N', 'NE555P'] } },
+    {
+      method: 'POST',
+      path: '/product-parts/cross-reference',
+      body: { partNumbers: ['LM358N', 'NE555P'] },
+    },
     { method: 'POST', path: '/product-parts/search', body: { productId, filters: [] } },
   ];
   for (const step of steps) session.push(await call(proxy.url, step));
@@ -85,10 +107,19 @@ describe('proxy in front of the mock', () => {
   it('passes the session through with the statuses expected and no violations', () => {
     expect(session[4].step.path).toMatch(/^\/product-parts\/[^/]+%23/);
     expect(json<{ orderableId: string }>(session[4]).orderableId).toContain('#');
-    expect(session.map((s) => s.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 404, 200, 200]);
-    for (const seen of session) expect(seen.headers.get(VIOLATIONS_HEADER), `${seen.step.method} ${seen.step.path}`).toBe('0');
+    expect(session.map((s) => s.status)).toEqual([
+      200, 200, 200, 200, 200, 200, 200, 200, 404, 200, 200,
+    ]);
+    for (const seen of session)
+      expect(seen.headers.get(VIOLATIONS_HEADER), `${seen.step.method} ${seen.step.path}`).toBe(
+        '0',
+      );
     expect(sink.events('violation')).toEqual([]);
-    expect(proxy.app.reporter.stats()).toMatchObject({ violations: 0, inferredViolations: 0, upstreamErrors: 0 });
+    expect(proxy.app.reporter.stats()).toMatchObject({
+      violations: 0,
+      inferredViolations: 0,
+      upstreamErrors: 0,
+    });
   });
 
   it('changes no byte of the bodies the mock sends', async () => {
@@ -107,7 +138,11 @@ describe('proxy in front of the mock', () => {
   });
 
   it('passes the mock 429 through with Retry-After (forced with Prefer, as a QA client would)', async () => {
-    const seen = await call(proxy.url, { method: 'GET', path: '/products' }, { prefer: 'code=429' });
+    const seen = await call(
+      proxy.url,
+      { method: 'GET', path: '/products' },
+      { prefer: 'code=429' },
+    );
     expect(seen.status).toBe(429);
     const body = json<{ code: number; retry_after: number }>(seen);
     expect(body.code).toBe(429);
@@ -116,7 +151,9 @@ describe('proxy in front of the mock', () => {
   });
 
   it('streams a document download with its declared headers', async () => {
-    const documents = json<{ data: { dcpDocumentId: string }[] }>(await call(proxy.url, { method: 'GET', path: '/documents?limit=1' }));
+    const documents = json<{ data: { dcpDocumentId: string }[] }>(
+      await call(proxy.url, { method: 'GET', path: '/documents?limit=1' }),
+    );
     const url = `${proxy.url}/documents/download/${encodeURIComponent(documents.data[0].dcpDocumentId)}`;
     const res = await fetch(url);
     const bytes = Buffer.from(await res.arrayBuffer());
@@ -129,13 +166,19 @@ describe('proxy in front of the mock', () => {
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe(String(bytes.byteLength));
     expect(head.headers.get(VIOLATIONS_HEADER)).toBe('0');
-    expect(sink.events('request').some((e) => e.operation === 'checkDocumentDownload' && e.method === 'HEAD')).toBe(true);
+    expect(
+      sink
+        .events('request')
+        .some((e) => e.operation === 'checkDocumentDownload' && e.method === 'HEAD'),
+    ).toBe(true);
   });
 });
 
 describe('recorded session', () => {
   it('is written as one fixture per distinct request', () => {
-    const metas = readdirSync(fixtures).flatMap((op) => readdirSync(join(fixtures, op)).filter((f) => !f.endsWith('.body.json')));
+    const metas = readdirSync(fixtures).flatMap((op) =>
+      readdirSync(join(fixtures, op)).filter((f) => !f.endsWith('.body.json')),
+    );
     // Every 2xx and the 404 of the session; the forced 429 is never recorded.
     expect(metas.length).toBeGreaterThanOrEqual(session.length);
     expect(readdirSync(fixtures)).not.toContain('downloadDocument');
@@ -154,12 +197,21 @@ describe('recorded session', () => {
         expect(again.headers.get('content-type')).toBe(seen.headers.get('content-type'));
       }
       // Same request, query in another order: the same recording.
-      const reordered = await call(replay.url, { method: 'GET', path: '/products?offset=1&limit=2&orderDirection=asc&order=title' });
+      const reordered = await call(replay.url, {
+        method: 'GET',
+        path: '/products?offset=1&limit=2&orderDirection=asc&order=title',
+      });
       expect(reordered.bytes.equals(session[3].bytes)).toBe(true);
       // A search with another body is another request.
-      const other = await call(replay.url, { method: 'POST', path: '/product-parts/cross-reference', body: { partNumbers: ['OTHER'] } });
+      const other = await call(replay.url, {
+        method: 'POST',
+        path: '/product-parts/cross-reference',
+        body: { partNumbers: ['OTHER'] },
+      });
       expect(other.status).toBe(NO_RECORDING_STATUS);
-      expect((await call(replay.url, { method: 'GET', path: '/products?limit=4' })).status).toBe(NO_RECORDING_STATUS);
+      expect((await call(replay.url, { method: 'GET', path: '/products?limit=4' })).status).toBe(
+        NO_RECORDING_STATUS,
+      );
     } finally {
       await replay.close();
     }
@@ -175,7 +227,15 @@ describe('recorded session', () => {
       }
       const unauthenticated = await call(replaying.url, session[0].step);
       expect(unauthenticated.status).toBe(401);
-      expect((await call(replaying.url, { method: 'GET', path: '/products?limit=4' }, { 'x-api-key': KEY })).headers.get(REPLAYED_HEADER)).toBeNull();
+      expect(
+        (
+          await call(
+            replaying.url,
+            { method: 'GET', path: '/products?limit=4' },
+            { 'x-api-key': KEY },
+          )
+        ).headers.get(REPLAYED_HEADER),
+      ).toBeNull();
     } finally {
       await replaying.close();
     }

@@ -51,14 +51,21 @@ function describeBadKey(key: string): string {
   const characters = [...key];
   const at = characters.findIndex((ch) => !VALID_KEY.test(ch));
   const code = characters[at].codePointAt(0)!;
-  const kind = code < 0x20 || code === 0x7f ? 'a control character' : code === 0x20 ? 'a space' : 'a non-ASCII character';
+  const kind =
+    code < 0x20 || code === 0x7f
+      ? 'a control character'
+      : code === 0x20
+        ? 'a space'
+        : 'a non-ASCII character';
   return `${kind} at position ${at + 1} of ${characters.length}`;
 }
 
 export type ProxyInput = Partial<ProxyOptions> & Pick<ProxyOptions, 'upstream' | 'apiKey'>;
 
 export function resolveProxyOptions(input: ProxyInput): ProxyOptions {
-  const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as ProxyInput;
+  const given = Object.fromEntries(
+    Object.entries(input).filter(([, v]) => v !== undefined),
+  ) as ProxyInput;
   const options: ProxyOptions = {
     allowedOrigins: [],
     allowedHosts: [],
@@ -73,21 +80,33 @@ export function resolveProxyOptions(input: ProxyInput): ProxyOptions {
     fetch: (input, init) => fetch(input, init),
     ...given,
   };
-  if (!options.apiKey) throw new Error(`proxy: no API key (set ${API_KEY_ENV} or pass --api-key-file)`);
+  if (!options.apiKey)
+    throw new Error(`proxy: no API key (set ${API_KEY_ENV} or pass --api-key-file)`);
   // The key travels as a header value: refuse now what fetch would refuse on every request (never showing it).
-  if (!VALID_KEY.test(options.apiKey)) throw new Error(`proxy: the API key is not a valid header value (${describeBadKey(options.apiKey)}); check ${API_KEY_ENV} or the key file`);
+  if (!VALID_KEY.test(options.apiKey))
+    throw new Error(
+      `proxy: the API key is not a valid header value (${describeBadKey(options.apiKey)}); check ${API_KEY_ENV} or the key file`,
+    );
   let upstream: URL;
   try {
     upstream = new URL(options.upstream);
   } catch {
     throw new Error(`proxy: upstream "${options.upstream}" is not a URL`);
   }
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new Error(`proxy: upstream must be http(s), got ${upstream.protocol}`);
-  if (upstream.search || upstream.hash || upstream.username || upstream.password) throw new Error('proxy: upstream must be a plain base URL (no query, fragment or credentials)');
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
+    throw new Error(`proxy: upstream must be http(s), got ${upstream.protocol}`);
+  if (upstream.search || upstream.hash || upstream.username || upstream.password)
+    throw new Error('proxy: upstream must be a plain base URL (no query, fragment or credentials)');
   const base = upstream.href.replace(/\/+$/, '');
-  if (!base.endsWith(BASE_PATH)) throw new Error(`proxy: upstream must end in ${BASE_PATH} (got ${base})`);
-  for (const [name, value] of [['upstreamTimeoutMs', options.upstreamTimeoutMs], ['maxJsonBytes', options.maxJsonBytes], ['maxRequestBytes', options.maxRequestBytes]] as const) {
-    if (!Number.isInteger(value) || value <= 0) throw new Error(`proxy: ${name} must be a positive integer (got ${value})`);
+  if (!base.endsWith(BASE_PATH))
+    throw new Error(`proxy: upstream must end in ${BASE_PATH} (got ${base})`);
+  for (const [name, value] of [
+    ['upstreamTimeoutMs', options.upstreamTimeoutMs],
+    ['maxJsonBytes', options.maxJsonBytes],
+    ['maxRequestBytes', options.maxRequestBytes],
+  ] as const) {
+    if (!Number.isInteger(value) || value <= 0)
+      throw new Error(`proxy: ${name} must be a positive integer (got ${value})`);
   }
   const allowedHosts = options.allowedHosts.map((raw) => {
     try {
@@ -96,5 +115,10 @@ export function resolveProxyOptions(input: ProxyInput): ProxyOptions {
       throw new Error(`proxy: --proxy-host ${(error as Error).message}`);
     }
   });
-  return { ...options, upstream: base, allowedOrigins: options.allowedOrigins.map(normalizeOrigin), allowedHosts };
+  return {
+    ...options,
+    upstream: base,
+    allowedOrigins: options.allowedOrigins.map(normalizeOrigin),
+    allowedHosts,
+  };
 }

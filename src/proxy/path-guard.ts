@@ -29,8 +29,10 @@ export function unsafePathProblem(rawPath: string): string | undefined {
     }
     // `..;x` too: servers that take `;` as a path parameter (Tomcat, Spring) resolve it as `..`.
     if (DOT_SEGMENT.test(decoded.split(';')[0])) return `dot segment "${segment}"`;
-    if (SEPARATOR_OR_CONTROL.test(decoded)) return `segment "${segment}" encodes a separator or control character`;
-    if (STILL_ENCODED.test(decoded)) return `segment "${segment}" is encoded twice (a second decoding would give a separator or dot)`;
+    if (SEPARATOR_OR_CONTROL.test(decoded))
+      return `segment "${segment}" encodes a separator or control character`;
+    if (STILL_ENCODED.test(decoded))
+      return `segment "${segment}" is encoded twice (a second decoding would give a separator or dot)`;
   }
   return undefined;
 }
@@ -46,7 +48,13 @@ export function refuseUnsafePaths() {
     const target = requestTarget(c);
     const query = target.indexOf('?');
     const problem = unsafePathProblem(query === -1 ? target : target.slice(0, query));
-    if (problem) return c.json({ error: `path refused, not forwarded: ${problem}; request the resource by its plain path` }, 400);
+    if (problem)
+      return c.json(
+        {
+          error: `path refused, not forwarded: ${problem}; request the resource by its plain path`,
+        },
+        400,
+      );
     return next();
   });
 }

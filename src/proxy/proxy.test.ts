@@ -21,9 +21,24 @@ const RATE_HEADERS = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99'
 const EMPTY_PAGE = { data: [], pagination: { offset: 0, limit: 10, total: 0, has_more: false } };
 /** A product whose title has the wrong type: the one documented rule the broken upstream breaks. */
 const BROKEN_PRODUCT = {
-  productId: 'P1', wwwUpdateDate: '2026-01-01T00:00:00Z', uuid: 'u', title: 123, url: 'https://x', category: [], description: 'd',
-  features: 'f', applications: 'a', additionalDetails: null, images: [], orderableProducts: [], relatedProducts: [], relatedBoardsKits: [],
-  featuredDocuments: [], relatedDocuments: [], relatedDocumentsSecondary: [], softwareTools: [],
+  productId: 'P1',
+  wwwUpdateDate: '2026-01-01T00:00:00Z',
+  uuid: 'u',
+  title: 123,
+  url: 'https://x',
+  category: [],
+  description: 'd',
+  features: 'f',
+  applications: 'a',
+  additionalDetails: null,
+  images: [],
+  orderableProducts: [],
+  relatedProducts: [],
+  relatedBoardsKits: [],
+  featuredDocuments: [],
+  relatedDocuments: [],
+  relatedDocumentsSecondary: [],
+  softwareTools: [],
 };
 const FILE_CHUNK = 'A'.repeat(64 * 1024);
 
@@ -46,20 +61,51 @@ let releaseDownload: () => void = () => {};
 function upstreamApp(): Hono {
   const app = new Hono();
   app.use('*', async (c, next) => {
-    seen.push({ path: c.req.url.slice(c.req.url.indexOf(BASE_PATH)), headers: headersOf(c.req.raw.headers), body: await c.req.text() });
+    seen.push({
+      path: c.req.url.slice(c.req.url.indexOf(BASE_PATH)),
+      headers: headersOf(c.req.raw.headers),
+      body: await c.req.text(),
+    });
     await next();
   });
-  app.get(`${BASE_PATH}/products`, (c) => c.json(EMPTY_PAGE, 200, { ...RATE_HEADERS, 'set-cookie': 'session=abc', 'access-control-allow-origin': '*', connection: 'close' }));
+  app.get(`${BASE_PATH}/products`, (c) =>
+    c.json(EMPTY_PAGE, 200, {
+      ...RATE_HEADERS,
+      'set-cookie': 'session=abc',
+      'access-control-allow-origin': '*',
+      connection: 'close',
+    }),
+  );
   app.get(`${BASE_PATH}/products/P1`, (c) => c.json(BROKEN_PRODUCT, 200, RATE_HEADERS));
-  app.get(`${BASE_PATH}/products/echo`, (c) => c.json({ error: `key ${c.req.header('x-api-key')} is not allowed here` }, 404, { 'x-echo': c.req.header('x-api-key') ?? '' }));
-  app.get(`${BASE_PATH}/products/missing`, (c) => c.json({ error: 'Product "missing" not found' }, 404));
-  app.get(`${BASE_PATH}/boards-kits`, (c) => c.json({ error: 'Rate limit exceeded', code: 429, retry_after: 7 }, 429, { 'retry-after': '7' }));
-  app.get(`${BASE_PATH}/documents/types`, (c) => c.json({ ...EMPTY_PAGE, nextCursor: 'c2' }, 200, RATE_HEADERS));
+  app.get(`${BASE_PATH}/products/echo`, (c) =>
+    c.json({ error: `key ${c.req.header('x-api-key')} is not allowed here` }, 404, {
+      'x-echo': c.req.header('x-api-key') ?? '',
+    }),
+  );
+  app.get(`${BASE_PATH}/products/missing`, (c) =>
+    c.json({ error: 'Product "missing" not found' }, 404),
+  );
+  app.get(`${BASE_PATH}/boards-kits`, (c) =>
+    c.json({ error: 'Rate limit exceeded', code: 429, retry_after: 7 }, 429, {
+      'retry-after': '7',
+    }),
+  );
+  app.get(`${BASE_PATH}/documents/types`, (c) =>
+    c.json({ ...EMPTY_PAGE, nextCursor: 'c2' }, 200, RATE_HEADERS),
+  );
   app.get(`${BASE_PATH}/product-parts/attributes`, (c) => c.json(EMPTY_PAGE));
   app.get(`${BASE_PATH}/documents`, (c) => c.html('<html>maintenance</html>', 200, RATE_HEADERS));
-  app.get(`${BASE_PATH}/packages/DEEP`, (c) => c.body(`{"error":"x","deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 404, { 'content-type': 'application/json' }));
-  app.get(`${BASE_PATH}/packages/PKG1`, (c) => c.json({ error: 'Package "PKG1" not found', contactEmail: 'someone@example.com' }, 404));
-  app.get(`${BASE_PATH}/packages`, (c) => c.json({ ...EMPTY_PAGE, extra: 'x'.repeat(2048) }, 200, RATE_HEADERS));
+  app.get(`${BASE_PATH}/packages/DEEP`, (c) =>
+    c.body(`{"error":"x","deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 404, {
+      'content-type': 'application/json',
+    }),
+  );
+  app.get(`${BASE_PATH}/packages/PKG1`, (c) =>
+    c.json({ error: 'Package "PKG1" not found', contactEmail: 'someone@example.com' }, 404),
+  );
+  app.get(`${BASE_PATH}/packages`, (c) =>
+    c.json({ ...EMPTY_PAGE, extra: 'x'.repeat(2048) }, 200, RATE_HEADERS),
+  );
   app.get(`${BASE_PATH}/software-tools`, () => new Promise<Response>(() => {}));
   app.get(`${BASE_PATH}/software-tools/stalled`, (c) => {
     c.header('content-type', 'application/json');
@@ -69,7 +115,9 @@ function upstreamApp(): Hono {
       await new Promise<void>(() => {});
     });
   });
-  app.post(`${BASE_PATH}/product-parts/cross-reference`, (c) => c.json({ data: [] }, 200, RATE_HEADERS));
+  app.post(`${BASE_PATH}/product-parts/cross-reference`, (c) =>
+    c.json({ data: [] }, 200, RATE_HEADERS),
+  );
   app.get(`${BASE_PATH}/documents/download/D1`, (c) => {
     c.header('content-type', 'application/pdf');
     c.header('content-length', String(FILE_CHUNK.length * 2));
@@ -116,7 +164,14 @@ const lastSeen = () => seen[seen.length - 1];
 
 describe('the key', () => {
   it('is added upstream, replacing any the browser sent; cookies and authorization stay behind', async () => {
-    const res = await fetch(`${proxy.url}/products?limit=10`, { headers: { 'x-api-key': 'browser-key', cookie: 'a=b', authorization: 'Bearer t', accept: 'application/json' } });
+    const res = await fetch(`${proxy.url}/products?limit=10`, {
+      headers: {
+        'x-api-key': 'browser-key',
+        cookie: 'a=b',
+        authorization: 'Bearer t',
+        accept: 'application/json',
+      },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(EMPTY_PAGE);
     const sent = lastSeen();
@@ -154,14 +209,25 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe(PAGE_ORIGIN);
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     const exposed = res.headers.get('access-control-expose-headers')!.split(', ');
-    expect(exposed).toEqual(expect.arrayContaining(['x-ratelimit-limit', 'x-ratelimit-remaining', 'retry-after', VIOLATIONS_HEADER]));
+    expect(exposed).toEqual(
+      expect.arrayContaining([
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'retry-after',
+        VIOLATIONS_HEADER,
+      ]),
+    );
   });
 
   it('refuses other origins with a 403 JSON error and does not call upstream', async () => {
     const before = seen.length;
-    const res = await fetch(`${proxy.url}/products`, { headers: { origin: 'https://evil.example' } });
+    const res = await fetch(`${proxy.url}/products`, {
+      headers: { origin: 'https://evil.example' },
+    });
     expect(res.status).toBe(403);
-    expect((await res.json()) as { error: string }).toEqual({ error: expect.stringContaining('https://evil.example is not allowed') });
+    expect((await res.json()) as { error: string }).toEqual({
+      error: expect.stringContaining('https://evil.example is not allowed'),
+    });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     expect(seen.length).toBe(before);
   });
@@ -170,7 +236,11 @@ describe('CORS', () => {
     const before = seen.length;
     const res = await fetch(`${proxy.url}/product-parts/search`, {
       method: 'OPTIONS',
-      headers: { origin: PAGE_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: PAGE_ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(PAGE_ORIGIN);
@@ -188,11 +258,25 @@ describe('validation', () => {
     expect(await res.json()).toEqual(BROKEN_PRODUCT);
     expect(Number(res.headers.get(VIOLATIONS_HEADER))).toBeGreaterThanOrEqual(1);
     const violation = sink.events('violation').find((e) => e.operation === 'getProduct');
-    expect(violation).toMatchObject({ method: 'GET', url: `${upstream.url}/products/P1`, status: 200, pointer: '/title', rule: 'schema', expected: 'type: string', actual: 123, source: 'documented', severity: 'failure' });
+    expect(violation).toMatchObject({
+      method: 'GET',
+      url: `${upstream.url}/products/P1`,
+      status: 200,
+      pointer: '/title',
+      rule: 'schema',
+      expected: 'type: string',
+      actual: 123,
+      source: 'documented',
+      severity: 'failure',
+    });
   });
 
   it('counts requests and violations at /__proxy/stats', async () => {
-    const stats = (await (await fetch(`${proxy.origin}/__proxy/stats`)).json()) as { requests: number; violations: number; byOperation: Record<string, { violations: number }> };
+    const stats = (await (await fetch(`${proxy.origin}/__proxy/stats`)).json()) as {
+      requests: number;
+      violations: number;
+      byOperation: Record<string, { violations: number }>;
+    };
     expect(stats.requests).toBeGreaterThan(0);
     expect(stats.violations).toBeGreaterThanOrEqual(1);
     expect(stats.byOperation.getProduct.violations).toBeGreaterThanOrEqual(1);
@@ -210,7 +294,10 @@ describe('validation', () => {
     const html = await fetch(`${proxy.url}/documents`);
     expect(await html.text()).toBe('<html>maintenance</html>');
     expect(html.headers.get(VIOLATIONS_HEADER)).toBe('2');
-    const rules = sink.events('violation').filter((e) => e.operation === 'listProductPartAttributes' || e.operation === 'listDocuments').map((e) => [e.operation, e.rule, e.pointer, e.source, e.severity]);
+    const rules = sink
+      .events('violation')
+      .filter((e) => e.operation === 'listProductPartAttributes' || e.operation === 'listDocuments')
+      .map((e) => [e.operation, e.rule, e.pointer, e.source, e.severity]);
     expect(rules).toEqual([
       ['listDocuments', 'content-type', 'header:content-type', 'documented', 'failure'],
       ['listDocuments', 'json', '', 'documented', 'failure'],
@@ -221,11 +308,24 @@ describe('validation', () => {
     const res = await fetch(`${proxy.url}/documents/types`);
     expect(res.status).toBe(200);
     expect(res.headers.get(VIOLATIONS_HEADER)).toBe('0');
-    expect(sink.events('undeclared-field')).toContainEqual(expect.objectContaining({ operation: 'listDocumentTypes', pointer: '/nextCursor', actual: 'c2', severity: 'warning', source: 'reference' }));
+    expect(sink.events('undeclared-field')).toContainEqual(
+      expect.objectContaining({
+        operation: 'listDocumentTypes',
+        pointer: '/nextCursor',
+        actual: 'c2',
+        severity: 'warning',
+        source: 'reference',
+      }),
+    );
   });
 
   it('passes a body nested beyond the stack through instead of failing', async () => {
-    const proxyCap = await startProxy({ upstream: upstream.url, apiKey: SECRET, log: sink.log, signalViolations: true });
+    const proxyCap = await startProxy({
+      upstream: upstream.url,
+      apiKey: SECRET,
+      log: sink.log,
+      signalViolations: true,
+    });
     try {
       const res = await fetch(`${proxyCap.url}/packages/DEEP`);
       expect(res.status).toBe(404);
@@ -240,11 +340,21 @@ describe('validation', () => {
     const body = (await res.json()) as { extra: string };
     expect(body.extra).toHaveLength(2048);
     expect(res.headers.get(VIOLATIONS_HEADER)).toBeNull();
-    expect(sink.events('unvalidated').some((e) => e.operation === 'listPackages' && String(e.reason).includes('over 1024 bytes'))).toBe(true);
+    expect(
+      sink
+        .events('unvalidated')
+        .some(
+          (e) => e.operation === 'listPackages' && String(e.reason).includes('over 1024 bytes'),
+        ),
+    ).toBe(true);
   });
 
   it('forwards POST bodies', async () => {
-    const res = await fetch(`${proxy.url}/product-parts/cross-reference`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ partNumbers: ['LM358'] }) });
+    const res = await fetch(`${proxy.url}/product-parts/cross-reference`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ partNumbers: ['LM358'] }),
+    });
     expect(res.status).toBe(200);
     expect(lastSeen().body).toBe('{"partNumbers":["LM358"]}');
     expect(res.headers.get(VIOLATIONS_HEADER)).toBe('0');
@@ -269,7 +379,9 @@ describe('the live service misbehaving', () => {
   it('answers 504 JSON when a JSON body stalls half-way', async () => {
     const res = await fetch(`${proxy.url}/software-tools/stalled`);
     expect(res.status).toBe(504);
-    expect(await res.json()).toEqual({ error: 'upstream timed out after 300 ms (while sending the body)' });
+    expect(await res.json()).toEqual({
+      error: 'upstream timed out after 300 ms (while sending the body)',
+    });
   });
 
   it('answers 502 JSON when the live service is unreachable', async () => {
@@ -300,7 +412,8 @@ describe('the live service misbehaving', () => {
     // keeps the last few hundred bytes until more arrive, so an echoed key is seen whole).
     while (received < FILE_CHUNK.length / 2) received += (await reader.read()).value!.byteLength;
     releaseDownload();
-    for (let r = await reader.read(); !r.done; r = await reader.read()) received += r.value.byteLength;
+    for (let r = await reader.read(); !r.done; r = await reader.read())
+      received += r.value.byteLength;
     expect(received).toBe(FILE_CHUNK.length * 2);
   });
 });
@@ -308,18 +421,38 @@ describe('the live service misbehaving', () => {
 describe('recording', () => {
   it('writes conforming JSON responses only', () => {
     const recorded = readdirSync(fixtures).sort();
-    expect(recorded).toEqual(expect.arrayContaining(['crossReferenceProductParts', 'getProduct', 'listProducts']));
+    expect(recorded).toEqual(
+      expect.arrayContaining(['crossReferenceProductParts', 'getProduct', 'listProducts']),
+    );
     // getProduct has only the 404 of /products/missing: the broken P1 and the key-echoing /products/echo were refused.
-    expect(readdirSync(join(fixtures, 'getProduct')).filter((f) => !f.endsWith('.body.json'))).toHaveLength(1);
-    expect(sink.events('not-recorded')).toContainEqual(expect.objectContaining({ operation: 'getProduct', url: `${upstream.url}/products/echo`, reason: expect.stringContaining('echoed the API key') }));
+    expect(
+      readdirSync(join(fixtures, 'getProduct')).filter((f) => !f.endsWith('.body.json')),
+    ).toHaveLength(1);
+    expect(sink.events('not-recorded')).toContainEqual(
+      expect.objectContaining({
+        operation: 'getProduct',
+        url: `${upstream.url}/products/echo`,
+        reason: expect.stringContaining('echoed the API key'),
+      }),
+    );
     expect(recorded).not.toContain('listBoardsKits');
-    expect(sink.events('not-recorded').some((e) => e.operation === 'getProduct' && String(e.reason).includes('violates'))).toBe(true);
+    expect(
+      sink
+        .events('not-recorded')
+        .some((e) => e.operation === 'getProduct' && String(e.reason).includes('violates')),
+    ).toBe(true);
   });
 
   it('does not record a body with an undeclared field that looks personal', async () => {
     const res = await fetch(`${proxy.url}/packages/PKG1`);
     expect(res.status).toBe(404);
     expect(readdirSync(fixtures)).not.toContain('getPackage');
-    expect(sink.events('not-recorded')).toContainEqual(expect.objectContaining({ operation: 'getPackage', severity: 'warning', reason: expect.stringContaining('/contactEmail may hold personal data') }));
+    expect(sink.events('not-recorded')).toContainEqual(
+      expect.objectContaining({
+        operation: 'getPackage',
+        severity: 'warning',
+        reason: expect.stringContaining('/contactEmail may hold personal data'),
+      }),
+    );
   });
 });

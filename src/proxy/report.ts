@@ -42,7 +42,10 @@ export interface ProxyStats {
   recorded: number;
   /** Fixtures the file system refused to take (the answers were served all the same). */
   recordFailures: number;
-  byOperation: Record<string, { requests: number; violations: number; inferredViolations: number; undeclaredFields: number }>;
+  byOperation: Record<
+    string,
+    { requests: number; violations: number; inferredViolations: number; undeclaredFields: number }
+  >;
 }
 
 /** The log-and-count half of the proxy; one per proxy app. */
@@ -77,14 +80,19 @@ export class Reporter {
   /** Writes one event as one JSON line, the key scrubbed. */
   emit(event: Record<string, unknown>): void {
     // Scrubbed value by value, before serialising: a JSON-escaped form in a value stays a valid line.
-    this.#log(JSON.stringify(event, (_name, value: unknown) => (typeof value === 'string' ? this.#scrubber.scrubText(value) : value)));
+    this.#log(
+      JSON.stringify(event, (_name, value: unknown) =>
+        typeof value === 'string' ? this.#scrubber.scrubText(value) : value,
+      ),
+    );
   }
 
   /** Counts a request, whatever answered it, and logs its access line. */
   request(exchange: Exchange, extra: { forwarded: boolean } & Record<string, unknown>): void {
     this.#stats.requests += 1;
     // Answered here with an error: refused (a preflight's 204 is not a refusal; a 500 is a proxy error).
-    if (!extra.forwarded && exchange.status >= 400 && exchange.status !== 500) this.#stats.refused += 1;
+    if (!extra.forwarded && exchange.status >= 400 && exchange.status !== 500)
+      this.#stats.refused += 1;
     if (exchange.operation) this.#perOperation(exchange.operation).requests += 1;
     this.emit({ event: 'request', ...exchange, ...extra });
   }
@@ -99,7 +107,15 @@ export class Reporter {
     const perOp = exchange.operation ? this.#perOperation(exchange.operation) : undefined;
     let broken = 0;
     for (const f of findings) {
-      const line = { ...exchange, pointer: f.pointer, rule: f.rule, expected: f.expected, actual: f.actual, source: f.source, message: f.message };
+      const line = {
+        ...exchange,
+        pointer: f.pointer,
+        rule: f.rule,
+        expected: f.expected,
+        actual: f.actual,
+        source: f.source,
+        message: f.message,
+      };
       if (f.kind === 'undeclared') {
         this.#stats.undeclaredFields += 1;
         if (perOp) perOp.undeclaredFields += 1;
@@ -147,7 +163,14 @@ export class Reporter {
     this.#stats.recordFailures += 1;
     if (this.#recordingBroken) return;
     this.#recordingBroken = true;
-    this.emit({ event: 'record-failed', severity: 'failure', ...exchange, error, message: 'answer served; fixtures are not being written (further failures are counted at /__proxy/stats, not logged)' });
+    this.emit({
+      event: 'record-failed',
+      severity: 'failure',
+      ...exchange,
+      error,
+      message:
+        'answer served; fixtures are not being written (further failures are counted at /__proxy/stats, not logged)',
+    });
   }
 
   notRecorded(exchange: Exchange, reason: string, severity: 'info' | 'warning'): void {
@@ -159,6 +182,11 @@ export class Reporter {
   }
 
   #perOperation(operationId: string) {
-    return (this.#stats.byOperation[operationId] ??= { requests: 0, violations: 0, inferredViolations: 0, undeclaredFields: 0 });
+    return (this.#stats.byOperation[operationId] ??= {
+      requests: 0,
+      violations: 0,
+      inferredViolations: 0,
+      undeclaredFields: 0,
+    });
   }
 }

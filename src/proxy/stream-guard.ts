@@ -8,7 +8,11 @@
  */
 import type { KeyScrubber } from './key-scrub.js';
 
-export function guardStream(body: ReadableStream<Uint8Array>, scrubber: KeyScrubber, onKeyFound: () => void): ReadableStream<Uint8Array> {
+export function guardStream(
+  body: ReadableStream<Uint8Array>,
+  scrubber: KeyScrubber,
+  onKeyFound: () => void,
+): ReadableStream<Uint8Array> {
   const keep = scrubber.longestForm - 1;
   /** Bytes not yet sent, as latin1 text (one character per byte). */
   let pending = '';

@@ -8,7 +8,12 @@
 export type UpstreamFetch = (input: string, init: RequestInit) => Promise<Response>;
 
 export type UpstreamResult =
-  | { ok: true; response: Response; /** Stop the deadline (for a body that streams as long as it needs). */ release(): void; timedOut(): boolean }
+  | {
+      ok: true;
+      response: Response;
+      /** Stop the deadline (for a body that streams as long as it needs). */ release(): void;
+      timedOut(): boolean;
+    }
   | { ok: false; status: 502 | 504; error: string };
 
 /** Node's fetch needs `duplex` for a streamed request body; a buffered one does not, so none is sent. */
@@ -25,11 +30,18 @@ export async function callUpstream(
   }, options.timeoutMs);
   const release = () => clearTimeout(timer);
   try {
-    const response = await options.fetch(url, { method: init.method, headers: init.headers, body: init.body, redirect: 'manual', signal: controller.signal });
+    const response = await options.fetch(url, {
+      method: init.method,
+      headers: init.headers,
+      body: init.body,
+      redirect: 'manual',
+      signal: controller.signal,
+    });
     return { ok: true, response, release, timedOut: () => expired };
   } catch (error) {
     release();
-    if (expired) return { ok: false, status: 504, error: `upstream timed out after ${options.timeoutMs} ms` };
+    if (expired)
+      return { ok: false, status: 504, error: `upstream timed out after ${options.timeoutMs} ms` };
     return { ok: false, status: 502, error: `upstream unreachable: ${describeFetchError(error)}` };
   }
 }
@@ -41,13 +53,18 @@ export function describeFetchError(error: unknown): string {
   return cause?.message ?? (error as Error).message ?? String(error);
 }
 
-export type BufferedBody = { complete: true; bytes: Uint8Array<ArrayBuffer> } | { complete: false; stream: ReadableStream<Uint8Array> };
+export type BufferedBody =
+  | { complete: true; bytes: Uint8Array<ArrayBuffer> }
+  | { complete: false; stream: ReadableStream<Uint8Array> };
 
 /**
  * Reads a body up to `cap` bytes. Within the cap: the bytes. Over it: a stream that replays what
  * was read and continues with the rest, so the client still gets the whole body, unbuffered.
  */
-export async function readBounded(body: ReadableStream<Uint8Array> | null, cap: number): Promise<BufferedBody> {
+export async function readBounded(
+  body: ReadableStream<Uint8Array> | null,
+  cap: number,
+): Promise<BufferedBody> {
   if (!body) return { complete: true, bytes: new Uint8Array() };
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

@@ -38,7 +38,13 @@ export interface FixtureMeta {
   format: typeof FIXTURE_FORMAT;
   operationId: string;
   request: CanonicalRequest;
-  response: { status: number; headers: Record<string, string>; bodyFile: string; bodySha256: string; bytes: number };
+  response: {
+    status: number;
+    headers: Record<string, string>;
+    bodyFile: string;
+    bodySha256: string;
+    bytes: number;
+  };
   recordedAt: string;
 }
 
@@ -68,9 +74,18 @@ function bodyDigest(body: Uint8Array): string {
  * The request as the fixture key sees it. `rawPath` is below the base path and still encoded;
  * HEAD is keyed as GET (it is answered from the GET recording, without the body).
  */
-export function canonicalRequest(method: string, rawPath: string, search: string, body?: Uint8Array): CanonicalRequest {
+export function canonicalRequest(
+  method: string,
+  rawPath: string,
+  search: string,
+  body?: Uint8Array,
+): CanonicalRequest {
   const upper = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
-  const path = `/${rawPath.split('/').filter((s) => s !== '').map((s) => encodeURIComponent(decodeLoosely(s))).join('/')}`;
+  const path = `/${rawPath
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => encodeURIComponent(decodeLoosely(s)))
+    .join('/')}`;
   const text = search.startsWith('?') ? search.slice(1) : search;
   const query = text
     .split('&')
@@ -87,11 +102,23 @@ export function canonicalRequest(method: string, rawPath: string, search: string
 }
 
 export function fixtureKey(request: CanonicalRequest): string {
-  return createHash('sha1').update(JSON.stringify([request.method, request.path, request.query, request.bodySha256 ?? null])).digest('hex');
+  return createHash('sha1')
+    .update(
+      JSON.stringify([request.method, request.path, request.query, request.bodySha256 ?? null]),
+    )
+    .digest('hex');
 }
 
-export function fixtureFiles(dir: string, operationId: string, key: string): { meta: string; body: string; bodyFile: string } {
-  return { meta: join(dir, operationId, `${key}${META_SUFFIX}`), body: join(dir, operationId, `${key}${BODY_SUFFIX}`), bodyFile: `${key}${BODY_SUFFIX}` };
+export function fixtureFiles(
+  dir: string,
+  operationId: string,
+  key: string,
+): { meta: string; body: string; bodyFile: string } {
+  return {
+    meta: join(dir, operationId, `${key}${META_SUFFIX}`),
+    body: join(dir, operationId, `${key}${BODY_SUFFIX}`),
+    bodyFile: `${key}${BODY_SUFFIX}`,
+  };
 }
 
 /** Whether a file name is a fixture's meta file (not its body). */

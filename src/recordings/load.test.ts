@@ -29,7 +29,10 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 /** A fixture for GET /products/P1; `change` edits the meta before it is written. */
-function writeFixture(change: (meta: Record<string, any>) => void = () => {}, body: string = BODY): string {
+function writeFixture(
+  change: (meta: Record<string, any>) => void = () => {},
+  body: string = BODY,
+): string {
   const request = canonicalRequest('GET', '/products/P1', '');
   const key = fixtureKey(request);
   writeFileSync(join(dir, 'getProduct', `${key}.body.json`), body);
@@ -37,7 +40,13 @@ function writeFixture(change: (meta: Record<string, any>) => void = () => {}, bo
     format: 'web-data-fixture/1',
     operationId: 'getProduct',
     request,
-    response: { status: 404, headers: { 'content-type': 'application/json' }, bodyFile: `${key}.body.json`, bodySha256: sha256(body), bytes: Buffer.byteLength(body) },
+    response: {
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      bodyFile: `${key}.body.json`,
+      bodySha256: sha256(body),
+      bytes: Buffer.byteLength(body),
+    },
     recordedAt: '2026-01-01T00:00:00.000Z',
   };
   change(meta);
@@ -70,7 +79,9 @@ describe('loadRecordings', () => {
       meta.response.bodySha256 = sha256(outsideBytes);
       meta.response.bytes = outsideBytes.length;
     });
-    expect(loadError()).toContain(`${file}: /response/bodyFile must be a plain file name next to its meta file`);
+    expect(loadError()).toContain(
+      `${file}: /response/bodyFile must be a plain file name next to its meta file`,
+    );
   });
 
   it('refuses an absolute bodyFile', () => {
@@ -79,7 +90,9 @@ describe('loadRecordings', () => {
       meta.response.bodySha256 = sha256(outsideBytes);
       meta.response.bytes = outsideBytes.length;
     });
-    expect(loadError()).toContain(`${file}: /response/bodyFile must be a plain file name next to its meta file`);
+    expect(loadError()).toContain(
+      `${file}: /response/bodyFile must be a plain file name next to its meta file`,
+    );
   });
 
   it('refuses a body file that is a symlink out of the directory (its real path is checked)', () => {
@@ -89,7 +102,11 @@ describe('loadRecordings', () => {
       meta.response.bytes = outsideBytes.length;
     });
     symlinkSync(outside, join(dir, 'getProduct', 'link.body.json'));
-    expect(loadError()).toMatch(new RegExp(`${escape(file)}: body file .*link\\.body\\.json: resolves outside the replay directory`));
+    expect(loadError()).toMatch(
+      new RegExp(
+        `${escape(file)}: body file .*link\\.body\\.json: resolves outside the replay directory`,
+      ),
+    );
   });
 
   it('refuses an operation folder that is a symlink out of the directory', () => {
@@ -97,7 +114,21 @@ describe('loadRecordings', () => {
     mkdirSync(elsewhere);
     const request = canonicalRequest('GET', '/products/P2', '');
     writeFileSync(join(elsewhere, 'b.body.json'), BODY);
-    writeFileSync(join(elsewhere, `${fixtureKey(request)}.json`), JSON.stringify({ format: 'web-data-fixture/1', operationId: 'getProduct', request, response: { status: 200, headers: {}, bodyFile: 'b.body.json', bodySha256: sha256(BODY), bytes: BODY.length } }));
+    writeFileSync(
+      join(elsewhere, `${fixtureKey(request)}.json`),
+      JSON.stringify({
+        format: 'web-data-fixture/1',
+        operationId: 'getProduct',
+        request,
+        response: {
+          status: 200,
+          headers: {},
+          bodyFile: 'b.body.json',
+          bodySha256: sha256(BODY),
+          bytes: BODY.length,
+        },
+      }),
+    );
     symlinkSync(elsewhere, join(dir, 'linked'));
     expect(loadError()).toMatch(/linked\/[0-9a-f]+\.json: resolves outside the replay directory/);
   });
@@ -124,16 +155,22 @@ describe('loadRecordings', () => {
 
   it('refuses a header that was never recorded (a fixture cannot set cookies)', () => {
     const file = writeFixture((meta) => (meta.response.headers['set-cookie'] = 'session=1'));
-    expect(loadError()).toContain(`${file}: /response/headers must be equal to one of the allowed values`);
+    expect(loadError()).toContain(
+      `${file}: /response/headers must be equal to one of the allowed values`,
+    );
   });
 
   it('refuses a body or meta file over its size cap without reading it', () => {
     const file = writeFixture();
     const bodyFile = file.replace(/\.json$/, '.body.json');
     truncateSync(bodyFile, MAX_BODY_BYTES + 1);
-    expect(loadError()).toContain(`is ${MAX_BODY_BYTES + 1} bytes, over the ${MAX_BODY_BYTES}-byte cap`);
+    expect(loadError()).toContain(
+      `is ${MAX_BODY_BYTES + 1} bytes, over the ${MAX_BODY_BYTES}-byte cap`,
+    );
     truncateSync(file, MAX_META_BYTES + 1);
-    expect(loadError()).toContain(`${file}: is ${MAX_META_BYTES + 1} bytes, over the ${MAX_META_BYTES}-byte cap`);
+    expect(loadError()).toContain(
+      `${file}: is ${MAX_META_BYTES + 1} bytes, over the ${MAX_META_BYTES}-byte cap`,
+    );
   });
 
   it('refuses a body changed after recording', () => {
@@ -151,7 +188,9 @@ describe('loadRecordings', () => {
   });
 
   it('names a directory that does not exist', () => {
-    expect(() => loadRecordings(join(root, 'absent'))).toThrow(/replay: cannot open the fixtures directory .*absent \(ENOENT\)/);
+    expect(() => loadRecordings(join(root, 'absent'))).toThrow(
+      /replay: cannot open the fixtures directory .*absent \(ENOENT\)/,
+    );
   });
 });
 
@@ -164,7 +203,9 @@ describe('the mock with --replay', () => {
       meta.response.status = 200;
     });
     symlinkSync(outside, join(dir, 'getProduct', 'link.body.json'));
-    await expect(startMockServer({ replayDir: dir })).rejects.toThrow(/resolves outside the replay directory/);
+    await expect(startMockServer({ replayDir: dir })).rejects.toThrow(
+      /resolves outside the replay directory/,
+    );
   });
 });
 

@@ -11,7 +11,17 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, isAbsolute, sep } from 'node:path';
 import { describeFsError, RecordingsError } from './recorder.js';
-import { FIXTURE_FORMAT, MAX_BODY_BYTES, MAX_META_BYTES, MAX_TOTAL_BYTES, RECORDED_HEADERS, fixtureKey, isMetaFile, sha256, type FixtureMeta } from './format.js';
+import {
+  FIXTURE_FORMAT,
+  MAX_BODY_BYTES,
+  MAX_META_BYTES,
+  MAX_TOTAL_BYTES,
+  RECORDED_HEADERS,
+  fixtureKey,
+  isMetaFile,
+  sha256,
+  type FixtureMeta,
+} from './format.js';
 
 export interface Recording {
   meta: FixtureMeta;
@@ -36,7 +46,15 @@ const META_SCHEMA = {
       properties: {
         method: { type: 'string', pattern: '^[A-Z]+$' },
         path: { type: 'string', pattern: '^/' },
-        query: { type: 'array', items: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'string' }], items: false, minItems: 2 } },
+        query: {
+          type: 'array',
+          items: {
+            type: 'array',
+            prefixItems: [{ type: 'string' }, { type: 'string' }],
+            items: false,
+            minItems: 2,
+          },
+        },
         bodySha256: SHA256,
       },
     },
@@ -45,7 +63,11 @@ const META_SCHEMA = {
       required: ['status', 'headers', 'bodyFile', 'bodySha256', 'bytes'],
       properties: {
         status: { type: 'integer', minimum: 100, maximum: 599 },
-        headers: { type: 'object', propertyNames: { enum: RECORDED_HEADERS }, additionalProperties: { type: 'string', pattern: HEADER_VALUE } },
+        headers: {
+          type: 'object',
+          propertyNames: { enum: RECORDED_HEADERS },
+          additionalProperties: { type: 'string', pattern: HEADER_VALUE },
+        },
         bodyFile: { type: 'string', pattern: PLAIN_FILE_NAME },
         bodySha256: SHA256,
         bytes: { type: 'integer', minimum: 0, maximum: MAX_BODY_BYTES },
@@ -55,7 +77,9 @@ const META_SCHEMA = {
   },
 };
 
-const validateMeta = new Ajv2020({ allErrors: true, strict: true }).compile<FixtureMeta>(META_SCHEMA);
+const validateMeta = new Ajv2020({ allErrors: true, strict: true }).compile<FixtureMeta>(
+  META_SCHEMA,
+);
 
 /** Problems found so far, each line naming its file; `files` counts the files they are about. */
 class Problems {
@@ -71,7 +95,8 @@ class Problems {
 }
 
 /** What a bad `bodyFile` is told (the pattern itself says little to a reader). */
-const PLAIN_FILE_NAME_RULE = 'must be a plain file name next to its meta file (no "/", "\\" or "..")';
+const PLAIN_FILE_NAME_RULE =
+  'must be a plain file name next to its meta file (no "/", "\\" or "..")';
 /** How many problems one error message lists (the rest are counted). */
 const PROBLEMS_SHOWN = 20;
 
@@ -97,7 +122,10 @@ export function loadRecordings(dir: string): Map<string, Recording> {
       if (!recording) continue;
       total += recording.body.byteLength;
       if (total > MAX_TOTAL_BYTES) {
-        problems.add(file, `the replay directory holds more than ${MAX_TOTAL_BYTES} bytes of bodies (the cap); split it`);
+        problems.add(
+          file,
+          `the replay directory holds more than ${MAX_TOTAL_BYTES} bytes of bodies (the cap); split it`,
+        );
         break;
       }
       recordings.set(fixtureKey(recording.meta.request), recording);
@@ -105,8 +133,11 @@ export function loadRecordings(dir: string): Map<string, Recording> {
   }
   const { lines } = problems;
   if (lines.length > 0) {
-    const more = lines.length > PROBLEMS_SHOWN ? [`... and ${lines.length - PROBLEMS_SHOWN} more`] : [];
-    throw new RecordingsError(`replay: ${dir} has ${problems.files} bad fixture file(s), ${lines.length} problem(s):\n  ${[...lines.slice(0, PROBLEMS_SHOWN), ...more].join('\n  ')}`);
+    const more =
+      lines.length > PROBLEMS_SHOWN ? [`... and ${lines.length - PROBLEMS_SHOWN} more`] : [];
+    throw new RecordingsError(
+      `replay: ${dir} has ${problems.files} bad fixture file(s), ${lines.length} problem(s):\n  ${[...lines.slice(0, PROBLEMS_SHOWN), ...more].join('\n  ')}`,
+    );
   }
   return recordings;
 }
@@ -116,7 +147,9 @@ function realDirectory(dir: string): string {
   try {
     root = realpathSync(dir);
   } catch (error) {
-    throw new RecordingsError(`replay: cannot open the fixtures directory ${dir} (${describeFsError(error)})`);
+    throw new RecordingsError(
+      `replay: cannot open the fixtures directory ${dir} (${describeFsError(error)})`,
+    );
   }
   if (!statSync(root).isDirectory()) throw new RecordingsError(`replay: ${dir} is not a directory`);
   return root;
@@ -134,8 +167,14 @@ function loadOne(root: string, file: string, problems: Problems): Recording | un
   }
   if (!validateMeta(parsed)) {
     for (const e of validateMeta.errors ?? []) {
-      const message = e.instancePath === '/response/bodyFile' && e.keyword === 'pattern' ? PLAIN_FILE_NAME_RULE : e.message;
-      problems.add(file, `${e.instancePath || 'the top level'} ${message}${e.keyword === 'const' ? ` (expected "${FIXTURE_FORMAT}")` : ''}`);
+      const message =
+        e.instancePath === '/response/bodyFile' && e.keyword === 'pattern'
+          ? PLAIN_FILE_NAME_RULE
+          : e.message;
+      problems.add(
+        file,
+        `${e.instancePath || 'the top level'} ${message}${e.keyword === 'const' ? ` (expected "${FIXTURE_FORMAT}")` : ''}`,
+      );
     }
     return undefined;
   }
@@ -144,14 +183,23 @@ function loadOne(root: string, file: string, problems: Problems): Recording | un
   const body = readConfined(root, bodyPath, MAX_BODY_BYTES, problems, file);
   if (body === undefined) return undefined;
   if (body.byteLength !== meta.response.bytes || sha256(body) !== meta.response.bodySha256) {
-    problems.add(file, `body file ${meta.response.bodyFile} was changed after recording (size or hash differs)`);
+    problems.add(
+      file,
+      `body file ${meta.response.bodyFile} was changed after recording (size or hash differs)`,
+    );
     return undefined;
   }
   return { meta, body: new Uint8Array(body) };
 }
 
 /** Reads `path` if it resolves inside `root` and is a regular file within `cap`; otherwise records why not, under `owner`. */
-function readConfined(root: string, path: string, cap: number, problems: Problems, owner: string): Buffer | undefined {
+function readConfined(
+  root: string,
+  path: string,
+  cap: number,
+  problems: Problems,
+  owner: string,
+): Buffer | undefined {
   const what = path === owner ? '' : `body file ${path}: `;
   let real: string;
   try {
@@ -162,7 +210,10 @@ function readConfined(root: string, path: string, cap: number, problems: Problem
   }
   const within = relative(root, real);
   if (within === '' || within.startsWith(`..${sep}`) || within === '..' || isAbsolute(within)) {
-    problems.add(owner, `${what}resolves outside the replay directory (to ${real}); fixtures must stay inside it`);
+    problems.add(
+      owner,
+      `${what}resolves outside the replay directory (to ${real}); fixtures must stay inside it`,
+    );
     return undefined;
   }
   const stats = statSync(real);

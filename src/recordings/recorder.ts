@@ -10,7 +10,16 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Operation, ResponseFinding } from '../contract/index.js';
-import { FIXTURE_FORMAT, MAX_BODY_BYTES, RECORDED_HEADERS, canonicalRequest, fixtureFiles, fixtureKey, sha256, type FixtureMeta } from './format.js';
+import {
+  FIXTURE_FORMAT,
+  MAX_BODY_BYTES,
+  RECORDED_HEADERS,
+  canonicalRequest,
+  fixtureFiles,
+  fixtureKey,
+  sha256,
+  type FixtureMeta,
+} from './format.js';
 
 /** Statuses worth replaying: successes, and "no such record" (a fact about the data); not 400 (the client's mistake), 401/403/429 (the key, the moment) or 5xx. */
 const RECORDABLE = (status: number) => (status >= 200 && status < 300) || status === 404;
@@ -49,13 +58,20 @@ export function createRecorder(options: { dir: string; now: () => number }): Rec
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw new RecordingsError(`--fixtures ${dir}: cannot create the directory (${describeFsError(error)})`);
+    throw new RecordingsError(
+      `--fixtures ${dir}: cannot create the directory (${describeFsError(error)})`,
+    );
   }
   return {
     record(input) {
       const skipped = reasonNotToRecord(input);
       if (skipped) return { kind: 'skipped', ...skipped };
-      const request = canonicalRequest(input.method, input.rawPath, input.search, input.requestBody);
+      const request = canonicalRequest(
+        input.method,
+        input.rawPath,
+        input.search,
+        input.requestBody,
+      );
       const files = fixtureFiles(dir, input.operation.operationId, fixtureKey(request));
       const headers: Record<string, string> = {};
       for (const name of RECORDED_HEADERS) {
@@ -66,7 +82,13 @@ export function createRecorder(options: { dir: string; now: () => number }): Rec
         format: FIXTURE_FORMAT,
         operationId: input.operation.operationId,
         request,
-        response: { status: input.status, headers, bodyFile: files.bodyFile, bodySha256: sha256(input.body), bytes: input.body.byteLength },
+        response: {
+          status: input.status,
+          headers,
+          bodyFile: files.bodyFile,
+          bodySha256: sha256(input.body),
+          bytes: input.body.byteLength,
+        },
         recordedAt: new Date(now()).toISOString(),
       };
       try {
@@ -83,13 +105,33 @@ export function createRecorder(options: { dir: string; now: () => number }): Rec
   };
 }
 
-function reasonNotToRecord(input: RecordInput): { reason: string; severity: 'info' | 'warning' } | undefined {
-  if (!RECORDABLE(input.status)) return { reason: `status ${input.status} is not recorded (only 2xx and 404 are)`, severity: 'info' };
-  if (input.body.byteLength > MAX_BODY_BYTES) return { reason: `body of ${input.body.byteLength} bytes is over the ${MAX_BODY_BYTES}-byte fixture cap`, severity: 'info' };
+function reasonNotToRecord(
+  input: RecordInput,
+): { reason: string; severity: 'info' | 'warning' } | undefined {
+  if (!RECORDABLE(input.status))
+    return {
+      reason: `status ${input.status} is not recorded (only 2xx and 404 are)`,
+      severity: 'info',
+    };
+  if (input.body.byteLength > MAX_BODY_BYTES)
+    return {
+      reason: `body of ${input.body.byteLength} bytes is over the ${MAX_BODY_BYTES}-byte fixture cap`,
+      severity: 'info',
+    };
   const broken = input.findings.filter((f) => f.kind === 'violation');
-  if (broken.length > 0) return { reason: `response violates the document (${broken.length} violation(s)); fixture not written`, severity: 'warning' };
-  const personal = input.findings.find((f) => f.kind === 'undeclared' && PERSONAL.test(f.pointer.split('/').pop() ?? ''));
-  if (personal) return { reason: `undeclared field ${personal.pointer} may hold personal data; fixture not written`, severity: 'warning' };
+  if (broken.length > 0)
+    return {
+      reason: `response violates the document (${broken.length} violation(s)); fixture not written`,
+      severity: 'warning',
+    };
+  const personal = input.findings.find(
+    (f) => f.kind === 'undeclared' && PERSONAL.test(f.pointer.split('/').pop() ?? ''),
+  );
+  if (personal)
+    return {
+      reason: `undeclared field ${personal.pointer} may hold personal data; fixture not written`,
+      severity: 'warning',
+    };
   return undefined;
 }
 

@@ -35,9 +35,18 @@ export function createReplayMiddleware<E extends Env = Env>(dir: string): Middle
       if (!(length <= MAX_MATCHED_BODY_BYTES)) return next();
       body = new Uint8Array(await c.req.arrayBuffer());
     }
-    const recording = recordings.get(fixtureKey(canonicalRequest(c.req.method, where.rawPath, where.search, body)));
+    const recording = recordings.get(
+      fixtureKey(canonicalRequest(c.req.method, where.rawPath, where.search, body)),
+    );
     if (!recording) return next();
     const { status, headers } = recording.meta.response;
-    return new Response(recording.body.slice(), { status, headers: { ...headers, 'content-length': String(recording.body.byteLength), [REPLAYED_HEADER]: recording.meta.operationId } });
+    return new Response(recording.body.slice(), {
+      status,
+      headers: {
+        ...headers,
+        'content-length': String(recording.body.byteLength),
+        [REPLAYED_HEADER]: recording.meta.operationId,
+      },
+    });
   };
 }

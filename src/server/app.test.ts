@@ -34,18 +34,33 @@ describe('routing', async () => {
     expect((await call(app, '/documents/types')).body.data[0]).toHaveProperty('subTypes');
   });
   it('answers unknown paths with 404 JSON and known paths with a wrong method with 405 and Allow', async () => {
-    expect(await call(app, '/nope')).toMatchObject({ status: 404, body: { error: expect.stringContaining('/web-data/v1/nope') } });
+    expect(await call(app, '/nope')).toMatchObject({
+      status: 404,
+      body: { error: expect.stringContaining('/web-data/v1/nope') },
+    });
     const post = await call(app, '/products', { method: 'POST', body: {} });
-    expect(post).toMatchObject({ status: 405, body: { error: expect.stringContaining('not allowed') } });
+    expect(post).toMatchObject({
+      status: 405,
+      body: { error: expect.stringContaining('not allowed') },
+    });
     expect(Object.keys(post.body)).toEqual(['error']);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
-    expect((await call(app, '/product-parts/search', { method: 'DELETE' })).headers.get('allow')).toBe('POST');
+    expect(
+      (await call(app, '/product-parts/search', { method: 'DELETE' })).headers.get('allow'),
+    ).toBe('POST');
   });
 });
 
 describe('the served document', () => {
   it('is the served release: trimmed by x-since, so the docs page lists what the mock serves', async () => {
-    const paths = async (apiVersion?: string) => Object.keys((await (await (await testApp({ apiVersion })).request('http://mock.test/openapi.json')).json()).paths);
+    const paths = async (apiVersion?: string) =>
+      Object.keys(
+        (
+          await (
+            await (await testApp({ apiVersion })).request('http://mock.test/openapi.json')
+          ).json()
+        ).paths,
+      );
     expect(await paths('1.0.0')).toEqual(['/product-parts', '/product-parts/{orderable_id}']);
     expect(await paths()).not.toContain('/documents/download/{dcp_id}');
     expect(await paths('unreleased')).toContain('/documents/download/{dcp_id}');
@@ -68,14 +83,29 @@ describe('input validation', async () => {
     ['/products?offset=-1', ['query "offset"', 'rule: minimum: 0']],
     ['/products?colour=red', ['query "colour"', 'declared parameters']],
     ['/products?limit=1&limit=2', ['query "limit"', 'at most once']],
-    ['/products?order=price', ['query "order"', 'rule: enum: wwwUpdateDate, title', 'received: "price"']],
+    [
+      '/products?order=price',
+      ['query "order"', 'rule: enum: wwwUpdateDate, title', 'received: "price"'],
+    ],
     ['/products?order=title,title', ['query "order"', 'rule: each sort property at most once']],
-    ['/products?order=title,wwwUpdateDate&orderDirection=asc,desc,asc', ['query "orderDirection"', 'one per property']],
+    [
+      '/products?order=title,wwwUpdateDate&orderDirection=asc,desc,asc',
+      ['query "orderDirection"', 'one per property'],
+    ],
     ['/boards-kits?boardKitType=toy', ['query "boardKitType"', 'enum: development']],
-    ['/software-tools?includeDiscontinued=yes', ['query "includeDiscontinued"', 'rule: type: boolean']],
-    ['/documents?documentRevisionDateStart=yesterday', ['query "documentRevisionDateStart"', 'rule: format: date']],
+    [
+      '/software-tools?includeDiscontinued=yes',
+      ['query "includeDiscontinued"', 'rule: type: boolean'],
+    ],
+    [
+      '/documents?documentRevisionDateStart=yesterday',
+      ['query "documentRevisionDateStart"', 'rule: format: date'],
+    ],
     ['/documents?language=fr', ['query "language"', 'rule: enum: en, ja, zh-hans']],
-    ['/products?category=%E0%A4%A', ['query "category"', 'rule: valid percent-encoding (RFC 3986)']],
+    [
+      '/products?category=%E0%A4%A',
+      ['query "category"', 'rule: valid percent-encoding (RFC 3986)'],
+    ],
     ['/products/%E0%A4', ['path "product_id"']],
   ])('%s -> 400 naming the parameter and rule', async (path, parts) => {
     const error = await problem(path);
@@ -83,17 +113,37 @@ describe('input validation', async () => {
   });
   it('names every problem of one request in the one line', async () => {
     const error = await problem('/products?limit=0&offset=-1&colour=red');
-    for (const part of ['query "limit"', 'query "offset"', 'query "colour"']) expect(error).toContain(part);
+    for (const part of ['query "limit"', 'query "offset"', 'query "colour"'])
+      expect(error).toContain(part);
   });
   it('names body problems by JSON pointer', async () => {
-    expect(await problem('/product-parts/cross-reference', { body: { partNumbers: Array.from({ length: 201 }, (_, i) => `X${i}`) } })).toContain('body at "/partNumbers"');
-    expect(await problem('/product-parts/cross-reference', { body: { partNumbers: Array.from({ length: 201 }, (_, i) => `X${i}`) } })).toContain('rule: maxItems: 200');
-    expect(await problem('/product-parts/cross-reference', { body: '{"partNumbers": [' })).toContain('rule: valid JSON (RFC 8259)');
-    expect(await problem('/product-parts/cross-reference', { body: { partNumbers: ['A'] }, headers: { 'content-type': 'text/plain' } })).toContain('header "content-type"');
-    expect(await problem('/product-parts/search', { body: { filters: [] } })).toContain('body at "/productId"');
+    expect(
+      await problem('/product-parts/cross-reference', {
+        body: { partNumbers: Array.from({ length: 201 }, (_, i) => `X${i}`) },
+      }),
+    ).toContain('body at "/partNumbers"');
+    expect(
+      await problem('/product-parts/cross-reference', {
+        body: { partNumbers: Array.from({ length: 201 }, (_, i) => `X${i}`) },
+      }),
+    ).toContain('rule: maxItems: 200');
+    expect(
+      await problem('/product-parts/cross-reference', { body: '{"partNumbers": [' }),
+    ).toContain('rule: valid JSON (RFC 8259)');
+    expect(
+      await problem('/product-parts/cross-reference', {
+        body: { partNumbers: ['A'] },
+        headers: { 'content-type': 'text/plain' },
+      }),
+    ).toContain('header "content-type"');
+    expect(await problem('/product-parts/search', { body: { filters: [] } })).toContain(
+      'body at "/productId"',
+    );
   });
   it('answers an oversized body with 413 {error}', async () => {
-    const res = await call(app, '/product-parts/cross-reference', { body: JSON.stringify({ partNumbers: ['x'.repeat(2 * 1024 * 1024)] }) });
+    const res = await call(app, '/product-parts/cross-reference', {
+      body: JSON.stringify({ partNumbers: ['x'.repeat(2 * 1024 * 1024)] }),
+    });
     expect(res).toMatchObject({ status: 413, body: { error: expect.any(String) } });
     expect(Object.keys(res.body)).toEqual(['error']);
   });
@@ -118,7 +168,10 @@ describe('lists', async () => {
     }
     expect(total).toBeGreaterThan(20);
     expect(seen.size).toBe(total);
-    expect((await call(app, `/boards-kits?limit=7&offset=${page + 5}`)).body).toMatchObject({ data: [], pagination: { total, has_more: false } });
+    expect((await call(app, `/boards-kits?limit=7&offset=${page + 5}`)).body).toMatchObject({
+      data: [],
+      pagination: { total, has_more: false },
+    });
   });
   it.each([
     ['/products', 'productId'],
@@ -142,39 +195,72 @@ describe('lists', async () => {
     expect(seen.size).toBe(total);
   });
   it('sorts by the default (wwwUpdateDate desc) and by several keys with one direction each', async () => {
-    const dates = (await call(app, '/products?limit=50')).body.data.map((p: { wwwUpdateDate: string }) => p.wwwUpdateDate);
+    const dates = (await call(app, '/products?limit=50')).body.data.map(
+      (p: { wwwUpdateDate: string }) => p.wwwUpdateDate,
+    );
     expect(dates).toEqual([...dates].sort().reverse());
-    const boards = (await call(app, '/boards-kits?limit=100&order=boardKitType,title&orderDirection=asc,desc')).body.data as { boardKitType: string; title: string }[];
+    const boards = (
+      await call(app, '/boards-kits?limit=100&order=boardKitType,title&orderDirection=asc,desc')
+    ).body.data as { boardKitType: string; title: string }[];
     for (let i = 1; i < boards.length; i++) {
       const [a, b] = [boards[i - 1], boards[i]];
       expect(a.boardKitType <= b.boardKitType).toBe(true);
-      if (a.boardKitType === b.boardKitType) expect(a.title.toLowerCase() >= b.title.toLowerCase()).toBe(true);
+      if (a.boardKitType === b.boardKitType)
+        expect(a.title.toLowerCase() >= b.title.toLowerCase()).toBe(true);
     }
   });
   it('filters: every result matches, matching is case-insensitive, and nothing matching is missed', async () => {
-    const all = (await call(app, '/boards-kits?limit=100')).body.data as { boardKitType: string; category: { level: number; title: string }[] }[];
+    const all = (await call(app, '/boards-kits?limit=100')).body.data as {
+      boardKitType: string;
+      category: { level: number; title: string }[];
+    }[];
     expect(all.length).toBe((await call(app, '/boards-kits?limit=1')).body.pagination.total);
     const evaluation = (await call(app, '/boards-kits?limit=100&boardKitType=evaluation')).body;
-    expect(evaluation.pagination.total).toBe(all.filter((b) => b.boardKitType === 'evaluation').length);
-    expect(evaluation.data.every((b: { boardKitType: string }) => b.boardKitType === 'evaluation')).toBe(true);
+    expect(evaluation.pagination.total).toBe(
+      all.filter((b) => b.boardKitType === 'evaluation').length,
+    );
+    expect(
+      evaluation.data.every((b: { boardKitType: string }) => b.boardKitType === 'evaluation'),
+    ).toBe(true);
     const category = all.find((b) => b.category.length)!.category[0].title;
-    const byCategory = (await call(app, `/boards-kits?limit=100&category=${encodeURIComponent(category.toUpperCase())}`)).body;
-    expect(byCategory.pagination.total).toBe(all.filter((b) => b.category.some((e) => e.title === category)).length);
+    const byCategory = (
+      await call(
+        app,
+        `/boards-kits?limit=100&category=${encodeURIComponent(category.toUpperCase())}`,
+      )
+    ).body;
+    expect(byCategory.pagination.total).toBe(
+      all.filter((b) => b.category.some((e) => e.title === category)).length,
+    );
   });
 });
 
 describe('by-ID endpoints', async () => {
   const app = await testApp();
   it('round-trips # as %23 and titles with spaces', async () => {
-    const parts = (await call(app, '/product-parts?limit=100')).body.data as { orderableId: string }[];
+    const parts = (await call(app, '/product-parts?limit=100')).body.data as {
+      orderableId: string;
+    }[];
     const hashed = parts.find((p) => p.orderableId.includes('#'))!;
     const part = await call(app, `/product-parts/${encodeURIComponent(hashed.orderableId)}`);
     expect(part.body.orderableId).toBe(hashed.orderableId);
     const tool = (await call(app, '/software-tools?limit=1')).body.data[0];
     expect(tool.softwareToolName).toContain(' ');
-    expect((await call(app, `/software-tools/${encodeURIComponent(tool.softwareToolName)}`)).body.softwareToolName).toBe(tool.softwareToolName);
+    expect(
+      (await call(app, `/software-tools/${encodeURIComponent(tool.softwareToolName)}`)).body
+        .softwareToolName,
+    ).toBe(tool.softwareToolName);
   });
-  it.each(['/products/NOPE', '/product-parts/NOPE%23X', '/documents/NOPE', '/documents/agile-id/NOPE', '/boards-kits/NOPE', '/packages/NOPE', '/software-tools/No%20Such%20Tool', '/product-parts/attributes/NOPE'])('%s -> 404 {error}', async (path) => {
+  it.each([
+    '/products/NOPE',
+    '/product-parts/NOPE%23X',
+    '/documents/NOPE',
+    '/documents/agile-id/NOPE',
+    '/boards-kits/NOPE',
+    '/packages/NOPE',
+    '/software-tools/No%20Such%20Tool',
+    '/product-parts/attributes/NOPE',
+  ])('%s -> 404 {error}', async (path) => {
     const res = await call(app, path);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: expect.stringMatching(/not found/) });

@@ -8,7 +8,17 @@
 import { Hono, type ErrorHandler, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { stringify as stringifyYaml } from 'yaml';
-import { BASE_PATH, createValidators, loadContract, readSpecText, renderKindsTable, UNRELEASED, type Contract, type Operation, type Validators } from '../contract/index.js';
+import {
+  BASE_PATH,
+  createValidators,
+  loadContract,
+  readSpecText,
+  renderKindsTable,
+  UNRELEASED,
+  type Contract,
+  type Operation,
+  type Validators,
+} from '../contract/index.js';
 import { generateDataset } from '../fixtures/generate.js';
 import { chain, type Step } from './chain.js';
 import { AdjustableClock } from './clock.js';
@@ -56,19 +66,29 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   const options = resolveOptions(partial);
   const contract = await loadContract({ release: options.apiVersion });
   const unhandled = contract.operations.filter((op) => !handlers[op.operationId]);
-  if (unhandled.length > 0) throw new Error(`no handler for: ${unhandled.map((op) => op.operationId).join(', ')}`);
+  if (unhandled.length > 0)
+    throw new Error(`no handler for: ${unhandled.map((op) => op.operationId).join(', ')}`);
   const validators = createValidators(contract);
   const tiers = overrideTiers(loadTiers(options.tiersFile), options.tierOverride);
   // Scopes name endpoint families: the document's tags (all of them, whichever release is served).
   const families = new Set((contract.document.tags ?? []).map((tag) => tag.name));
-  const keys = loadKeys(options.keysFile, { tiers: new Set(tiers.keys()), families: families.size > 0 ? families : undefined });
+  const keys = loadKeys(options.keysFile, {
+    tiers: new Set(tiers.keys()),
+    families: families.size > 0 ? families : undefined,
+  });
   const clock = new AdjustableClock(options.clock);
   const limiter = new RateLimiter(tiers, clock);
   const journal = new Journal();
   const faults = new FaultPlan(options.faults);
   const apis = options.environments.map((environment) => {
     const basePath = basePathFor(environment, options.environments);
-    const dataset = options.datasets[environment] ?? generateDataset({ seed: options.seed, scale: options.scale, baseUrl: `${options.origin}${basePath}` });
+    const dataset =
+      options.datasets[environment] ??
+      generateDataset({
+        seed: options.seed,
+        scale: options.scale,
+        baseUrl: `${options.origin}${basePath}`,
+      });
     return createApiContext(environment, basePath, dataset, contract);
   });
 
@@ -76,11 +96,32 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   app.state = { options, contract, validators, keys, limiter, clock, journal, faults, apis };
   app.use('*', requestLog({ journal, now: () => clock.now(), log: options.log }));
   // Inputs that work on this very dataset and keys (no key needed, like the document itself).
-  const examples = buildExamples({ contract, api: apis[0], keys, tiers, seed: options.seed, scale: options.scale, now: clock.now() });
+  const examples = buildExamples({
+    contract,
+    api: apis[0],
+    keys,
+    tiers,
+    seed: options.seed,
+    scale: options.scale,
+    now: clock.now(),
+  });
   const examplesText = JSON.stringify(examples, null, 2);
-  app.get(EXAMPLES_PATH, (c) => c.body(examplesText, 200, { 'content-type': 'application/json; charset=utf-8' }));
-  mountDocs(app, { specText: () => (contract.release === UNRELEASED ? readSpecText() : stringifyYaml(contract.sourceDocument)), apiBaseUrl: `${options.origin}${apis[0].basePath}`, demoKey: examples.keys.byPurpose.fullAccess?.key, examples: examples.operations, kindsOfFact: () => renderKindsTable(contract) });
-  if (options.adminToken) app.route(ADMIN_PREFIX, adminRoutes({ token: options.adminToken, state: app.state, plan: faults }));
+  app.get(EXAMPLES_PATH, (c) =>
+    c.body(examplesText, 200, { 'content-type': 'application/json; charset=utf-8' }),
+  );
+  mountDocs(app, {
+    specText: () =>
+      contract.release === UNRELEASED ? readSpecText() : stringifyYaml(contract.sourceDocument),
+    apiBaseUrl: `${options.origin}${apis[0].basePath}`,
+    demoKey: examples.keys.byPurpose.fullAccess?.key,
+    examples: examples.operations,
+    kindsOfFact: () => renderKindsTable(contract),
+  });
+  if (options.adminToken)
+    app.route(
+      ADMIN_PREFIX,
+      adminRoutes({ token: options.adminToken, state: app.state, plan: faults }),
+    );
 
   const pipeline: Step[] = [
     // Outermost: writes the body (cut or slowed when QA asked) and tells the rate limiter when it is done.
@@ -92,20 +133,45 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     // QA controls act only on authenticated, admitted requests.
     scenarios({ plan: faults, validators, maxDurationMs: options.maxQaDurationMs }),
     // Recorded live responses (behind auth and limits, like everything the mock serves).
-    ...(options.replayDir ? [createReplayMiddleware(options.replayDir) as MiddlewareHandler<AppEnv>] : []),
+    ...(options.replayDir
+      ? [createReplayMiddleware(options.replayDir) as MiddlewareHandler<AppEnv>]
+      : []),
   ];
   const validate = validateInput({ validators });
-  const limitBody = readBody({ maxBytes: options.maxBodyBytes, tooLarge: () => apiError(413, messages.tooLarge(options.maxBodyBytes), {}, { connection: 'close' }) });
+  const limitBody = readBody({
+    maxBytes: options.maxBodyBytes,
+    tooLarge: () =>
+      apiError(413, messages.tooLarge(options.maxBodyBytes), {}, { connection: 'close' }),
+  });
 
   for (const api of apis) {
     for (const { path, operations } of byPathSpecificity(contract.operations)) {
       const route = `${api.basePath}${toHonoPath(path)}`;
       if (operations.get || operations.head) {
         // Hono answers HEAD from the GET route with the body dropped; pick the HEAD operation when the document has one.
-        const pick = (method: string): Operation => (method === 'HEAD' ? (operations.head ?? operations.get)! : (operations.get ?? operations.head)!);
-        app.get(route, chain([bindOperation(api, pick), ...pipeline, validate, dispatch], answerError));
+        const pick = (method: string): Operation =>
+          method === 'HEAD'
+            ? (operations.head ?? operations.get)!
+            : (operations.get ?? operations.head)!;
+        app.get(
+          route,
+          chain([bindOperation(api, pick), ...pipeline, validate, dispatch], answerError),
+        );
       }
-      if (operations.post) app.post(route, chain([bindOperation(api, () => operations.post!), ...pipeline, limitBody, validate, dispatch], answerError));
+      if (operations.post)
+        app.post(
+          route,
+          chain(
+            [
+              bindOperation(api, () => operations.post!),
+              ...pipeline,
+              limitBody,
+              validate,
+              dispatch,
+            ],
+            answerError,
+          ),
+        );
     }
   }
 
@@ -114,7 +180,12 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     const { rawPath } = splitUrl(c.req.url);
     const api = apis.find((a) => rawPath.startsWith(`${a.basePath}/`));
     const methods = api ? allowed(rawPath.slice(api.basePath.length)) : [];
-    if (methods.length > 0) return jsonResponse(405, { error: messages.methodNotAllowed(c.req.method, methods) }, { allow: methods.join(', ') });
+    if (methods.length > 0)
+      return jsonResponse(
+        405,
+        { error: messages.methodNotAllowed(c.req.method, methods) },
+        { allow: methods.join(', ') },
+      );
     return jsonResponse(404, { error: messages.noSuchPath(rawPath) });
   });
   app.onError(answerError);
@@ -125,7 +196,9 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
 const answerError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof HTTPException) return error.getResponse();
   // A bug of ours, never the client's input: say so without leaking internals.
-  console.error(`[mock] ${c.req.method} ${splitUrl(c.req.url).rawPath}: ${error.stack ?? error.message}`);
+  console.error(
+    `[mock] ${c.req.method} ${splitUrl(c.req.url).rawPath}: ${error.stack ?? error.message}`,
+  );
   return jsonResponse(500, { error: messages.serverError });
 };
 

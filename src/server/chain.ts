@@ -18,7 +18,10 @@ import type { AppEnv } from './env.js';
  */
 export type Step = (c: Context<AppEnv>, next: Next) => Response | void | Promise<Response | void>;
 
-export function chain(steps: readonly Step[], onError: ErrorHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+export function chain(
+  steps: readonly Step[],
+  onError: ErrorHandler<AppEnv>,
+): MiddlewareHandler<AppEnv> {
   async function run(c: Context<AppEnv>, i: number): Promise<void> {
     const step = steps[i];
     if (!step) return;

@@ -10,7 +10,12 @@ import { compileSchema, type Schema, type SchemaProblem } from '../contract/inde
 
 /** The outer shape every configuration file shares: `{ "$comment"?, "$schema"?, "<root>": ... }`. */
 export function fileSchema(root: string, schema: Schema): Schema {
-  return { type: 'object', required: [root], additionalProperties: false, properties: { $comment: { type: 'string' }, $schema: { type: 'string' }, [root]: schema } };
+  return {
+    type: 'object',
+    required: [root],
+    additionalProperties: false,
+    properties: { $comment: { type: 'string' }, $schema: { type: 'string' }, [root]: schema },
+  };
 }
 
 /** A configuration file the mock refuses to start with. */
@@ -64,19 +69,25 @@ export function readJsonFile(file: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigFileError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new ConfigFileError(
+      `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
   } catch (error) {
     const position = /position (\d+)/.exec((error as Error).message);
-    throw new ConfigFileError(`${file}: not valid JSON${position ? ` (at ${lineAndColumn(text, Number(position[1]))})` : ''}`);
+    throw new ConfigFileError(
+      `${file}: not valid JSON${position ? ` (at ${lineAndColumn(text, Number(position[1]))})` : ''}`,
+    );
   }
   const twice = duplicateMember(text);
   if (twice) {
     const name = PRINTABLE_NAME.test(twice.name) ? `"${twice.name}"` : 'a member name';
-    throw new ConfigFileError(`${file}: ${name} appears twice in one object (at ${lineAndColumn(text, twice.offset)}); JSON would keep only the last, so remove or rename one`);
+    throw new ConfigFileError(
+      `${file}: ${name} appears twice in one object (at ${lineAndColumn(text, twice.offset)}); JSON would keep only the last, so remove or rename one`,
+    );
   }
   return value;
 }
@@ -85,11 +96,21 @@ export function readJsonFile(file: string): unknown {
  * Checks `data` against `schema`; throws one ConfigFileError listing every problem, each as
  * `file: <entry>: <field> <message> (rule: ...)`, the entry named by `describe(pointer)`.
  */
-export function checkAgainstSchema(file: string, data: unknown, schema: Schema, describe: (pointer: string) => string): void {
+export function checkAgainstSchema(
+  file: string,
+  data: unknown,
+  schema: Schema,
+  describe: (pointer: string) => string,
+): void {
   const problems = compileSchema(schema)(data);
-  if (problems.length > 0) throw new ConfigFileError(problems.map((p) => formatProblem(file, p, describe)).join('\n'));
+  if (problems.length > 0)
+    throw new ConfigFileError(problems.map((p) => formatProblem(file, p, describe)).join('\n'));
 }
 
-function formatProblem(file: string, problem: SchemaProblem, describe: (pointer: string) => string): string {
+function formatProblem(
+  file: string,
+  problem: SchemaProblem,
+  describe: (pointer: string) => string,
+): string {
   return `${file}: ${describe(problem.pointer)} ${problem.message} (rule: ${problem.rule})`;
 }

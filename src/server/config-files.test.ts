@@ -18,7 +18,14 @@ function file(content: unknown): string {
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
   return path;
 }
-const key = (over: Record<string, unknown> = {}) => ({ name: 'k1', secret: 'secret-value-1', environment: 'production', scopes: ['products'], tier: 'standard', ...over });
+const key = (over: Record<string, unknown> = {}) => ({
+  name: 'k1',
+  secret: 'secret-value-1',
+  environment: 'production',
+  scopes: ['products'],
+  tier: 'standard',
+  ...over,
+});
 const tiers = new Set(['standard']);
 const families = new Set(['products', 'documents']);
 /** The error message of loading `path`. */
@@ -42,7 +49,13 @@ describe('keys file', () => {
   });
 
   it('reports every problem, each with its entry and field', () => {
-    const path = file({ keys: [key({ environment: 'prod' }), key({ name: 'k2', secret: 'has space', extra: 1 }), { name: 'k3' }] });
+    const path = file({
+      keys: [
+        key({ environment: 'prod' }),
+        key({ name: 'k2', secret: 'has space', extra: 1 }),
+        { name: 'k3' },
+      ],
+    });
     const message = failure(() => loadKeys(path, { tiers, families }));
     expect(message).toContain('keys[0] (k1), field environment');
     expect(message).toContain('keys[1] (k2), field secret');
@@ -52,30 +65,44 @@ describe('keys file', () => {
   });
 
   it('refuses two entries with one name, and two with one secret, never printing the secret', () => {
-    const names = failure(() => loadKeys(file({ keys: [key(), key({ secret: 'other-secret-2' })] }), { tiers, families }));
+    const names = failure(() =>
+      loadKeys(file({ keys: [key(), key({ secret: 'other-secret-2' })] }), { tiers, families }),
+    );
     expect(names).toMatch(/keys\[1\] \(k1\), field name: .*keys\[0\]/);
-    const secrets = failure(() => loadKeys(file({ keys: [key(), key({ name: 'k2' })] }), { tiers, families }));
+    const secrets = failure(() =>
+      loadKeys(file({ keys: [key(), key({ name: 'k2' })] }), { tiers, families }),
+    );
     expect(secrets).toMatch(/keys\[1\] \(k2\), field secret: the same secret as keys\[0\] \(k1\)/);
     expect(secrets).not.toContain('secret-value-1');
   });
 
   it('refuses unknown tiers and scopes by name', () => {
-    const message = failure(() => loadKeys(file({ keys: [key({ tier: 'gold', scopes: ['product'] })] }), { tiers, families }));
+    const message = failure(() =>
+      loadKeys(file({ keys: [key({ tier: 'gold', scopes: ['product'] })] }), { tiers, families }),
+    );
     expect(message).toContain('field tier: unknown tier "gold"');
     expect(message).toContain('field scopes: unknown family "product"');
   });
 
   it('says where JSON is broken without quoting the text around it', () => {
-    const path = file('{"keys": [{"name": "k1", "secret": "secret-value-1" "environment": "production"}]}');
+    const path = file(
+      '{"keys": [{"name": "k1", "secret": "secret-value-1" "environment": "production"}]}',
+    );
     const message = failure(() => loadKeys(path));
     expect(message).toContain(`${path}: not valid JSON`);
     expect(message).not.toContain('secret-value-1');
   });
 
   it('refuses a member named twice in one entry (JSON would keep the last secret silently), never printing either', () => {
-    const path = file('{"keys": [{"name": "k1", "secret": "first-secret-1", "secret": "second-secret-2", "environment": "production", "scopes": ["products"], "tier": "standard"}]}');
+    const path = file(
+      '{"keys": [{"name": "k1", "secret": "first-secret-1", "secret": "second-secret-2", "environment": "production", "scopes": ["products"], "tier": "standard"}]}',
+    );
     const message = failure(() => loadKeys(path, { tiers, families }));
-    expect(message).toMatch(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: "secret" appears twice in one object \\(at line 1, column \\d+\\)`));
+    expect(message).toMatch(
+      new RegExp(
+        `${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: "secret" appears twice in one object \\(at line 1, column \\d+\\)`,
+      ),
+    );
     expect(message).not.toContain('first-secret-1');
     expect(message).not.toContain('second-secret-2');
   });
@@ -86,9 +113,22 @@ describe('keys file', () => {
 });
 
 describe('tiers file', () => {
-  const tier = { requestsPerMinute: 10, requestsPerHour: 100, concurrentConnections: 2, bytesPerWindow: 1000, minuteWindowSeconds: 60, hourWindowSeconds: 3600, transferWindowSeconds: 3600 };
+  const tier = {
+    requestsPerMinute: 10,
+    requestsPerHour: 100,
+    concurrentConnections: 2,
+    bytesPerWindow: 1000,
+    minuteWindowSeconds: 60,
+    hourWindowSeconds: 3600,
+    transferWindowSeconds: 3600,
+  };
   it('names file, tier and field', () => {
-    const path = file({ tiers: { trial: { ...tier, requestsPerMinute: '10', bogus: 1 }, gold: { ...tier, hourWindowSeconds: 0 } } });
+    const path = file({
+      tiers: {
+        trial: { ...tier, requestsPerMinute: '10', bogus: 1 },
+        gold: { ...tier, hourWindowSeconds: 0 },
+      },
+    });
     const message = failure(() => loadTiers(path));
     expect(message).toContain(`${path}: tiers.trial, field requestsPerMinute`);
     expect(message).toContain('tiers.trial, field bogus');
@@ -96,11 +136,15 @@ describe('tiers file', () => {
   });
   it('names a missing field', () => {
     const { concurrentConnections: _, ...rest } = tier;
-    expect(failure(() => loadTiers(file({ tiers: { trial: rest } })))).toContain('tiers.trial, field concurrentConnections');
+    expect(failure(() => loadTiers(file({ tiers: { trial: rest } })))).toContain(
+      'tiers.trial, field concurrentConnections',
+    );
   });
   it('refuses two tiers with one name (JSON would keep the last silently)', () => {
     const text = `{"tiers": {"trial": ${JSON.stringify(tier)},\n  "trial": ${JSON.stringify({ ...tier, requestsPerMinute: 99 })}}}`;
-    expect(failure(() => loadTiers(file(text)))).toMatch(/: "trial" appears twice in one object \(at line 2, column 3\)/);
+    expect(failure(() => loadTiers(file(text)))).toMatch(
+      /: "trial" appears twice in one object \(at line 2, column 3\)/,
+    );
   });
 
   it('accepts the bundled tiers', () => {

@@ -7,7 +7,14 @@ import type { Dataset } from '../fixtures/dataset.js';
 import type { EnvironmentName } from './keys.js';
 import { Listing } from './listing.js';
 import { Lru } from './lru.js';
-import { BASE_PATH, createPruner, UNRELEASED, type Contract, type Pruner, type Schema } from '../contract/index.js';
+import {
+  BASE_PATH,
+  createPruner,
+  UNRELEASED,
+  type Contract,
+  type Pruner,
+  type Schema,
+} from '../contract/index.js';
 
 const BODY_CACHE_ENTRIES = 2048;
 const BODY_CACHE_BYTES = 128 * 1024 * 1024;
@@ -53,18 +60,30 @@ function prunersFor(contract: Contract, dataset: Dataset): Partial<Record<string
   const pruners: Partial<Record<string, Pruner>> = {};
   for (const [family, operationId] of Object.entries(LIST_OPERATION)) {
     const op = contract.operations.find((o) => o.operationId === operationId);
-    const items = (op?.responses.get('200')?.jsonSchema?.properties as Record<string, Schema> | undefined)?.data?.items as Schema | undefined;
+    const items = (
+      op?.responses.get('200')?.jsonSchema?.properties as Record<string, Schema> | undefined
+    )?.data?.items as Schema | undefined;
     const name = (dataset[family as keyof Dataset] as { name?: string }).name;
     if (items && name) pruners[name] = createPruner(items);
   }
   return pruners;
 }
 
-export function basePathFor(environment: EnvironmentName, servedEnvironments: readonly EnvironmentName[]): string {
-  return servedEnvironments.length > 1 && environment === 'staging' ? `/staging${BASE_PATH}` : BASE_PATH;
+export function basePathFor(
+  environment: EnvironmentName,
+  servedEnvironments: readonly EnvironmentName[],
+): string {
+  return servedEnvironments.length > 1 && environment === 'staging'
+    ? `/staging${BASE_PATH}`
+    : BASE_PATH;
 }
 
-export function createApiContext(environment: EnvironmentName, basePath: string, dataset: Dataset, contract: Contract): ApiContext {
+export function createApiContext(
+  environment: EnvironmentName,
+  basePath: string,
+  dataset: Dataset,
+  contract: Contract,
+): ApiContext {
   return {
     prune: prunersFor(contract, dataset),
     environment,
@@ -80,7 +99,15 @@ export function createApiContext(environment: EnvironmentName, basePath: string,
       packages: new Listing(dataset.packages),
       softwareTools: new Listing(dataset.softwareTools),
     },
-    recordTexts: new Lru<string, string>(BODY_CACHE_ENTRIES, BODY_CACHE_BYTES, (body) => body.length),
-    encoded: new Lru<string, Uint8Array<ArrayBuffer>>(BODY_CACHE_ENTRIES, BODY_CACHE_BYTES, (bytes) => bytes.byteLength),
+    recordTexts: new Lru<string, string>(
+      BODY_CACHE_ENTRIES,
+      BODY_CACHE_BYTES,
+      (body) => body.length,
+    ),
+    encoded: new Lru<string, Uint8Array<ArrayBuffer>>(
+      BODY_CACHE_ENTRIES,
+      BODY_CACHE_BYTES,
+      (bytes) => bytes.byteLength,
+    ),
   };
 }

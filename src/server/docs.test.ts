@@ -73,6 +73,8 @@ describe('mountDocs', () => {
   });
 
   it('refuses an empty document', () => {
-    expect(() => mountDocs(new Hono(), { specText: ' ', apiBaseUrl: API_BASE })).toThrow(/specText/);
+    expect(() => mountDocs(new Hono(), { specText: ' ', apiBaseUrl: API_BASE })).toThrow(
+      /specText/,
+    );
   });
 });

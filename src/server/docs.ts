@@ -55,7 +55,9 @@ let bundle: Bundle | undefined;
 /** Reads the Scalar standalone bundle once per process; its URL names its content hash. */
 function scalarBundle(): Bundle {
   if (!bundle) {
-    const file = createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js');
+    const file = createRequire(import.meta.url).resolve(
+      '@scalar/api-reference/browser/standalone.js',
+    );
     const body = readFileSync(file);
     const hash = createHash('sha256').update(body).digest('hex').slice(0, HASH_CHARS);
     bundle = { path: `${DOCS_PATH}/assets/scalar-api-reference.${hash}.js`, body };
@@ -68,19 +70,28 @@ interface ParameterObject {
   in?: string;
   example?: unknown;
 }
-type OperationObject = { operationId?: string; parameters?: ParameterObject[]; requestBody?: { content?: Record<string, { example?: unknown }> } };
+type OperationObject = {
+  operationId?: string;
+  parameters?: ParameterObject[];
+  requestBody?: { content?: Record<string, { example?: unknown }> };
+};
 
 /** A copy of the document (as JSON text) with `example` set on path parameters and JSON request bodies. */
-export function withExamples(documentJson: string, examples: Record<string, OperationInputs>): string {
+export function withExamples(
+  documentJson: string,
+  examples: Record<string, OperationInputs>,
+): string {
   const document = JSON.parse(documentJson) as { paths?: Record<string, Record<string, unknown>> };
   for (const pathItem of Object.values(document.paths ?? {})) {
     const shared = (pathItem.parameters ?? []) as ParameterObject[];
     for (const value of Object.values(pathItem)) {
       const op = value as OperationObject;
-      const inputs = op && typeof op === 'object' && op.operationId ? examples[op.operationId] : undefined;
+      const inputs =
+        op && typeof op === 'object' && op.operationId ? examples[op.operationId] : undefined;
       if (!inputs) continue;
       for (const parameter of [...shared, ...(op.parameters ?? [])]) {
-        if (parameter.in === 'path' && parameter.name && parameter.name in inputs.pathParameters) parameter.example = inputs.pathParameters[parameter.name];
+        if (parameter.in === 'path' && parameter.name && parameter.name in inputs.pathParameters)
+          parameter.example = inputs.pathParameters[parameter.name];
       }
       const json = op.requestBody?.content?.['application/json'];
       if (json && inputs.body !== undefined) json.example = inputs.body;
@@ -94,7 +105,10 @@ function docsCopy(documentJson: string, options: DocsOptions): string {
   const withInputs = options.examples ? withExamples(documentJson, options.examples) : documentJson;
   if (!options.kindsOfFact) return withInputs;
   const document = JSON.parse(withInputs) as { info?: { description?: string } };
-  document.info = { ...document.info, description: `${document.info?.description ?? ''}\n\n## Kinds of fact\n\n${options.kindsOfFact()}` };
+  document.info = {
+    ...document.info,
+    description: `${document.info?.description ?? ''}\n\n## Kinds of fact\n\n${options.kindsOfFact()}`,
+  };
   return JSON.stringify(document);
 }
 
@@ -117,9 +131,16 @@ export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): vo
   if (typeof options.specText === 'string') documentTexts();
   const { path: bundlePath, body: bundleBody } = scalarBundle();
 
-  app.get(SPEC_YAML_PATH, (c) => c.body(documentTexts().yaml, 200, { 'content-type': 'application/yaml; charset=utf-8' }));
-  app.get(SPEC_JSON_PATH, (c) => c.body(documentTexts().json, 200, { 'content-type': 'application/json; charset=utf-8' }));
-  if (options.examples || options.kindsOfFact) app.get(DOCS_SPEC_PATH, (c) => c.body(documentTexts().docs, 200, { 'content-type': 'application/json; charset=utf-8' }));
+  app.get(SPEC_YAML_PATH, (c) =>
+    c.body(documentTexts().yaml, 200, { 'content-type': 'application/yaml; charset=utf-8' }),
+  );
+  app.get(SPEC_JSON_PATH, (c) =>
+    c.body(documentTexts().json, 200, { 'content-type': 'application/json; charset=utf-8' }),
+  );
+  if (options.examples || options.kindsOfFact)
+    app.get(DOCS_SPEC_PATH, (c) =>
+      c.body(documentTexts().docs, 200, { 'content-type': 'application/json; charset=utf-8' }),
+    );
   app.get(bundlePath, (c) =>
     c.body(new Uint8Array(bundleBody), 200, {
       'content-type': 'text/javascript; charset=utf-8',
@@ -134,7 +155,10 @@ export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): vo
       cdn: bundlePath,
       servers: [{ url: options.apiBaseUrl, description: 'This server' }],
       authentication: options.demoKey
-        ? { preferredSecurityScheme: SECURITY_SCHEME, securitySchemes: { [SECURITY_SCHEME]: { value: options.demoKey } } }
+        ? {
+            preferredSecurityScheme: SECURITY_SCHEME,
+            securitySchemes: { [SECURITY_SCHEME]: { value: options.demoKey } },
+          }
         : undefined,
       withDefaultFonts: false,
       telemetry: false,

@@ -21,16 +21,28 @@ export const messages = {
   forbidden: (family: string) => `This API key has no access to the ${family} endpoints`,
   notFound: (what: string, id: string) => `${what} "${id}" not found`,
   noSuchPath: (path: string) => `No such path: ${path}`,
-  methodNotAllowed: (method: string, allow: string[]) => `Method ${method} not allowed here; allowed: ${allow.join(', ')}`,
+  methodNotAllowed: (method: string, allow: string[]) =>
+    `Method ${method} not allowed here; allowed: ${allow.join(', ')}`,
   tooLarge: (limit: number) => `Request body larger than ${limit} bytes`,
-  rateLimited: (kind: string, seconds: number) => `Rate limit exceeded (${kind}); retry after ${seconds} s`,
+  rateLimited: (kind: string, seconds: number) =>
+    `Rate limit exceeded (${kind}); retry after ${seconds} s`,
   serverError: 'Internal server error',
 } as const;
 
 /** An error in the API's shape: `{error}` plus `code` where the source (or a decision) puts it. */
-export function apiError(status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): HTTPException {
-  const body = STATUSES_WITH_CODE.has(status) ? { error, code: status, ...extra } : { error, ...extra };
-  return new HTTPException(status as ContentfulStatusCode, { res: jsonResponse(status, body, headers), message: error });
+export function apiError(
+  status: number,
+  error: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): HTTPException {
+  const body = STATUSES_WITH_CODE.has(status)
+    ? { error, code: status, ...extra }
+    : { error, ...extra };
+  return new HTTPException(status as ContentfulStatusCode, {
+    res: jsonResponse(status, body, headers),
+    message: error,
+  });
 }
 
 /** Longest echo of a received value in an error body (a client's huge input is not sent back whole). */
@@ -38,7 +50,8 @@ const MAX_ECHO_CHARS = 200;
 
 /** A received value made safe to echo: long strings cut, deep or large structures as a short JSON preview. */
 function echo(value: unknown): unknown {
-  if (typeof value === 'string') return value.length > MAX_ECHO_CHARS ? `${value.slice(0, MAX_ECHO_CHARS)}...` : value;
+  if (typeof value === 'string')
+    return value.length > MAX_ECHO_CHARS ? `${value.slice(0, MAX_ECHO_CHARS)}...` : value;
   if (value === null || typeof value !== 'object') return value;
   let text: string;
   try {
@@ -54,8 +67,10 @@ const MAX_PROBLEMS_NAMED = 10;
 
 /** One problem as the error line names it: where, what, the rule and the value received. */
 function describe(problem: InputProblem): string {
-  const where = problem.in === 'body' ? `body at "${problem.name || '/'}"` : `${problem.in} "${problem.name}"`;
-  const received = 'received' in problem ? `; received: ${JSON.stringify(echo(problem.received))}` : '';
+  const where =
+    problem.in === 'body' ? `body at "${problem.name || '/'}"` : `${problem.in} "${problem.name}"`;
+  const received =
+    'received' in problem ? `; received: ${JSON.stringify(echo(problem.received))}` : '';
   return `${where}: ${problem.message} (rule: ${problem.rule}${received})`;
 }
 
@@ -65,11 +80,23 @@ function describe(problem: InputProblem): string {
  */
 export function badRequest(problems: InputProblem[]): HTTPException {
   const named = problems.slice(0, MAX_PROBLEMS_NAMED).map(describe).join('; ');
-  const more = problems.length > MAX_PROBLEMS_NAMED ? `; and ${problems.length - MAX_PROBLEMS_NAMED} more problem(s)` : '';
+  const more =
+    problems.length > MAX_PROBLEMS_NAMED
+      ? `; and ${problems.length - MAX_PROBLEMS_NAMED} more problem(s)`
+      : '';
   return apiError(400, `Invalid request: ${named}${more}`);
 }
 
 /** 429 with `retry_after` in the body and the `Retry-After` header agreeing. */
-export function tooManyRequests(kind: string, retryAfterSeconds: number, headers: Record<string, string> = {}): HTTPException {
-  return apiError(429, messages.rateLimited(kind, retryAfterSeconds), { retry_after: retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds), ...headers });
+export function tooManyRequests(
+  kind: string,
+  retryAfterSeconds: number,
+  headers: Record<string, string> = {},
+): HTTPException {
+  return apiError(
+    429,
+    messages.rateLimited(kind, retryAfterSeconds),
+    { retry_after: retryAfterSeconds },
+    { 'retry-after': String(retryAfterSeconds), ...headers },
+  );
 }

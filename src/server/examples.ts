@@ -74,14 +74,23 @@ export interface Examples {
   };
   crossReference: {
     /** For each match type, a competitor number whose matches include that type. */
-    byMatchType: Record<string, { partNumber: string; manufacturer: string | null; matchTypes: string[] }>;
+    byMatchType: Record<
+      string,
+      { partNumber: string; manufacturer: string | null; matchTypes: string[] }
+    >;
     /** A number the dataset does not know (answered with no matches). */
     unknown: string;
     /** The numbers above plus the unknown one: a ready `partNumbers` list. */
     partNumbers: string[];
   };
   search: { matching: SearchExample; empty: SearchExample };
-  download: { dcpDocumentId: string; agileId: string; filename: string; contentType: string; bytes: number };
+  download: {
+    dcpDocumentId: string;
+    agileId: string;
+    filename: string;
+    contentType: string;
+    bytes: number;
+  };
   keys: {
     /** Each purpose's demo key, or null when the keys file has none for it. */
     byPurpose: Record<KeyPurpose, KeyExample | null>;
@@ -91,9 +100,13 @@ export interface Examples {
   operations: Record<string, OperationExample>;
 }
 
-export type KeyPurpose = 'fullAccess' | 'loadTest' | 'rateLimited' | 'restricted' | 'expired' | 'otherEnvironment';
+export type KeyPurpose =
+  'fullAccess' | 'loadTest' | 'rateLimited' | 'restricted' | 'expired' | 'otherEnvironment';
 
-function firstIds(collection: Collection<unknown>, prefer: (id: string) => boolean = () => true): string[] {
+function firstIds(
+  collection: Collection<unknown>,
+  prefer: (id: string) => boolean = () => true,
+): string[] {
   const preferred: string[] = [];
   const rest: string[] = [];
   const end = Math.min(collection.size, SCAN_LIMIT);
@@ -108,17 +121,32 @@ function firstIds(collection: Collection<unknown>, prefer: (id: string) => boole
 function crossReferenceExamples(dataset: Dataset): Examples['crossReference'] {
   const byMatchType: Examples['crossReference']['byMatchType'] = {};
   const numbers = dataset.competitorPartNumbers;
-  for (let i = 0; i < numbers.length && i < SCAN_LIMIT && Object.keys(byMatchType).length < MATCH_TYPES.length; i++) {
+  for (
+    let i = 0;
+    i < numbers.length && i < SCAN_LIMIT && Object.keys(byMatchType).length < MATCH_TYPES.length;
+    i++
+  ) {
     const result = dataset.crossReference(numbers[i]);
     const matchTypes = [...new Set(result.results.map((m) => m.matchType as string))];
-    for (const type of matchTypes) byMatchType[type] ??= { partNumber: numbers[i], manufacturer: result.results[0]?.crossManufacturer ?? null, matchTypes };
+    for (const type of matchTypes)
+      byMatchType[type] ??= {
+        partNumber: numbers[i],
+        manufacturer: result.results[0]?.crossManufacturer ?? null,
+        matchTypes,
+      };
   }
   let n = 1;
   while (dataset.crossReference(`NO-SUCH-PART-${n}`).results.length > 0) n += 1;
   const unknown = `NO-SUCH-PART-${n}`;
   // In the document's order of match types, whatever order the scan found them in.
-  const ordered = Object.fromEntries(MATCH_TYPES.filter((type) => byMatchType[type]).map((type) => [type, byMatchType[type]]));
-  return { byMatchType: ordered, unknown, partNumbers: [...new Set(Object.values(ordered).map((e) => e.partNumber)), unknown] };
+  const ordered = Object.fromEntries(
+    MATCH_TYPES.filter((type) => byMatchType[type]).map((type) => [type, byMatchType[type]]),
+  );
+  return {
+    byMatchType: ordered,
+    unknown,
+    partNumbers: [...new Set(Object.values(ordered).map((e) => e.partNumber)), unknown],
+  };
 }
 
 type Scalar = number | string | boolean;
@@ -127,8 +155,17 @@ type Scalar = number | string | boolean;
 export function searchBody(search: Omit<SearchExample, 'body'>): unknown {
   const filter =
     search.operator === 'range'
-      ? { productPartAttributeId: search.productPartAttributeId, operator: search.operator, min: search.values[0], max: search.values[1] }
-      : { productPartAttributeId: search.productPartAttributeId, operator: search.operator, values: search.values };
+      ? {
+          productPartAttributeId: search.productPartAttributeId,
+          operator: search.operator,
+          min: search.values[0],
+          max: search.values[1],
+        }
+      : {
+          productPartAttributeId: search.productPartAttributeId,
+          operator: search.operator,
+          values: search.values,
+        };
   return { productId: search.productId, filters: [filter] };
 }
 
@@ -155,19 +192,31 @@ function searchExamples(dataset: Dataset): Examples['search'] {
       const at = attributes.indexOf(attributeId);
       if (at === undefined) continue;
       const attribute = attributes.record(at);
-      const base = { productId, productPartAttributeId: attributeId, attributeName: attribute.attributeName ?? attributeId };
+      const base = {
+        productId,
+        productPartAttributeId: attributeId,
+        attributeName: attribute.attributeName ?? attributeId,
+      };
       const make = (operator: string, vals: Scalar[]): SearchExample => {
         const plain = { ...base, operator, values: vals };
         return { ...plain, body: searchBody(plain) };
       };
       const numbers = seen.filter((v): v is number => typeof v === 'number');
       const rule = dataset.attributeSearchRule(at);
-      if (rule.valueType === 'number' && numbers.length === seen.length && rule.operators.includes('gte') && rule.operators.includes('gt')) {
+      if (
+        rule.valueType === 'number' &&
+        numbers.length === seen.length &&
+        rule.operators.includes('gte') &&
+        rule.operators.includes('gt')
+      ) {
         const largest = Math.max(...numbers);
         return { matching: make('gte', [numbers[0]]), empty: make('gt', [largest]) };
       }
       if (!fallback && typeof seen[0] === 'string') {
-        fallback = { matching: make('eq', [seen[0]]), empty: make('eq', [`no such ${base.attributeName}`]) };
+        fallback = {
+          matching: make('eq', [seen[0]]),
+          empty: make('eq', [`no such ${base.attributeName}`]),
+        };
       }
     }
   }
@@ -181,13 +230,25 @@ function downloadExample(dataset: Dataset): Examples['download'] {
     const file = dataset.documentFile(i);
     if (file.bytes.byteLength === 0) continue;
     const record = documents.record(i) as { dcpDocumentId: string; agileId: string };
-    return { dcpDocumentId: record.dcpDocumentId, agileId: record.agileId, filename: file.filename, contentType: file.contentType, bytes: file.bytes.byteLength };
+    return {
+      dcpDocumentId: record.dcpDocumentId,
+      agileId: record.agileId,
+      filename: file.filename,
+      contentType: file.contentType,
+      bytes: file.bytes.byteLength,
+    };
   }
   throw new Error('examples: the dataset has no document with a file');
 }
 
 /** Sorts the demo keys into what each is for, judged from its environment, scopes, expiry and tier. */
-function keyExamples(keys: KeyStore, tiers: ReadonlyMap<string, Tier>, families: ReadonlySet<string>, environment: string, now: number): Examples['keys'] {
+function keyExamples(
+  keys: KeyStore,
+  tiers: ReadonlyMap<string, Tier>,
+  families: ReadonlySet<string>,
+  environment: string,
+  now: number,
+): Examples['keys'] {
   const describe = (record: KeyRecord): KeyExample => ({
     name: record.name,
     key: keys.demoSecret(record.name)!,
@@ -197,7 +258,9 @@ function keyExamples(keys: KeyStore, tiers: ReadonlyMap<string, Tier>, families:
     expired: record.expiresAt !== undefined && record.expiresAt <= now,
     purpose: record.purpose,
   });
-  const all = keys.records.filter((r) => r.demo && keys.demoSecret(r.name) !== undefined).map(describe);
+  const all = keys.records
+    .filter((r) => r.demo && keys.demoSecret(r.name) !== undefined)
+    .map(describe);
   const here = all.filter((k) => k.environment === environment && !k.expired);
   const full = here.filter((k) => k.lacks.length === 0);
   const perMinute = (k: KeyExample) => tiers.get(k.tier)?.requestsPerMinute ?? 0;
@@ -220,19 +283,31 @@ function fillPath(template: string, values: Record<string, string>): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name]));
 }
 
-function operationExamples(operations: readonly Operation[], byParameter: Record<string, string>, bodies: Record<string, unknown>): Record<string, OperationExample> {
+function operationExamples(
+  operations: readonly Operation[],
+  byParameter: Record<string, string>,
+  bodies: Record<string, unknown>,
+): Record<string, OperationExample> {
   const out: Record<string, OperationExample> = {};
   for (const op of operations) {
     const pathParameters: Record<string, string> = {};
     for (const p of op.parameters.filter((q) => q.in === 'path')) {
       const value = byParameter[p.name];
       // A new path parameter in the document must get an example here, or startup says so.
-      if (value === undefined) throw new Error(`examples: no example value for path parameter "${p.name}" of ${op.operationId}`);
+      if (value === undefined)
+        throw new Error(
+          `examples: no example value for path parameter "${p.name}" of ${op.operationId}`,
+        );
       pathParameters[p.name] = value;
     }
-    const example: OperationExample = { method: op.method.toUpperCase(), path: fillPath(op.path, pathParameters), pathParameters };
+    const example: OperationExample = {
+      method: op.method.toUpperCase(),
+      path: fillPath(op.path, pathParameters),
+      pathParameters,
+    };
     if (op.requestBody) {
-      if (!(op.operationId in bodies)) throw new Error(`examples: no example body for ${op.operationId}`);
+      if (!(op.operationId in bodies))
+        throw new Error(`examples: no example body for ${op.operationId}`);
       example.body = bodies[op.operationId];
     }
     out[op.operationId] = example;
@@ -255,7 +330,10 @@ export function buildExamples(input: ExamplesInput): Examples {
   const { contract, api, keys, tiers } = input;
   const { dataset } = api;
   const download = downloadExample(dataset);
-  const documents = Array.from({ length: Math.min(IDS_PER_FAMILY, dataset.documents.size) }, (_, i) => dataset.documents.record(i) as { dcpDocumentId: string; agileId: string });
+  const documents = Array.from(
+    { length: Math.min(IDS_PER_FAMILY, dataset.documents.size) },
+    (_, i) => dataset.documents.record(i) as { dcpDocumentId: string; agileId: string },
+  );
   const ids: Examples['ids'] = {
     products: firstIds(dataset.products),
     productParts: firstIds(dataset.productParts, (id) => id.includes('#')),

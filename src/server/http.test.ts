@@ -13,11 +13,23 @@ async function start(options: Parameters<typeof startMockServer>[0] = {}): Promi
   running.push(server);
   return server;
 }
-const get = (url: string, key: string = DEMO.unlimited, init: RequestInit = {}) => fetch(url, { ...init, headers: { 'x-api-key': key, ...(init.headers as Record<string, string>) } });
+const get = (url: string, key: string = DEMO.unlimited, init: RequestInit = {}) =>
+  fetch(url, {
+    ...init,
+    headers: { 'x-api-key': key, ...(init.headers as Record<string, string>) },
+  });
 
 /** Every list endpoint of the latest release, in one page each. */
-const LISTS = ['/products', '/product-parts', '/product-parts/attributes', '/documents', '/documents/types', '/boards-kits', '/packages', '/software-tools'];
-
+const LISTS = [
+  '/products',
+  '/product-parts',
+  '/product-parts/attributes',
+  '/documents',
+  '/documents/types',
+  '/boards-kits',
+  '/packages',
+  '/software-tools',
+];
 
 describe('the mock over real HTTP', () => {
   it('resolves every href of every record to a 200 (relative and absolute), in process and over HTTP', async () => {
@@ -35,7 +47,8 @@ describe('the mock over real HTTP', () => {
     expect(hrefs.size).toBeGreaterThan(500);
     const broken: string[] = [];
     for (const href of hrefs) {
-      if (href.startsWith('http') && !href.startsWith(`${TEST_ORIGIN}${BASE_PATH}/`)) broken.push(`${href} (not on the base URL)`);
+      if (href.startsWith('http') && !href.startsWith(`${TEST_ORIGIN}${BASE_PATH}/`))
+        broken.push(`${href} (not on the base URL)`);
       const res = await call(app, href, { method: 'HEAD' });
       if (res.status !== 200) broken.push(`${href} -> ${res.status}`);
     }
@@ -45,15 +58,32 @@ describe('the mock over real HTTP', () => {
     const boards = await (await get(`${server.url}/boards-kits?limit=5`)).json();
     const sample = [...new Set(hrefsIn(boards).map((found) => found.href))].slice(0, 40);
     expect(sample.some((h) => h.startsWith(server.url))).toBe(true);
-    for (const href of sample) expect((await get(href.startsWith('http') ? href : `${server.url}${href}`)).status, href).toBe(200);
+    for (const href of sample)
+      expect(
+        (await get(href.startsWith('http') ? href : `${server.url}${href}`)).status,
+        href,
+      ).toBe(200);
   });
 
   it('serves byte-identical responses from two starts with one seed, and other data with another seed', async () => {
-    const paths = ['/products?limit=5', '/product-parts?limit=5&offset=3', '/documents?limit=3&order=title&orderDirection=asc', '/boards-kits?limit=4', '/packages?limit=2', '/software-tools?limit=2'];
-    const bodies = async (server: RunningServer) => Promise.all(paths.map(async (p) => (await get(`${server.url}${p}`)).text()));
-    const [a, b, c] = await Promise.all([start({ seed: 42 }), start({ seed: 42 }), start({ seed: 43 })]);
+    const paths = [
+      '/products?limit=5',
+      '/product-parts?limit=5&offset=3',
+      '/documents?limit=3&order=title&orderDirection=asc',
+      '/boards-kits?limit=4',
+      '/packages?limit=2',
+      '/software-tools?limit=2',
+    ];
+    const bodies = async (server: RunningServer) =>
+      Promise.all(paths.map(async (p) => (await get(`${server.url}${p}`)).text()));
+    const [a, b, c] = await Promise.all([
+      start({ seed: 42 }),
+      start({ seed: 42 }),
+      start({ seed: 43 }),
+    ]);
     // Absolute hrefs carry the port: compare with it normalised.
-    const norm = (server: RunningServer, texts: string[]) => texts.map((t) => t.split(server.origin).join('ORIGIN'));
+    const norm = (server: RunningServer, texts: string[]) =>
+      texts.map((t) => t.split(server.origin).join('ORIGIN'));
     expect(norm(a, await bodies(a))).toEqual(norm(b, await bodies(b)));
     expect(norm(a, await bodies(a))).not.toEqual(norm(c, await bodies(c)));
   });
@@ -73,20 +103,30 @@ describe('the mock over real HTTP', () => {
     expect(part).not.toHaveProperty('BOPN');
     expect(part).not.toHaveProperty('distiInventory');
     const { contract, validators } = await validatorsFor('1.0.0');
-    expect(validators.checkResponseBody(contract.operation('getProductPart'), 200, part)).toEqual([]);
+    expect(validators.checkResponseBody(contract.operation('getProductPart'), 200, part)).toEqual(
+      [],
+    );
   });
 
   it('drops the connection, truncates and slows bodies on request', async () => {
     const server = await start();
-    await expect(get(`${server.url}/products`, DEMO.unlimited, { headers: { prefer: 'reset' } })).rejects.toThrow();
-    const truncated = await get(`${server.url}/products?limit=50`, DEMO.unlimited, { headers: { prefer: 'truncate' } });
+    await expect(
+      get(`${server.url}/products`, DEMO.unlimited, { headers: { prefer: 'reset' } }),
+    ).rejects.toThrow();
+    const truncated = await get(`${server.url}/products?limit=50`, DEMO.unlimited, {
+      headers: { prefer: 'truncate' },
+    });
     expect(truncated.status).toBe(200);
     await expect(truncated.text()).rejects.toThrow();
     const started = performance.now();
-    const slow = await get(`${server.url}/packages?limit=1`, DEMO.unlimited, { headers: { prefer: 'slow=400' } });
+    const slow = await get(`${server.url}/packages?limit=1`, DEMO.unlimited, {
+      headers: { prefer: 'slow=400' },
+    });
     const text = await slow.text();
     expect(JSON.parse(text).data).toHaveLength(1);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(50 * (Math.ceil(Buffer.byteLength(text) / 400) - 1) - 10);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(
+      50 * (Math.ceil(Buffer.byteLength(text) / 400) - 1) - 10,
+    );
     // The server is still healthy afterwards.
     expect((await get(`${server.url}/products`)).status).toBe(200);
   });
@@ -95,34 +135,64 @@ describe('the mock over real HTTP', () => {
 describe('control endpoints', () => {
   const token = 'test-admin-token';
   const admin = (server: RunningServer, path: string, init: RequestInit = {}) =>
-    fetch(`${server.origin}/__mock${path}`, { ...init, headers: { 'x-mock-admin-token': token, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+    fetch(`${server.origin}/__mock${path}`, {
+      ...init,
+      headers: {
+        'x-mock-admin-token': token,
+        'content-type': 'application/json',
+        ...(init.headers as Record<string, string>),
+      },
+    });
 
   it('are off without a token and refuse a wrong one', async () => {
     const off = await start();
     expect((await fetch(`${off.origin}/__mock/config`)).status).toBe(404);
     const on = await start({ adminToken: token });
-    expect((await fetch(`${on.origin}/__mock/config`, { headers: { 'x-mock-admin-token': 'nope' } })).status).toBe(401);
+    expect(
+      (await fetch(`${on.origin}/__mock/config`, { headers: { 'x-mock-admin-token': 'nope' } }))
+        .status,
+    ).toBe(401);
   });
 
   it('arm faults for the next N requests, then normal service resumes (500, 500, 200)', async () => {
     const server = await start({ adminToken: token });
-    const armed = await admin(server, '/scenarios', { method: 'POST', body: JSON.stringify({ operationId: 'listProducts', count: 2, status: 500 }) });
+    const armed = await admin(server, '/scenarios', {
+      method: 'POST',
+      body: JSON.stringify({ operationId: 'listProducts', count: 2, status: 500 }),
+    });
     expect(armed.status).toBe(201);
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await get(`${server.url}/products`)).status);
     expect(statuses).toEqual([500, 500, 200]);
-    expect((await admin(server, '/scenarios', { method: 'POST', body: JSON.stringify({ key: 'demo-production-key', status: 500 }) })).status).toBe(400);
+    expect(
+      (
+        await admin(server, '/scenarios', {
+          method: 'POST',
+          body: JSON.stringify({ key: 'demo-production-key', status: 500 }),
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('reset rate limits and advance the clock so a window passes without waiting', async () => {
     const server = await start({ adminToken: token, tierOverride: { requestsPerMinute: 2 } });
-    for (let i = 0; i < 2; i++) expect((await get(`${server.url}/packages`, DEMO.lowTier)).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await get(`${server.url}/packages`, DEMO.lowTier)).status).toBe(200);
     expect((await get(`${server.url}/packages`, DEMO.lowTier)).status).toBe(429);
-    expect((await admin(server, '/clock/advance', { method: 'POST', body: JSON.stringify({ seconds: 60 }) })).status).toBe(200);
+    expect(
+      (
+        await admin(server, '/clock/advance', {
+          method: 'POST',
+          body: JSON.stringify({ seconds: 60 }),
+        })
+      ).status,
+    ).toBe(200);
     expect((await get(`${server.url}/packages`, DEMO.lowTier)).status).toBe(200);
     await get(`${server.url}/packages`, DEMO.lowTier);
     expect((await get(`${server.url}/packages`, DEMO.lowTier)).status).toBe(429);
-    expect((await admin(server, '/rate-limits/reset', { method: 'POST', body: '{}' })).status).toBe(200);
+    expect((await admin(server, '/rate-limits/reset', { method: 'POST', body: '{}' })).status).toBe(
+      200,
+    );
     expect((await get(`${server.url}/packages`, DEMO.lowTier)).status).toBe(200);
   });
 
@@ -131,8 +201,15 @@ describe('control endpoints', () => {
     await get(`${server.url}/products?limit=1`, DEMO.production);
     await get(`${server.url}/products`, 'wrong-secret-value');
     const journal = await (await admin(server, '/requests?limit=2')).json();
-    expect(journal.requests.map((r: { status: number; key: string | null }) => [r.status, r.key])).toEqual([[401, null], [200, 'demo-production']]);
+    expect(
+      journal.requests.map((r: { status: number; key: string | null }) => [r.status, r.key]),
+    ).toEqual([
+      [401, null],
+      [200, 'demo-production'],
+    ]);
     const texts = [JSON.stringify(journal), await (await admin(server, '/config')).text()];
-    for (const text of texts) for (const secret of [DEMO.production, 'wrong-secret-value', token]) expect(text).not.toContain(secret);
+    for (const text of texts)
+      for (const secret of [DEMO.production, 'wrong-secret-value', token])
+        expect(text).not.toContain(secret);
   });
 });

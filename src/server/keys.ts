@@ -7,7 +7,9 @@ import { hash, timingSafeEqual } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { checkAgainstSchema, ConfigFileError, fileSchema, readJsonFile } from './config-file.js';
 
-export const DEFAULT_KEYS_FILE = fileURLToPath(new URL('../../fixtures/keys.json', import.meta.url));
+export const DEFAULT_KEYS_FILE = fileURLToPath(
+  new URL('../../fixtures/keys.json', import.meta.url),
+);
 
 export type EnvironmentName = 'production' | 'staging';
 export const ENVIRONMENTS: readonly EnvironmentName[] = ['production', 'staging'];
@@ -67,8 +69,13 @@ function describeKeyPointer(entries: unknown): (pointer: string) => string {
   return (pointer) => {
     const [, index, ...field] = pointer.split('/').slice(1);
     if (index === undefined) return pointer ? `${pointer.slice(1)}:` : '(file):';
-    const entry = Array.isArray(entries) ? (entries[Number(index)] as { name?: unknown } | undefined) : undefined;
-    const name = typeof entry?.name === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(entry.name) ? entry.name : 'unnamed';
+    const entry = Array.isArray(entries)
+      ? (entries[Number(index)] as { name?: unknown } | undefined)
+      : undefined;
+    const name =
+      typeof entry?.name === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(entry.name)
+        ? entry.name
+        : 'unnamed';
     return `keys[${index}] (${name})${field.length ? `, field ${field.join('/')}` : ''}:`;
   };
 }
@@ -105,16 +112,28 @@ export function loadKeys(file = DEFAULT_KEYS_FILE, checks: KeyFileChecks = {}): 
   const bySecret = new Map<string, number>();
   const entries = list.map((entry, index) => {
     const where = `${file}: keys[${index}] (${entry.name})`;
-    if (checks.tiers && !checks.tiers.has(entry.tier)) problems.push(`${where}, field tier: unknown tier "${entry.tier}" (tiers: ${[...checks.tiers].join(', ')})`);
+    if (checks.tiers && !checks.tiers.has(entry.tier))
+      problems.push(
+        `${where}, field tier: unknown tier "${entry.tier}" (tiers: ${[...checks.tiers].join(', ')})`,
+      );
     for (const scope of entry.scopes) {
-      if (checks.families && !checks.families.has(scope)) problems.push(`${where}, field scopes: unknown family "${scope}" (families: ${[...checks.families].join(', ')})`);
+      if (checks.families && !checks.families.has(scope))
+        problems.push(
+          `${where}, field scopes: unknown family "${scope}" (families: ${[...checks.families].join(', ')})`,
+        );
     }
     const seenName = byName.get(entry.name);
-    if (seenName !== undefined) problems.push(`${where}, field name: "${entry.name}" is also the name of keys[${seenName}]; names must be unique (rate limits are counted per name)`);
+    if (seenName !== undefined)
+      problems.push(
+        `${where}, field name: "${entry.name}" is also the name of keys[${seenName}]; names must be unique (rate limits are counted per name)`,
+      );
     else byName.set(entry.name, index);
     const secretDigest = digest(entry.secret);
     const seenSecret = bySecret.get(secretDigest.toString('hex'));
-    if (seenSecret !== undefined) problems.push(`${where}, field secret: the same secret as keys[${seenSecret}] (${list[seenSecret].name}); secrets must be unique`);
+    if (seenSecret !== undefined)
+      problems.push(
+        `${where}, field secret: the same secret as keys[${seenSecret}] (${list[seenSecret].name}); secrets must be unique`,
+      );
     else bySecret.set(secretDigest.toString('hex'), index);
     const record: KeyRecord = {
       name: entry.name,
@@ -125,7 +144,11 @@ export function loadKeys(file = DEFAULT_KEYS_FILE, checks: KeyFileChecks = {}): 
       demo: entry.demo === true,
       purpose: entry.purpose ?? '',
     };
-    return { record, digest: secretDigest, demoSecret: entry.demo === true ? entry.secret : undefined };
+    return {
+      record,
+      digest: secretDigest,
+      demoSecret: entry.demo === true ? entry.secret : undefined,
+    };
   });
   if (problems.length > 0) throw new ConfigFileError(problems.join('\n'));
   // Keyed by the digest's bytes as a binary string (cheaper to make than hex, on every request).

@@ -29,13 +29,22 @@ export interface RunningServer {
 
 export async function startMockServer(options: ListenOptions = {}): Promise<RunningServer> {
   let app: MockApp | undefined;
-  const listening = await listen((request, env) => (app ? app.fetch(request, env) : new Response('starting', { status: 503 })), { port: options.port ?? 0, host: options.host ?? DEFAULT_HOST });
+  const listening = await listen(
+    (request, env) => (app ? app.fetch(request, env) : new Response('starting', { status: 503 })),
+    { port: options.port ?? 0, host: options.host ?? DEFAULT_HOST },
+  );
   try {
     const origin = options.origin ?? listening.origin;
     const built = await createApp({ ...options, origin });
     await options.extend?.(built);
     app = built;
-    return { url: `${origin}${BASE_PATH}`, origin, app: built, server: listening.server, close: listening.close };
+    return {
+      url: `${origin}${BASE_PATH}`,
+      origin,
+      app: built,
+      server: listening.server,
+      close: listening.close,
+    };
   } catch (error) {
     await listening.close();
     throw error;

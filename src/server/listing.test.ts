@@ -18,10 +18,42 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { id: 'A-100', name: 'Flash Programmer', kind: 'tool', updated: '2024-01-05T10:00:00Z', flagged: false, tags: ['x', 'y'], price: 3 },
-  { id: 'A-200', name: 'e2 studio', kind: 'ide', updated: '2024-02-01T00:00:00Z', flagged: true, tags: ['y'], price: null },
-  { id: 'B-100', name: 'Smart Configurator', kind: 'tool', updated: '2024-02-29T23:59:59Z', flagged: false, tags: [], price: 1 },
-  { id: 'B-110', name: 'QE for Display', kind: 'TOOL', updated: '2024-03-01T00:00:00Z', flagged: false, tags: ['x'], price: 2 },
+  {
+    id: 'A-100',
+    name: 'Flash Programmer',
+    kind: 'tool',
+    updated: '2024-01-05T10:00:00Z',
+    flagged: false,
+    tags: ['x', 'y'],
+    price: 3,
+  },
+  {
+    id: 'A-200',
+    name: 'e2 studio',
+    kind: 'ide',
+    updated: '2024-02-01T00:00:00Z',
+    flagged: true,
+    tags: ['y'],
+    price: null,
+  },
+  {
+    id: 'B-100',
+    name: 'Smart Configurator',
+    kind: 'tool',
+    updated: '2024-02-29T23:59:59Z',
+    flagged: false,
+    tags: [],
+    price: 1,
+  },
+  {
+    id: 'B-110',
+    name: 'QE for Display',
+    kind: 'TOOL',
+    updated: '2024-03-01T00:00:00Z',
+    flagged: false,
+    tags: ['x'],
+    price: 2,
+  },
 ];
 
 const collection = createCollection<Row>({
@@ -40,8 +72,22 @@ const collection = createCollection<Row>({
   },
 });
 
-function param(name: string, filter?: Parameter['filter'], extra: Partial<Parameter> = {}): Parameter {
-  return { name, in: 'query', required: false, schema: {}, commaJoined: false, source: 'reference', since: '1.0.0', filter, ...extra };
+function param(
+  name: string,
+  filter?: Parameter['filter'],
+  extra: Partial<Parameter> = {},
+): Parameter {
+  return {
+    name,
+    in: 'query',
+    required: false,
+    schema: {},
+    commaJoined: false,
+    source: 'reference',
+    since: '1.0.0',
+    filter,
+    ...extra,
+  };
 }
 
 const op = {
@@ -90,7 +136,10 @@ describe('listing filters from x-filter', () => {
   });
 
   it('from and to bound the date part inclusively', () => {
-    expect(ids({ updatedStart: '2024-02-01', updatedEnd: '2024-02-29' }).sort()).toEqual(['A-200', 'B-100']);
+    expect(ids({ updatedStart: '2024-02-01', updatedEnd: '2024-02-29' }).sort()).toEqual([
+      'A-200',
+      'B-100',
+    ]);
     expect(ids({ updatedEnd: '2024-01-05' })).toEqual(['A-100']);
     expect(ids({ updatedStart: '2024-03-02' })).toEqual([]);
   });
@@ -114,20 +163,44 @@ describe('listing filters from x-filter', () => {
 
 describe('listing sort keys from x-sort', () => {
   it('maps a sort key to its record field, nulls last', () => {
-    expect(ids({ order: ['1ku_price'], orderDirection: ['asc'] })).toEqual(['B-100', 'B-110', 'A-100', 'A-200']);
-    expect(ids({ order: ['last_updated'], orderDirection: ['desc'] })).toEqual(['B-110', 'B-100', 'A-200', 'A-100']);
+    expect(ids({ order: ['1ku_price'], orderDirection: ['asc'] })).toEqual([
+      'B-100',
+      'B-110',
+      'A-100',
+      'A-200',
+    ]);
+    expect(ids({ order: ['last_updated'], orderDirection: ['desc'] })).toEqual([
+      'B-110',
+      'B-100',
+      'A-200',
+      'A-100',
+    ]);
   });
 
   it('a key x-sort does not name sorts by the field of its own name', () => {
-    expect(ids({ order: ['name'], orderDirection: ['asc'] })).toEqual(['A-200', 'A-100', 'B-110', 'B-100']);
+    expect(ids({ order: ['name'], orderDirection: ['asc'] })).toEqual([
+      'A-200',
+      'A-100',
+      'B-110',
+      'B-100',
+    ]);
   });
 });
 
 describe('paging over a filtered result', () => {
   it('pages in sort order with the total of the filtered set', () => {
-    const q: ListQuery = { limit: 2, offset: 2, sort: [{ field: 'updated', direction: 'asc' }], filters: [] };
+    const q: ListQuery = {
+      limit: 2,
+      offset: 2,
+      sort: [{ field: 'updated', direction: 'asc' }],
+      filters: [],
+    };
     const page = listing.page(q);
     expect([...page.positions].map((i) => ROWS[i].id)).toEqual(['B-100', 'B-110']);
-    expect({ offset: page.offset, total: page.total, hasMore: page.hasMore }).toEqual({ offset: 2, total: 4, hasMore: false });
+    expect({ offset: page.offset, total: page.total, hasMore: page.hasMore }).toEqual({
+      offset: 2,
+      total: 4,
+      hasMore: false,
+    });
   });
 });

@@ -8,7 +8,14 @@
  * A page costs O(limit) once its index exists, whatever the offset, so the last page is as cheap
  * as the first.
  */
-import { itemsSkipped, offsetUnitOf, type FilterMatch, type InputProblem, type Operation, type Parameter } from '../contract/index.js';
+import {
+  itemsSkipped,
+  offsetUnitOf,
+  type FilterMatch,
+  type InputProblem,
+  type Operation,
+  type Parameter,
+} from '../contract/index.js';
 import type { Collection, FieldValue } from '../fixtures/dataset.js';
 import { Lru } from './lru.js';
 
@@ -60,7 +67,10 @@ export function filterParameters(op: Operation): Parameter[] {
 
 /** The filter a parameter value asks for, or undefined when the value means "no filter". */
 function filterOf(param: Parameter, value: string | number | boolean): Filter | undefined {
-  if (!param.filter) throw new Error(`${param.name}: a list filter parameter needs x-filter in the document, or a handler that serves it as a relation`);
+  if (!param.filter)
+    throw new Error(
+      `${param.name}: a list filter parameter needs x-filter in the document, or a handler that serves it as a relation`,
+    );
   const { field, match, any } = param.filter;
   if (any !== undefined && normalize(value) === normalize(any)) return undefined;
   // `include`: true widens the list to every record; false (the default) leaves out the flagged ones.
@@ -73,12 +83,22 @@ function filterOf(param: Parameter, value: string | number | boolean): Filter | 
  * one direction for all keys or one per key, and no key twice. `relation` names a parameter the
  * handler serves itself (a relation of the dataset rather than a field of the record).
  */
-export function toListQuery(op: Operation, query: Record<string, unknown>, relation?: string): { query: ListQuery; problems: InputProblem[] } {
+export function toListQuery(
+  op: Operation,
+  query: Record<string, unknown>,
+  relation?: string,
+): { query: ListQuery; problems: InputProblem[] } {
   const problems: InputProblem[] = [];
   const order = (query.order as string[] | undefined) ?? [];
   const directions = (query.orderDirection as Direction[] | undefined) ?? ['desc'];
   if (new Set(order).size !== order.length) {
-    problems.push({ in: 'query', name: 'order', rule: 'each sort property at most once', message: 'query parameter "order" names a property twice', received: order.join(',') });
+    problems.push({
+      in: 'query',
+      name: 'order',
+      rule: 'each sort property at most once',
+      message: 'query parameter "order" names a property twice',
+      received: order.join(','),
+    });
   }
   if (order.length > 0 && directions.length !== 1 && directions.length !== order.length) {
     problems.push({
@@ -96,13 +116,17 @@ export function toListQuery(op: Operation, query: Record<string, unknown>, relat
     const filter = filterOf(param, value);
     if (filter) filters.push(filter);
   }
-  const sortFields = op.parameters.find((p) => p.in === 'query' && p.name === 'order')?.sortFields ?? {};
+  const sortFields =
+    op.parameters.find((p) => p.in === 'query' && p.name === 'order')?.sortFields ?? {};
   const limit = query.limit as number;
   return {
     query: {
       limit,
       offset: itemsSkipped(offsetUnitOf(op), query.offset as number, limit),
-      sort: order.map((key, i) => ({ field: sortFields[key] ?? key, direction: directions.length === 1 ? directions[0] : directions[i] })),
+      sort: order.map((key, i) => ({
+        field: sortFields[key] ?? key,
+        direction: directions.length === 1 ? directions[0] : directions[i],
+      })),
       filters,
     },
     problems,
@@ -144,7 +168,11 @@ export class Listing<T> {
   readonly #values = new Map<string, ValueIndex>();
   readonly #grams = new Map<string, Map<string, Int32Array>>();
   readonly #complements = new Map<string, Int32Array>();
-  readonly #filtered = new Lru<string, Int32Array>(FILTER_CACHE_ENTRIES, FILTER_CACHE_BYTES, (a) => a.byteLength);
+  readonly #filtered = new Lru<string, Int32Array>(
+    FILTER_CACHE_ENTRIES,
+    FILTER_CACHE_BYTES,
+    (a) => a.byteLength,
+  );
 
   constructor(readonly collection: Collection<T>) {}
 
@@ -154,7 +182,13 @@ export class Listing<T> {
     const { offset } = query;
     const end = Math.min(offset + query.limit, matches.length);
     const positions = offset < matches.length ? matches.subarray(offset, end) : new Int32Array(0);
-    return { positions, offset, limit: query.limit, total: matches.length, hasMore: end < matches.length };
+    return {
+      positions,
+      offset,
+      limit: query.limit,
+      total: matches.length,
+      hasMore: end < matches.length,
+    };
   }
 
   /** Every matching position, in sort order. `within` restricts the candidates (e.g. a product's parts). */
@@ -236,7 +270,13 @@ export class Listing<T> {
   #valuesOf(i: number, field: string): string[] {
     const value = this.collection.field(i, field);
     const values = Array.isArray(value) ? value : [value];
-    return [...new Set(values.filter((x): x is string | number | boolean => x !== null && x !== undefined).map(normalize))];
+    return [
+      ...new Set(
+        values
+          .filter((x): x is string | number | boolean => x !== null && x !== undefined)
+          .map(normalize),
+      ),
+    ];
   }
 
   /** Inverted index of one field: normalized value -> positions ascending. Multi-valued fields list a record under each value. */
@@ -271,7 +311,8 @@ export class Listing<T> {
     let index = this.#values.get(field);
     if (!index) {
       const pairs: [string, number][] = [];
-      for (let i = 0; i < this.collection.size; i++) for (const v of this.#valuesOf(i, field)) pairs.push([v, i]);
+      for (let i = 0; i < this.collection.size; i++)
+        for (const v of this.#valuesOf(i, field)) pairs.push([v, i]);
       pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
       index = { keys: pairs.map((p) => p[0]), positions: Int32Array.from(pairs.map((p) => p[1])) };
       this.#values.set(field, index);
@@ -300,7 +341,9 @@ export class Listing<T> {
     lists.sort((a, b) => a.length - b.length);
     const hits: number[] = [];
     // Entries of the value index (not records) are what the gram postings list; confirm each.
-    for (const k of lists[0]) if (lists.every((l) => l === lists[0] || includesSorted(l, k)) && keys[k].includes(needle)) hits.push(positions[k]);
+    for (const k of lists[0])
+      if (lists.every((l) => l === lists[0] || includesSorted(l, k)) && keys[k].includes(needle))
+        hits.push(positions[k]);
     return Int32Array.from(hits);
   }
 
@@ -317,7 +360,10 @@ export class Listing<T> {
 }
 
 /** Term -> the entries 0..count-1 carrying it, ascending (`termsOf` yields each term of an entry once). */
-function postingLists(count: number, termsOf: (entry: number) => Iterable<string>): Map<string, Int32Array> {
+function postingLists(
+  count: number,
+  termsOf: (entry: number) => Iterable<string>,
+): Map<string, Int32Array> {
   const lists = new Map<string, number[]>();
   for (let entry = 0; entry < count; entry++) {
     for (const term of termsOf(entry)) {

@@ -13,7 +13,12 @@ describe('Lru', () => {
     cache.set('b', 2);
     cache.get('a');
     cache.set('c', 3);
-    expect([cache.size, cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([2, 1, undefined, 3]);
+    expect([cache.size, cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([
+      2,
+      1,
+      undefined,
+      3,
+    ]);
   });
 
   it('keeps the total bytes within maxBytes, and never stores a value larger than that', () => {

@@ -15,7 +15,12 @@ export class Lru<K extends {}, V extends {}> extends LRUCache<K, V> {
   constructor(maxEntries: number, maxBytes?: number, sizeOf?: (value: V) => number) {
     if (maxBytes === undefined || sizeOf === undefined) super({ max: maxEntries });
     // lru-cache wants a positive integer size: an empty body still occupies an entry.
-    else super({ max: maxEntries, maxSize: maxBytes, sizeCalculation: (value) => Math.max(1, sizeOf(value)) });
+    else
+      super({
+        max: maxEntries,
+        maxSize: maxBytes,
+        sizeCalculation: (value) => Math.max(1, sizeOf(value)),
+      });
   }
 
   /** The cached value, computing and caching it on a miss. */

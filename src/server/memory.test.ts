@@ -25,7 +25,10 @@ describe('memory stays bounded', async () => {
     const configured = new Set(keys.records.map((k) => k.name));
     for (let n = 0; n < FLOOD; n++) {
       // Half look like real keys, half are junk; none is configured.
-      const key = n % 2 === 0 ? `wd_live_${n.toString(16).padStart(32, '0')}` : `junk-${n}-${'x'.repeat(n % 97)}`;
+      const key =
+        n % 2 === 0
+          ? `wd_live_${n.toString(16).padStart(32, '0')}`
+          : `junk-${n}-${'x'.repeat(n % 97)}`;
       const res = await app.request(`${BASE}/products?limit=1`, { headers: { 'x-api-key': key } });
       expect(res.status).toBe(401);
       await res.arrayBuffer();
@@ -41,7 +44,10 @@ describe('memory stays bounded', async () => {
     const sizeAfter = async (from: number) => {
       for (let n = from; n < from + DISTINCT_QUERIES; n++) {
         // limit 1..1000 x page 0..n: every query is new, every one a 200.
-        const res = await app.request(`${BASE}/products?limit=${(n % 100) + 1}&offset=${Math.floor(n / 100)}`, { headers: { 'x-api-key': DEMO.unlimited } });
+        const res = await app.request(
+          `${BASE}/products?limit=${(n % 100) + 1}&offset=${Math.floor(n / 100)}`,
+          { headers: { 'x-api-key': DEMO.unlimited } },
+        );
         expect(res.status).toBe(200);
         await res.arrayBuffer();
       }

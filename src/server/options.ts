@@ -48,7 +48,9 @@ export interface AppOptions {
 }
 
 export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
-  const given = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<AppOptions>;
+  const given = Object.fromEntries(
+    Object.entries(partial).filter(([, v]) => v !== undefined),
+  ) as Partial<AppOptions>;
   return {
     seed: DEFAULT_SEED,
     scale: 1,

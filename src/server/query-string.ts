@@ -15,7 +15,10 @@ function decodeComponent(raw: string): string | undefined {
 }
 
 /** Name/value pairs in order, or the problems found. An empty query gives no pairs. */
-export function parseQueryString(search: string): { pairs: [string, string][]; problems: InputProblem[] } {
+export function parseQueryString(search: string): {
+  pairs: [string, string][];
+  problems: InputProblem[];
+} {
   const pairs: [string, string][] = [];
   const problems: InputProblem[] = [];
   const text = search.startsWith('?') ? search.slice(1) : search;
@@ -28,7 +31,13 @@ export function parseQueryString(search: string): { pairs: [string, string][]; p
     const name = decodeComponent(rawName);
     const value = decodeComponent(rawValue);
     if (name === undefined || value === undefined) {
-      problems.push({ in: 'query', name: name ?? rawName, rule: 'valid percent-encoding (RFC 3986)', message: `query parameter "${name ?? rawName}" has a malformed percent-escape`, received: part });
+      problems.push({
+        in: 'query',
+        name: name ?? rawName,
+        rule: 'valid percent-encoding (RFC 3986)',
+        message: `query parameter "${name ?? rawName}" has a malformed percent-escape`,
+        received: part,
+      });
       continue;
     }
     pairs.push([name, value]);

@@ -3,7 +3,15 @@ import { ManualClock } from './clock.js';
 import { RateLimiter } from './rate-limiter.js';
 import { tierOverrideProblems, type Tier } from './tiers.js';
 
-const tier: Tier = { requestsPerMinute: 3, requestsPerHour: 5, concurrentConnections: 2, bytesPerWindow: 1000, minuteWindowSeconds: 60, hourWindowSeconds: 3600, transferWindowSeconds: 600 };
+const tier: Tier = {
+  requestsPerMinute: 3,
+  requestsPerHour: 5,
+  concurrentConnections: 2,
+  bytesPerWindow: 1000,
+  minuteWindowSeconds: 60,
+  hourWindowSeconds: 3600,
+  transferWindowSeconds: 600,
+};
 const setup = () => {
   const clock = new ManualClock();
   return { clock, limiter: new RateLimiter(new Map([['t', tier]]), clock) };
@@ -16,10 +24,20 @@ const admitted = (a: ReturnType<RateLimiter['admit']>) => {
 describe('RateLimiter', () => {
   it('counts down and refuses the request past the minute limit with the time left in the window', () => {
     const { clock, limiter } = setup();
-    expect([1, 2, 3].map(() => { const a = admitted(limiter.admit('k', 't')); a.slot.release(0); return a.remaining; })).toEqual([2, 1, 0]);
+    expect(
+      [1, 2, 3].map(() => {
+        const a = admitted(limiter.admit('k', 't'));
+        a.slot.release(0);
+        return a.remaining;
+      }),
+    ).toEqual([2, 1, 0]);
     clock.advance(20_000);
     const refused = limiter.admit('k', 't');
-    expect(refused).toMatchObject({ ok: false, kind: 'requests per minute', retryAfterSeconds: 40 });
+    expect(refused).toMatchObject({
+      ok: false,
+      kind: 'requests per minute',
+      retryAfterSeconds: 40,
+    });
   });
 
   it('recovers when the window passes', () => {
@@ -38,14 +56,22 @@ describe('RateLimiter', () => {
     fourth.slot.release(0);
     admitted(limiter.admit('k', 't')).slot.release(0);
     clock.advance(60_000);
-    expect(limiter.admit('k', 't')).toMatchObject({ ok: false, kind: 'requests per hour', retryAfterSeconds: 3600 - 120 });
+    expect(limiter.admit('k', 't')).toMatchObject({
+      ok: false,
+      kind: 'requests per hour',
+      retryAfterSeconds: 3600 - 120,
+    });
   });
 
   it('limits concurrent requests until one is released', () => {
     const { limiter } = setup();
     const a = admitted(limiter.admit('k', 't'));
     admitted(limiter.admit('k', 't'));
-    expect(limiter.admit('k', 't')).toMatchObject({ ok: false, kind: 'concurrent connections', retryAfterSeconds: 1 });
+    expect(limiter.admit('k', 't')).toMatchObject({
+      ok: false,
+      kind: 'concurrent connections',
+      retryAfterSeconds: 1,
+    });
     a.slot.release(0);
     a.slot.release(0); // a second release is ignored
     expect(limiter.admit('k', 't').ok).toBe(true);
@@ -56,7 +82,11 @@ describe('RateLimiter', () => {
     const { clock, limiter } = setup();
     admitted(limiter.admit('k', 't')).slot.release(1000);
     clock.advance(1000);
-    expect(limiter.admit('k', 't')).toMatchObject({ ok: false, kind: 'data transfer', retryAfterSeconds: 599 });
+    expect(limiter.admit('k', 't')).toMatchObject({
+      ok: false,
+      kind: 'data transfer',
+      retryAfterSeconds: 599,
+    });
   });
 
   it('keeps keys apart and forgets them on reset', () => {
@@ -70,10 +100,18 @@ describe('RateLimiter', () => {
 });
 
 describe('--rate-limit overrides', () => {
-  it('follow the tiers file\'s field rules: whole counts, bounded values', () => {
-    expect(tierOverrideProblems({ concurrentConnections: 1, minuteWindowSeconds: 0.5 })).toEqual([]);
-    expect(tierOverrideProblems({ concurrentConnections: 1.5 })).toEqual(['concurrentConnections must be integer']);
-    expect(tierOverrideProblems({ requestsPerMinute: 1e300 })).toEqual([expect.stringMatching(/^requestsPerMinute must be <= /)]);
-    expect(tierOverrideProblems({ hourWindowSeconds: 1e9 })).toEqual([expect.stringMatching(/^hourWindowSeconds must be <= /)]);
+  it("follow the tiers file's field rules: whole counts, bounded values", () => {
+    expect(tierOverrideProblems({ concurrentConnections: 1, minuteWindowSeconds: 0.5 })).toEqual(
+      [],
+    );
+    expect(tierOverrideProblems({ concurrentConnections: 1.5 })).toEqual([
+      'concurrentConnections must be integer',
+    ]);
+    expect(tierOverrideProblems({ requestsPerMinute: 1e300 })).toEqual([
+      expect.stringMatching(/^requestsPerMinute must be <= /),
+    ]);
+    expect(tierOverrideProblems({ hourWindowSeconds: 1e9 })).toEqual([
+      expect.stringMatching(/^hourWindowSeconds must be <= /),
+    ]);
   });
 });

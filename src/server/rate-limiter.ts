@@ -22,7 +22,8 @@ interface KeyState {
   inFlight: number;
 }
 
-export type LimitKind = 'requests per minute' | 'requests per hour' | 'concurrent connections' | 'data transfer';
+export type LimitKind =
+  'requests per minute' | 'requests per hour' | 'concurrent connections' | 'data transfer';
 
 /** A request's concurrent-connection slot: released once, when its response is done, with the body bytes it sent. */
 export class Slot {
@@ -37,7 +38,9 @@ export class Slot {
   }
 }
 
-export type Admission = { ok: true; limit: number; remaining: number; slot: Slot } | { ok: false; kind: LimitKind; retryAfterSeconds: number; limit: number };
+export type Admission =
+  | { ok: true; limit: number; remaining: number; slot: Slot }
+  | { ok: false; kind: LimitKind; retryAfterSeconds: number; limit: number };
 
 /** Opens a new window when the current one has run out. */
 function roll(window: Window, now: number, seconds: number): void {
@@ -48,10 +51,22 @@ function roll(window: Window, now: number, seconds: number): void {
 }
 
 /** The refusal when `window` is used up, else undefined. */
-function refusal(kind: LimitKind, window: Window, limit: number, seconds: number, now: number, announced: number): Admission | undefined {
+function refusal(
+  kind: LimitKind,
+  window: Window,
+  limit: number,
+  seconds: number,
+  now: number,
+  announced: number,
+): Admission | undefined {
   if (window.used < limit) return undefined;
   const waitMs = window.startedAt + seconds * MS_PER_SECOND - now;
-  return { ok: false, kind, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / MS_PER_SECOND)), limit: announced };
+  return {
+    ok: false,
+    kind,
+    retryAfterSeconds: Math.max(1, Math.ceil(waitMs / MS_PER_SECOND)),
+    limit: announced,
+  };
 }
 
 export class RateLimiter {
@@ -72,14 +87,40 @@ export class RateLimiter {
     roll(state.hour, now, tier.hourWindowSeconds);
     roll(state.transfer, now, tier.transferWindowSeconds);
     const refused =
-      refusal('requests per minute', state.minute, tier.requestsPerMinute, tier.minuteWindowSeconds, now, tier.requestsPerMinute) ??
-      refusal('requests per hour', state.hour, tier.requestsPerHour, tier.hourWindowSeconds, now, tier.requestsPerHour) ??
+      refusal(
+        'requests per minute',
+        state.minute,
+        tier.requestsPerMinute,
+        tier.minuteWindowSeconds,
+        now,
+        tier.requestsPerMinute,
+      ) ??
+      refusal(
+        'requests per hour',
+        state.hour,
+        tier.requestsPerHour,
+        tier.hourWindowSeconds,
+        now,
+        tier.requestsPerHour,
+      ) ??
       // A transfer refusal announces the request limit: `x-ratelimit-limit` counts requests.
-      refusal('data transfer', state.transfer, tier.bytesPerWindow, tier.transferWindowSeconds, now, tier.requestsPerMinute);
+      refusal(
+        'data transfer',
+        state.transfer,
+        tier.bytesPerWindow,
+        tier.transferWindowSeconds,
+        now,
+        tier.requestsPerMinute,
+      );
     if (refused) return refused;
     if (state.inFlight >= tier.concurrentConnections) {
       // A connection frees up as soon as a request finishes; one second is the honest minimum.
-      return { ok: false, kind: 'concurrent connections', retryAfterSeconds: 1, limit: tier.requestsPerMinute };
+      return {
+        ok: false,
+        kind: 'concurrent connections',
+        retryAfterSeconds: 1,
+        limit: tier.requestsPerMinute,
+      };
     }
     state.minute.used += 1;
     state.hour.used += 1;
@@ -87,7 +128,9 @@ export class RateLimiter {
     // Report the request window closest to exhaustion, so `remaining` is what the client can really send.
     const minuteLeft = tier.requestsPerMinute - state.minute.used;
     const hourLeft = tier.requestsPerHour - state.hour.used;
-    return hourLeft < minuteLeft ? { ok: true, limit: tier.requestsPerHour, remaining: hourLeft, slot: new Slot(state) } : { ok: true, limit: tier.requestsPerMinute, remaining: minuteLeft, slot: new Slot(state) };
+    return hourLeft < minuteLeft
+      ? { ok: true, limit: tier.requestsPerHour, remaining: hourLeft, slot: new Slot(state) }
+      : { ok: true, limit: tier.requestsPerMinute, remaining: minuteLeft, slot: new Slot(state) };
   }
 
   /** Forgets every key's counters (or one key's). */
@@ -98,15 +141,27 @@ export class RateLimiter {
 
   /** Read-only view for the admin endpoint. */
   snapshot(): Record<string, { minute: number; hour: number; bytes: number; inFlight: number }> {
-    const out: Record<string, { minute: number; hour: number; bytes: number; inFlight: number }> = {};
-    for (const [name, s] of this.#states) out[name] = { minute: s.minute.used, hour: s.hour.used, bytes: s.transfer.used, inFlight: s.inFlight };
+    const out: Record<string, { minute: number; hour: number; bytes: number; inFlight: number }> =
+      {};
+    for (const [name, s] of this.#states)
+      out[name] = {
+        minute: s.minute.used,
+        hour: s.hour.used,
+        bytes: s.transfer.used,
+        inFlight: s.inFlight,
+      };
     return out;
   }
 
   #stateOf(keyName: string, now: number): KeyState {
     let state = this.#states.get(keyName);
     if (!state) {
-      state = { minute: { startedAt: now, used: 0 }, hour: { startedAt: now, used: 0 }, transfer: { startedAt: now, used: 0 }, inFlight: 0 };
+      state = {
+        minute: { startedAt: now, used: 0 },
+        hour: { startedAt: now, used: 0 },
+        transfer: { startedAt: now, used: 0 },
+        inFlight: 0,
+      };
       this.#states.set(keyName, state);
     }
     return state;

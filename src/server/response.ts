@@ -13,7 +13,8 @@ type Sized = Response & { [BODY_LENGTH]?: number };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-const byteLength = (body: string | Uint8Array): number => (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+const byteLength = (body: string | Uint8Array): number =>
+  typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 
 function sized(res: Sized, length: number): Response {
   res[BODY_LENGTH] = length;
@@ -21,18 +22,37 @@ function sized(res: Sized, length: number): Response {
 }
 
 /** A response whose body is given whole, with its content type; `content-length` is set from the body (one header object, built once). */
-export function bytesResponse(status: number, body: string | Uint8Array<ArrayBuffer>, contentType: string, headers: Record<string, string> = {}): Response {
+export function bytesResponse(
+  status: number,
+  body: string | Uint8Array<ArrayBuffer>,
+  contentType: string,
+  headers: Record<string, string> = {},
+): Response {
   const length = byteLength(body);
-  return sized(new Response(body, { status, headers: { 'content-type': contentType, ...headers, 'content-length': String(length) } }), length);
+  return sized(
+    new Response(body, {
+      status,
+      headers: { 'content-type': contentType, ...headers, 'content-length': String(length) },
+    }),
+    length,
+  );
 }
 
 /** JSON text or its UTF-8 bytes, with the API's JSON content type and the given extra headers. */
-export function jsonBytesResponse(status: number, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): Response {
+export function jsonBytesResponse(
+  status: number,
+  body: string | Uint8Array<ArrayBuffer>,
+  headers: Record<string, string> = {},
+): Response {
   return bytesResponse(status, body, JSON_TYPE, headers);
 }
 
 /** A value as a JSON response. */
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
   return jsonBytesResponse(status, JSON.stringify(body), headers);
 }
 

@@ -18,12 +18,20 @@ export function toHonoPath(template: string): string {
  * differ, a literal segment sorts before a parameter, so `/product-parts/attributes` is never
  * taken for an `{orderable_id}`.
  */
-export function byPathSpecificity(operations: readonly Operation[]): { path: string; operations: Partial<Record<HttpMethod, Operation>> }[] {
+export function byPathSpecificity(
+  operations: readonly Operation[],
+): { path: string; operations: Partial<Record<HttpMethod, Operation>> }[] {
   const groups = new Map<string, Partial<Record<HttpMethod, Operation>>>();
   for (const op of operations) groups.set(op.path, { ...groups.get(op.path), [op.method]: op });
-  const rank = (path: string) => path.split('/').map((s) => (PARAM.test(s) ? '1' : '0')).join('');
+  const rank = (path: string) =>
+    path
+      .split('/')
+      .map((s) => (PARAM.test(s) ? '1' : '0'))
+      .join('');
   return [...groups]
-    .sort(([a], [b]) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) =>
+      rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : a < b ? -1 : a > b ? 1 : 0,
+    )
     .map(([path, ops]) => ({ path, operations: ops }));
 }
 

@@ -31,7 +31,12 @@ export function sharedDataset(seed = 1, baseUrl = `${TEST_ORIGIN}/web-data/v1`):
 
 /** An in-process app over the shared dataset, with response self-checks on. */
 export function testApp(options: Partial<AppOptions> = {}): Promise<MockApp> {
-  return createApp({ origin: TEST_ORIGIN, validateResponses: true, datasets: { production: sharedDataset(options.seed ?? 1) }, ...options });
+  return createApp({
+    origin: TEST_ORIGIN,
+    validateResponses: true,
+    datasets: { production: sharedDataset(options.seed ?? 1) },
+    ...options,
+  });
 }
 
 export interface CallOptions {
@@ -43,7 +48,11 @@ export interface CallOptions {
 
 /** Calls the app in-process; `key` defaults to the unlimited demo key, `null` sends none. */
 // Bodies are arbitrary JSON for the test to inspect; their shape is checked by the validators, not by the type system.
-export async function call(app: MockApp, path: string, options: CallOptions = {}): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+export async function call(
+  app: MockApp,
+  path: string,
+  options: CallOptions = {},
+): Promise<{ status: number; headers: Headers; body: any; text: string }> {
   const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? DEMO.unlimited : options.key;
   if (key !== null) headers['x-api-key'] = key;
@@ -52,8 +61,14 @@ export async function call(app: MockApp, path: string, options: CallOptions = {}
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const url = path.startsWith('http') ? path : `${TEST_ORIGIN}${path.startsWith('/web-data') || path.startsWith('/staging') || path.startsWith('/__') ? '' : '/web-data/v1'}${path}`;
-  const res = await app.request(url, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  const url = path.startsWith('http')
+    ? path
+    : `${TEST_ORIGIN}${path.startsWith('/web-data') || path.startsWith('/staging') || path.startsWith('/__') ? '' : '/web-data/v1'}${path}`;
+  const res = await app.request(url, {
+    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body,
+  });
   const text = await res.text();
   let parsed: unknown;
   try {

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { compileSchema } from '../contract/index.js';
 import { checkAgainstSchema, fileSchema, readJsonFile } from './config-file.js';
 
-export const DEFAULT_TIERS_FILE = fileURLToPath(new URL('../../fixtures/tiers.json', import.meta.url));
+export const DEFAULT_TIERS_FILE = fileURLToPath(
+  new URL('../../fixtures/tiers.json', import.meta.url),
+);
 
 export interface Tier {
   requestsPerMinute: number;
@@ -21,7 +23,15 @@ export interface Tier {
 }
 
 /** The fields every tier must give, in the order the docs list them (`--rate-limit` takes the same names). */
-export const TIER_FIELDS: readonly (keyof Tier)[] = ['requestsPerMinute', 'requestsPerHour', 'concurrentConnections', 'bytesPerWindow', 'minuteWindowSeconds', 'hourWindowSeconds', 'transferWindowSeconds'];
+export const TIER_FIELDS: readonly (keyof Tier)[] = [
+  'requestsPerMinute',
+  'requestsPerHour',
+  'concurrentConnections',
+  'bytesPerWindow',
+  'minuteWindowSeconds',
+  'hourWindowSeconds',
+  'transferWindowSeconds',
+];
 /** Counts are whole numbers; windows may be fractions of a second. Bounded so the arithmetic stays exact. */
 const COUNT = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 const SECONDS = { type: 'number', exclusiveMinimum: 0, maximum: 366 * 24 * 3600 };
@@ -40,7 +50,12 @@ export const TIERS_FILE_SCHEMA = fileSchema('tiers', {
   type: 'object',
   minProperties: 1,
   propertyNames: { pattern: '^[A-Za-z0-9._-]{1,100}$' },
-  additionalProperties: { type: 'object', required: [...TIER_FIELDS], additionalProperties: false, properties: FIELD_SCHEMAS },
+  additionalProperties: {
+    type: 'object',
+    required: [...TIER_FIELDS],
+    additionalProperties: false,
+    properties: FIELD_SCHEMAS,
+  },
 });
 
 /** `tiers.trial, field requestsPerMinute:` for a pointer into the file. */
@@ -59,10 +74,15 @@ export function loadTiers(file = DEFAULT_TIERS_FILE): Map<string, Tier> {
 
 /** What is wrong with a `--rate-limit` override, by the tiers file's own field rules (`field message`). */
 export function tierOverrideProblems(override: Record<string, number>): string[] {
-  return compileSchema({ type: 'object', properties: FIELD_SCHEMAS })(override).map((p) => `${p.pointer.slice(1)} ${p.message}`);
+  return compileSchema({ type: 'object', properties: FIELD_SCHEMAS })(override).map(
+    (p) => `${p.pointer.slice(1)} ${p.message}`,
+  );
 }
 
 /** Applies `--rate-limit` style overrides (e.g. `{requestsPerMinute: 5, minuteWindowSeconds: 10}`) to every tier. */
-export function overrideTiers(tiers: Map<string, Tier>, override: Partial<Tier>): Map<string, Tier> {
+export function overrideTiers(
+  tiers: Map<string, Tier>,
+  override: Partial<Tier>,
+): Map<string, Tier> {
   return new Map([...tiers].map(([name, tier]) => [name, { ...tier, ...override }]));
 }

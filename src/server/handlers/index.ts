@@ -5,9 +5,30 @@
  */
 import type { Handler } from './respond.js';
 import { getProduct, listProducts } from './products.js';
-import { crossReferenceProductParts, getProductPart, getProductPartAttribute, listProductPartAttributes, listProductParts, searchProductParts } from './product-parts.js';
-import { checkDocumentDownload, downloadDocument, getDocument, getDocumentByAgileId, listDocuments, listDocumentTypes } from './documents.js';
-import { getBoardKit, getPackage, getSoftwareTool, listBoardsKits, listPackages, listSoftwareTools } from './catalog.js';
+import {
+  crossReferenceProductParts,
+  getProductPart,
+  getProductPartAttribute,
+  listProductPartAttributes,
+  listProductParts,
+  searchProductParts,
+} from './product-parts.js';
+import {
+  checkDocumentDownload,
+  downloadDocument,
+  getDocument,
+  getDocumentByAgileId,
+  listDocuments,
+  listDocumentTypes,
+} from './documents.js';
+import {
+  getBoardKit,
+  getPackage,
+  getSoftwareTool,
+  listBoardsKits,
+  listPackages,
+  listSoftwareTools,
+} from './catalog.js';
 
 export type { Handler } from './respond.js';
 

@@ -28,28 +28,72 @@ export function applied(filter: SearchFilter): AppliedFilter {
  * operator must suit the attribute's type, `range` needs `min` or `max` (min <= max), the other
  * operators at least one value, and every bound and value must have the attribute's type.
  */
-export function filterProblems(filter: AppliedFilter, at: number, rule: AttributeSearchRule | undefined): InputProblem[] {
+export function filterProblems(
+  filter: AppliedFilter,
+  at: number,
+  rule: AttributeSearchRule | undefined,
+): InputProblem[] {
   const pointer = (field: string) => `/filters/${at}/${field}`;
-  const problem = (field: string, ruleText: string, message: string, received: unknown): InputProblem[] => [{ in: 'body', name: pointer(field), rule: ruleText, message, received }];
+  const problem = (
+    field: string,
+    ruleText: string,
+    message: string,
+    received: unknown,
+  ): InputProblem[] => [{ in: 'body', name: pointer(field), rule: ruleText, message, received }];
   const id = filter.productPartAttributeId;
-  if (!rule) return problem('productPartAttributeId', 'a productPartAttributeId of GET /product-parts/attributes', `unknown attribute "${id}"`, id);
+  if (!rule)
+    return problem(
+      'productPartAttributeId',
+      'a productPartAttributeId of GET /product-parts/attributes',
+      `unknown attribute "${id}"`,
+      id,
+    );
   if (!rule.operators.includes(filter.operator)) {
-    return problem('operator', `operators for ${rule.valueType} attributes: ${rule.operators.join(', ')}`, `operator "${filter.operator}" does not apply to attribute "${id}"`, filter.operator);
+    return problem(
+      'operator',
+      `operators for ${rule.valueType} attributes: ${rule.operators.join(', ')}`,
+      `operator "${filter.operator}" does not apply to attribute "${id}"`,
+      filter.operator,
+    );
   }
   if (filter.operator === 'range') {
-    if (filter.min === undefined && filter.max === undefined) return problem('min', 'range takes min and/or max', 'a range filter needs min or max', filter.values ?? null);
-    if (filter.min !== undefined && filter.max !== undefined && filter.min > filter.max) return problem('min', 'min <= max', 'range minimum exceeds maximum', [filter.min, filter.max]);
+    if (filter.min === undefined && filter.max === undefined)
+      return problem(
+        'min',
+        'range takes min and/or max',
+        'a range filter needs min or max',
+        filter.values ?? null,
+      );
+    if (filter.min !== undefined && filter.max !== undefined && filter.min > filter.max)
+      return problem('min', 'min <= max', 'range minimum exceeds maximum', [
+        filter.min,
+        filter.max,
+      ]);
     return [];
   }
   const values = filter.values ?? [];
-  if (values.length === 0) return problem('values', `${filter.operator} takes values (at least one; any may match)`, `a ${filter.operator} filter needs values`, filter.values ?? null);
+  if (values.length === 0)
+    return problem(
+      'values',
+      `${filter.operator} takes values (at least one; any may match)`,
+      `a ${filter.operator} filter needs values`,
+      filter.values ?? null,
+    );
   const wrong = values.findIndex((v) => typeof v !== rule.valueType);
-  if (wrong >= 0) return problem(`values/${wrong}`, `type: ${rule.valueType}`, `attribute "${id}" takes ${rule.valueType} values`, values[wrong]);
+  if (wrong >= 0)
+    return problem(
+      `values/${wrong}`,
+      `type: ${rule.valueType}`,
+      `attribute "${id}" takes ${rule.valueType} values`,
+      values[wrong],
+    );
   return [];
 }
 
 function equal(a: Scalar, b: Scalar): boolean {
-  return typeof a === 'string' && typeof b === 'string' ? a.toLowerCase() === b.toLowerCase() : a === b;
+  return typeof a === 'string' && typeof b === 'string'
+    ? a.toLowerCase() === b.toLowerCase()
+    : a === b;
 }
 
 const COMPARE: Record<Exclude<Operator, 'eq' | 'range'>, (v: number, target: number) => boolean> = {
@@ -62,9 +106,17 @@ const COMPARE: Record<Exclude<Operator, 'eq' | 'range'>, (v: number, target: num
 /** Whether one of a part's values for the attribute satisfies the (checked) filter. */
 export function satisfies(partValues: readonly unknown[], filter: AppliedFilter): boolean {
   return partValues.some((v) => {
-    if (filter.operator === 'eq') return (filter.values ?? []).some((t) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && equal(v, t));
+    if (filter.operator === 'eq')
+      return (filter.values ?? []).some(
+        (t) =>
+          (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && equal(v, t),
+      );
     if (typeof v !== 'number') return false;
-    if (filter.operator === 'range') return (filter.min === undefined || v >= filter.min) && (filter.max === undefined || v <= filter.max);
+    if (filter.operator === 'range')
+      return (
+        (filter.min === undefined || v >= filter.min) &&
+        (filter.max === undefined || v <= filter.max)
+      );
     const compare = COMPARE[filter.operator];
     return (filter.values ?? []).some((t) => typeof t === 'number' && compare(v, t));
   });

@@ -11,7 +11,8 @@ import { call, testApp } from '../testing.js';
 describe('POST answers cached per body', async () => {
   const app = await testApp();
   const examples = (await call(app, 'http://mock.test/examples.json')).body as Examples;
-  const { searchProductParts: search, crossReferenceProductParts: crossReference } = examples.operations;
+  const { searchProductParts: search, crossReferenceProductParts: crossReference } =
+    examples.operations;
 
   it('answers the same body with the same bytes, and another body with its own answer', async () => {
     for (const op of [search, crossReference]) {

@@ -17,7 +17,10 @@ type S = components['schemas'];
  * The `part_status` forms of the reference's filter enum that name the record status `NRND`
  * (its record enum has only `NRND`): the filter treats them as one status.
  */
-const NRND_SPELLINGS: ReadonlySet<string> = new Set(['Not Recommended for New Designs', 'Not Recommended<br /> for New Designs']);
+const NRND_SPELLINGS: ReadonlySet<string> = new Set([
+  'Not Recommended for New Designs',
+  'Not Recommended<br /> for New Designs',
+]);
 const NRND: S['PartStatus'] = 'NRND';
 
 const listParts = listHandler((api) => api.listings.productParts);
@@ -25,11 +28,16 @@ const listParts = listHandler((api) => api.listings.productParts);
 export const listProductParts: Handler = (c) => {
   const input = c.get('input');
   const status = input.query.part_status;
-  if (typeof status === 'string' && NRND_SPELLINGS.has(status)) c.set('input', { ...input, query: { ...input.query, part_status: NRND } });
+  if (typeof status === 'string' && NRND_SPELLINGS.has(status))
+    c.set('input', { ...input, query: { ...input.query, part_status: NRND } });
   return listParts(c);
 };
 
-export const getProductPart: Handler = byIdHandler((api) => api.dataset.productParts, 'orderable_id', 'Product part');
+export const getProductPart: Handler = byIdHandler(
+  (api) => api.dataset.productParts,
+  'orderable_id',
+  'Product part',
+);
 
 export const listProductPartAttributes: Handler = listHandler(
   (api) => api.listings.attributes,
@@ -37,11 +45,18 @@ export const listProductPartAttributes: Handler = listHandler(
     const productId = c.var.input.query.productId as string | undefined;
     if (productId === undefined) return undefined;
     const product = c.var.api.dataset.products.indexOf(productId);
-    return { omit: 'productId', positions: product === undefined ? null : c.var.api.dataset.attributesOfProduct(product) };
+    return {
+      omit: 'productId',
+      positions: product === undefined ? null : c.var.api.dataset.attributesOfProduct(product),
+    };
   },
 );
 
-export const getProductPartAttribute: Handler = byIdHandler((api) => api.dataset.attributes, 'productPartAttributeId', 'Product part attribute');
+export const getProductPartAttribute: Handler = byIdHandler(
+  (api) => api.dataset.attributes,
+  'productPartAttributeId',
+  'Product part attribute',
+);
 
 interface SearchRequest {
   productId: string;
@@ -56,7 +71,14 @@ function searchItem(part: ProductPart): S['SearchResultPart'] {
     orderableId: part.orderableId,
     genericId: part.genericId,
     status: part.status,
-    parametricAttributes: (part.parametricAttributes ?? []).map(({ productPartAttributeId, attributeName, attributeValues, href }) => ({ productPartAttributeId, attributeName, attributeValues, href })),
+    parametricAttributes: (part.parametricAttributes ?? []).map(
+      ({ productPartAttributeId, attributeName, attributeValues, href }) => ({
+        productPartAttributeId,
+        attributeName,
+        attributeValues,
+        href,
+      }),
+    ),
     href: links.productPart(part.orderableId),
   };
 }
@@ -74,19 +96,31 @@ function searchText(c: Context<AppEnv>): string {
     return filterProblems(filter, k, i === undefined ? undefined : dataset.attributeSearchRule(i));
   });
   if (problems.length > 0) throw badRequest(problems);
-  const valuesOf = (part: ProductPart, attributeId: string): readonly unknown[] => part.parametricAttributes?.find((a) => a.productPartAttributeId === attributeId)?.attributeValues ?? [];
+  const valuesOf = (part: ProductPart, attributeId: string): readonly unknown[] =>
+    part.parametricAttributes?.find((a) => a.productPartAttributeId === attributeId)
+      ?.attributeValues ?? [];
   // A product's parts (a handful) in part-number order; every filter must hold (AND).
-  const candidates = api.listings.productParts.matching([{ field: 'orderableId', direction: 'asc' }], [], dataset.partsOfProduct(product));
+  const candidates = api.listings.productParts.matching(
+    [{ field: 'orderableId', direction: 'asc' }],
+    [],
+    dataset.partsOfProduct(product),
+  );
   const matches: ProductPart[] = [];
   for (const i of candidates) {
     const part = dataset.productParts.record(i);
-    if (filters.every((f) => satisfies(valuesOf(part, f.productPartAttributeId), f))) matches.push(part);
+    if (filters.every((f) => satisfies(valuesOf(part, f.productPartAttributeId), f)))
+      matches.push(part);
   }
   const offset = request.offset * request.limit;
   const page = matches.slice(offset, offset + request.limit);
   const body: S['ProductPartSearchResponse'] = {
     data: page.map(searchItem),
-    pagination: { offset, limit: request.limit, total: matches.length, has_more: offset + request.limit < matches.length },
+    pagination: {
+      offset,
+      limit: request.limit,
+      total: matches.length,
+      has_more: offset + request.limit < matches.length,
+    },
     filters: { productId: request.productId, applied: filters },
   };
   return JSON.stringify(body);
@@ -98,6 +132,8 @@ export const crossReferenceProductParts: Handler = (c) =>
   sendPostJson(c, () => {
     const { partNumbers } = c.get('body') as S['CrossReferenceRequest'];
     const { dataset } = c.get('api');
-    const body: S['CrossReferenceResponse'] = { data: partNumbers.map((pn) => dataset.crossReference(pn)) };
+    const body: S['CrossReferenceResponse'] = {
+      data: partNumbers.map((pn) => dataset.crossReference(pn)),
+    };
     return JSON.stringify(body);
   });

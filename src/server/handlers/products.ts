@@ -6,21 +6,35 @@
 import type { Operation, Schema } from '../../contract/index.js';
 import type { Product } from '../../fixtures/dataset.js';
 import type { ApiContext } from '../context.js';
-import { encodedJson, findOr404, listHandler, recordJson, sendJson, type Handler } from './respond.js';
+import {
+  encodedJson,
+  findOr404,
+  listHandler,
+  recordJson,
+  sendJson,
+  type Handler,
+} from './respond.js';
 
 type DocumentReference = Product['featuredDocuments'][number];
 
 /** The `x-shape-version`s the operation's 200 schema offers, newest last. */
 export function productShapes(op: Operation): string[] {
   const schema = op.responses.get('200')?.jsonSchema;
-  const branches = ((schema?.oneOf as Schema[] | undefined) ?? [schema ?? {}]).map((s) => String(s['x-shape-version'] ?? '1.0.0'));
+  const branches = ((schema?.oneOf as Schema[] | undefined) ?? [schema ?? {}]).map((s) =>
+    String(s['x-shape-version'] ?? '1.0.0'),
+  );
   return branches.sort();
 }
 
 /** The 1.2.0 shape: no additionalDetails or relatedProducts; document references need a DCP id. */
 function shape120(api: ApiContext, i: number): unknown {
-  const { additionalDetails: _details, relatedProducts: _related, ...common } = api.dataset.products.record(i);
-  const strict = (refs: DocumentReference[]) => refs.filter((ref) => typeof ref.dcpDocumentId === 'string');
+  const {
+    additionalDetails: _details,
+    relatedProducts: _related,
+    ...common
+  } = api.dataset.products.record(i);
+  const strict = (refs: DocumentReference[]) =>
+    refs.filter((ref) => typeof ref.dcpDocumentId === 'string');
   return {
     ...common,
     featuredDocuments: strict(common.featuredDocuments),
@@ -37,6 +51,15 @@ export const getProduct: Handler = (c) => {
   const operation = c.get('operation');
   const i = findOr404(api.dataset.products.indexOf(id), 'Product', id);
   const newest = productShapes(operation).at(-1);
-  if (newest !== '1.2.0') return sendJson(c, encodedJson(api, `record:${api.dataset.products.name}:${i}`, () => recordJson(api, api.dataset.products, i)));
-  return sendJson(c, encodedJson(api, `product-1.2.0:${i}`, () => JSON.stringify(shape120(api, i))));
+  if (newest !== '1.2.0')
+    return sendJson(
+      c,
+      encodedJson(api, `record:${api.dataset.products.name}:${i}`, () =>
+        recordJson(api, api.dataset.products, i),
+      ),
+    );
+  return sendJson(
+    c,
+    encodedJson(api, `product-1.2.0:${i}`, () => JSON.stringify(shape120(api, i))),
+  );
 };

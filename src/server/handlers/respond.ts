@@ -24,12 +24,20 @@ export function answerHeaders(c: Context<AppEnv>): Record<string, string> {
 }
 
 /** Sends JSON text, or JSON already encoded (cached bytes skip a UTF-8 encoding per request). */
-export function sendJson(c: Context<AppEnv>, body: string | Uint8Array<ArrayBuffer>, status: 200 = 200): Response {
+export function sendJson(
+  c: Context<AppEnv>,
+  body: string | Uint8Array<ArrayBuffer>,
+  status: 200 = 200,
+): Response {
   return jsonBytesResponse(status, body, answerHeaders(c));
 }
 
 /** The UTF-8 bytes of a response, encoded once and cached under `key`. */
-export function encodedJson(api: ApiContext, key: string, text: () => string): Uint8Array<ArrayBuffer> {
+export function encodedJson(
+  api: ApiContext,
+  key: string,
+  text: () => string,
+): Uint8Array<ArrayBuffer> {
   return api.encoded.getOrCreate(key, () => UTF8.encode(text()));
 }
 
@@ -62,7 +70,9 @@ export function sendPostJson(c: Context<AppEnv>, text: () => string): Response {
   const body = c.get('body');
   const key = answerKey(body, () => {
     const bodyText = JSON.stringify(body);
-    return bodyText.length > POST_CACHE_MAX_BODY ? '' : `post:${c.get('operation').operationId}:${bodyText}`;
+    return bodyText.length > POST_CACHE_MAX_BODY
+      ? ''
+      : `post:${c.get('operation').operationId}:${bodyText}`;
   });
   // An empty key: the body is too large to be a key.
   return sendJson(c, key === '' ? text() : encodedJson(c.get('api'), key, text));
@@ -71,14 +81,32 @@ export function sendPostJson(c: Context<AppEnv>, text: () => string): Response {
 /** The JSON text of record i, serialized once per dataset. */
 export function recordJson(api: ApiContext, collection: Collection<unknown>, i: number): string {
   const prune = api.prune[collection.name];
-  return api.recordTexts.getOrCreate(`record:${collection.name}:${i}`, () => JSON.stringify(prune ? prune(collection.record(i)) : collection.record(i)));
+  return api.recordTexts.getOrCreate(`record:${collection.name}:${i}`, () =>
+    JSON.stringify(prune ? prune(collection.record(i)) : collection.record(i)),
+  );
 }
 
 /** `{data, pagination}` around the given positions, from cached record JSON. */
-export function envelope(api: ApiContext, collection: Collection<unknown>, page: { positions: ArrayLike<number>; offset: number; limit: number; total: number; hasMore: boolean }): string {
+export function envelope(
+  api: ApiContext,
+  collection: Collection<unknown>,
+  page: {
+    positions: ArrayLike<number>;
+    offset: number;
+    limit: number;
+    total: number;
+    hasMore: boolean;
+  },
+): string {
   const items: string[] = [];
-  for (let k = 0; k < page.positions.length; k++) items.push(recordJson(api, collection, page.positions[k]));
-  const pagination = JSON.stringify({ offset: page.offset, limit: page.limit, total: page.total, has_more: page.hasMore });
+  for (let k = 0; k < page.positions.length; k++)
+    items.push(recordJson(api, collection, page.positions[k]));
+  const pagination = JSON.stringify({
+    offset: page.offset,
+    limit: page.limit,
+    total: page.total,
+    has_more: page.hasMore,
+  });
   return `{"data":[${items.join(',')}],"pagination":${pagination}}`;
 }
 
@@ -87,20 +115,34 @@ export function envelope(api: ApiContext, collection: Collection<unknown>, page:
  * candidates for a filter parameter (`omit`) that maps to a dataset relation rather than a field
  * (undefined: no narrowing; null: the filter names nothing, so the list is empty).
  */
-export function listHandler(pick: (api: ApiContext) => Listing<unknown>, within?: (c: Context<AppEnv>) => { omit: string; positions: readonly number[] | null } | undefined): Handler {
+export function listHandler(
+  pick: (api: ApiContext) => Listing<unknown>,
+  within?: (
+    c: Context<AppEnv>,
+  ) => { omit: string; positions: readonly number[] | null } | undefined,
+): Handler {
   return (c) => {
     const api = c.get('api');
     const operation = c.get('operation');
     const input = c.get('input');
-    const cacheKey = answerKey(input.query, () => `list:${operation.operationId}:${JSON.stringify(input.query)}`);
+    const cacheKey = answerKey(
+      input.query,
+      () => `list:${operation.operationId}:${JSON.stringify(input.query)}`,
+    );
     const cached = api.encoded.get(cacheKey);
     if (cached !== undefined) return sendJson(c, cached);
     const narrowing = within?.(c);
     const { query, problems } = toListQuery(operation, input.query, narrowing?.omit);
     if (problems.length > 0) throw badRequest(problems);
     const listing = pick(api);
-    const page = narrowing?.positions === null ? listing.page(query, []) : listing.page(query, narrowing?.positions);
-    return sendJson(c, encodedJson(api, cacheKey, () => envelope(api, listing.collection, page)));
+    const page =
+      narrowing?.positions === null
+        ? listing.page(query, [])
+        : listing.page(query, narrowing?.positions);
+    return sendJson(
+      c,
+      encodedJson(api, cacheKey, () => envelope(api, listing.collection, page)),
+    );
   };
 }
 
@@ -111,13 +153,25 @@ export function findOr404(position: number | undefined, what: string, id: string
 }
 
 /** A by-ID endpoint whose body is the stored record. */
-export function byIdHandler(pick: (api: ApiContext) => Collection<unknown>, param: string, what: string, locate?: (api: ApiContext, id: string) => number | undefined): Handler {
+export function byIdHandler(
+  pick: (api: ApiContext) => Collection<unknown>,
+  param: string,
+  what: string,
+  locate?: (api: ApiContext, id: string) => number | undefined,
+): Handler {
   return (c) => {
     const api = c.get('api');
     const input = c.get('input');
     const id = input.path[param];
     const collection = pick(api);
     const i = findOr404(locate ? locate(api, id) : collection.indexOf(id), what, id);
-    return sendJson(c, encodedJson(api, answerKey(input, () => `record:${collection.name}:${i}`), () => recordJson(api, collection, i)));
+    return sendJson(
+      c,
+      encodedJson(
+        api,
+        answerKey(input, () => `record:${collection.name}:${i}`),
+        () => recordJson(api, collection, i),
+      ),
+    );
   };
 }

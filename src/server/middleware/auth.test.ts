@@ -13,7 +13,11 @@ const server = await startMockServer();
 afterAll(() => server.close());
 
 /** One GET on the shared connection: status, and whether the socket was the one before. */
-function get(agent: Agent, path: string, key: string): Promise<{ status: number; reused: boolean }> {
+function get(
+  agent: Agent,
+  path: string,
+  key: string,
+): Promise<{ status: number; reused: boolean }> {
   return new Promise((resolve, reject) => {
     const req = request(`${server.url}${path}`, { agent, headers: { 'x-api-key': key } }, (res) => {
       res.resume();
@@ -50,7 +54,8 @@ describe('auth on a keep-alive connection', () => {
   it('applies the scope of the key presented, not of the one before', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const statuses: number[] = [];
-    for (const key of [DEMO.production, DEMO.noDocuments, DEMO.production, DEMO.noDocuments]) statuses.push((await get(agent, '/documents?limit=1', key)).status);
+    for (const key of [DEMO.production, DEMO.noDocuments, DEMO.production, DEMO.noDocuments])
+      statuses.push((await get(agent, '/documents?limit=1', key)).status);
     agent.destroy();
     expect(statuses).toEqual([200, 403, 200, 403]);
   });

@@ -22,13 +22,25 @@ export const API_KEY_HEADER = 'x-api-key';
  * comparison of a secret here) costs about a sixth of hashing it again (120 against 750 ns). Kept
  * per socket (one entry each, no longer than the header it came in) and gone with the socket.
  */
-const lastKeyOnConnection = new WeakMap<Socket, { presented: Buffer; key: KeyRecord | undefined }>();
+const lastKeyOnConnection = new WeakMap<
+  Socket,
+  { presented: Buffer; key: KeyRecord | undefined }
+>();
 
-function lookupOnConnection(keys: KeyStore, socket: Socket | undefined, secret: string): KeyRecord | undefined {
+function lookupOnConnection(
+  keys: KeyStore,
+  socket: Socket | undefined,
+  secret: string,
+): KeyRecord | undefined {
   if (!socket) return keys.lookup(secret);
   const presented = Buffer.from(secret);
   const last = lastKeyOnConnection.get(socket);
-  if (last && last.presented.length === presented.length && timingSafeEqual(last.presented, presented)) return last.key;
+  if (
+    last &&
+    last.presented.length === presented.length &&
+    timingSafeEqual(last.presented, presented)
+  )
+    return last.key;
   const key = keys.lookup(secret);
   lastKeyOnConnection.set(socket, { presented, key });
   return key;
@@ -40,13 +52,20 @@ export function auth(options: { keys: KeyStore; clock: Clock }) {
   return function authenticate(c: Context<AppEnv>, next: Next) {
     const secret = c.req.header(API_KEY_HEADER);
     if (!secret) throw apiError(401, messages.missingKey);
-    const key = lookupOnConnection(keys, (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket, secret);
+    const key = lookupOnConnection(
+      keys,
+      (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket,
+      secret,
+    );
     if (!key) throw apiError(401, messages.invalidKey);
-    if (key.expiresAt !== undefined && key.expiresAt <= clock.now()) throw apiError(401, messages.expiredKey);
+    if (key.expiresAt !== undefined && key.expiresAt <= clock.now())
+      throw apiError(401, messages.expiredKey);
     const api = c.get('api');
     const operation = c.get('operation');
-    if (key.environment !== api.environment) throw apiError(401, messages.wrongEnvironment(api.environment));
-    if (!key.scopes.has(operation.family)) throw apiError(403, messages.forbidden(operation.family));
+    if (key.environment !== api.environment)
+      throw apiError(401, messages.wrongEnvironment(api.environment));
+    if (!key.scopes.has(operation.family))
+      throw apiError(403, messages.forbidden(operation.family));
     c.set('key', key);
     return next();
   } satisfies Step;

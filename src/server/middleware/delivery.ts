@@ -43,7 +43,11 @@ export function dribbleRate(requested: number, remaining: number, msLeft: number
  * 0), so the count passed to `onProgress` is what the socket took; `ended` is true once the whole
  * (or, truncated, the first half of the) body has been written.
  */
-function chunkedBody(bytes: Uint8Array, shape: BodyShape, onProgress: (written: number, ended: boolean) => void): ReadableStream<Uint8Array> {
+function chunkedBody(
+  bytes: Uint8Array,
+  shape: BodyShape,
+  onProgress: (written: number, ended: boolean) => void,
+): ReadableStream<Uint8Array> {
   let offset = 0;
   let pending = 0;
   const stopAt = shape.truncate ? Math.floor(bytes.length / 2) : bytes.length;
@@ -66,7 +70,14 @@ function chunkedBody(bytes: Uint8Array, shape: BodyShape, onProgress: (written: 
         let size = DELIVERY_CHUNK_BYTES;
         if (shape.slowBytesPerTick) {
           if (offset > 0) await sleep(SLOW_TICK_MS);
-          size = shape.deadline === undefined ? shape.slowBytesPerTick : dribbleRate(shape.slowBytesPerTick, stopAt - offset, shape.deadline - performance.now());
+          size =
+            shape.deadline === undefined
+              ? shape.slowBytesPerTick
+              : dribbleRate(
+                  shape.slowBytesPerTick,
+                  stopAt - offset,
+                  shape.deadline - performance.now(),
+                );
         }
         pending = Math.min(size, stopAt - offset);
         controller.enqueue(bytes.subarray(offset, offset + pending));
@@ -82,7 +93,9 @@ function dropConnection(env: Partial<HttpBindings> | undefined, res: Response): 
     env.incoming.socket.destroy();
     return new Response(null, { status: res.status });
   }
-  const failing = new ReadableStream({ start: (controller) => controller.error(new Error('connection reset by a QA scenario')) });
+  const failing = new ReadableStream({
+    start: (controller) => controller.error(new Error('connection reset by a QA scenario')),
+  });
   return new Response(failing, { status: res.status, headers: res.headers });
 }
 

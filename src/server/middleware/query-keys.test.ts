@@ -13,17 +13,31 @@ describe('keys in query strings', () => {
   it('are redacted in the log, the request journal and 400 bodies', async () => {
     const lines: string[] = [];
     const app = await testApp({ adminToken: 'qa', log: (line) => lines.push(line) });
-    const queries = [`api_key=${SECRET}`, `x-api-key=${SECRET}`, `key=${SECRET}&limit=1`, `limit=1&APIKEY=${SECRET}`, `api%5Fkey=${SECRET}`, `Key=${encodeURIComponent(SECRET)}`];
+    const queries = [
+      `api_key=${SECRET}`,
+      `x-api-key=${SECRET}`,
+      `key=${SECRET}&limit=1`,
+      `limit=1&APIKEY=${SECRET}`,
+      `api%5Fkey=${SECRET}`,
+      `Key=${encodeURIComponent(SECRET)}`,
+    ];
     for (const query of queries) {
       const res = await call(app, `/packages?${query}`, { key: DEMO.production });
       expect(res.status, query).toBe(400);
       expect(res.text, query).not.toContain(SECRET);
       expect(res.text, query).not.toContain('4711');
     }
-    const journal = await call(app, '/__mock/requests?limit=10', { key: null, headers: { 'x-mock-admin-token': 'qa' } });
-    expect(journal.body.requests.filter((r: { path: string }) => r.path.startsWith('/web-data/'))).toHaveLength(queries.length);
+    const journal = await call(app, '/__mock/requests?limit=10', {
+      key: null,
+      headers: { 'x-mock-admin-token': 'qa' },
+    });
+    expect(
+      journal.body.requests.filter((r: { path: string }) => r.path.startsWith('/web-data/')),
+    ).toHaveLength(queries.length);
     expect(journal.text).not.toContain('4711');
-    expect(journal.body.requests.map((r: { path: string }) => r.path)).toContain('/web-data/v1/packages?key=REDACTED&limit=1');
+    expect(journal.body.requests.map((r: { path: string }) => r.path)).toContain(
+      '/web-data/v1/packages?key=REDACTED&limit=1',
+    );
     expect(lines.length).toBeGreaterThanOrEqual(queries.length);
     for (const line of lines) expect(line).not.toContain('4711');
   });

@@ -6,7 +6,12 @@
  */
 
 /** Query parameter names whose value is taken to be an API key (compared case-insensitively, decoded). */
-export const KEY_QUERY_PARAMETERS: ReadonlySet<string> = new Set(['api_key', 'x-api-key', 'key', 'apikey']);
+export const KEY_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
+  'api_key',
+  'x-api-key',
+  'key',
+  'apikey',
+]);
 export const REDACTED = 'REDACTED';
 
 const MAYBE_KEY_NAME = /key|%/i;

@@ -19,7 +19,11 @@ describe('rate limiting through the app', () => {
     clock.advance(15_000);
     const limited = await call(app, '/packages?limit=1', { key: DEMO.lowTier });
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ error: expect.stringContaining('requests per minute'), code: 429, retry_after: 45 });
+    expect(limited.body).toEqual({
+      error: expect.stringContaining('requests per minute'),
+      code: 429,
+      retry_after: 45,
+    });
     expect(limited.headers.get('retry-after')).toBe('45');
     // Another key is not affected.
     expect((await call(app, '/packages?limit=1', { key: DEMO.production })).status).toBe(200);

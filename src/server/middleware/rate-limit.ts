@@ -19,10 +19,16 @@ export function rateLimit(options: { limiter: RateLimiter }) {
     const key = c.get('key');
     const admission = limiter.admit(key.name, key.tier);
     if (!admission.ok) {
-      throw tooManyRequests(admission.kind, admission.retryAfterSeconds, { 'x-ratelimit-limit': String(admission.limit), 'x-ratelimit-remaining': '0' });
+      throw tooManyRequests(admission.kind, admission.retryAfterSeconds, {
+        'x-ratelimit-limit': String(admission.limit),
+        'x-ratelimit-remaining': '0',
+      });
     }
     // Put on the answer by whoever builds it (a plain object: see src/server/response.ts).
-    c.set('rateLimitHeaders', { 'x-ratelimit-limit': String(admission.limit), 'x-ratelimit-remaining': String(admission.remaining) });
+    c.set('rateLimitHeaders', {
+      'x-ratelimit-limit': String(admission.limit),
+      'x-ratelimit-remaining': String(admission.remaining),
+    });
     c.set('slot', admission.slot);
     return next();
   } satisfies Step;

@@ -43,9 +43,18 @@ export function readBody(options: { maxBytes: number; tooLarge: () => Error }) {
   });
 }
 
-function readIncoming(incoming: IncomingMessage, maxBytes: number, tooLarge: () => Error): Promise<string> {
+function readIncoming(
+  incoming: IncomingMessage,
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<string> {
   const declared = incoming.headers['content-length'];
-  if (declared !== undefined && incoming.headers['transfer-encoding'] === undefined && Number(declared) > maxBytes) return Promise.reject(tooLarge());
+  if (
+    declared !== undefined &&
+    incoming.headers['transfer-encoding'] === undefined &&
+    Number(declared) > maxBytes
+  )
+    return Promise.reject(tooLarge());
   // The listeners are anonymous and stay until the request ends: under tsx (which keeps function
   // names) every named closure made per request cost a measurable share of a POST.
   return new Promise((resolve, reject) => {
@@ -62,7 +71,8 @@ function readIncoming(incoming: IncomingMessage, maxBytes: number, tooLarge: () 
       }
     });
     incoming.on('end', () => {
-      if (size <= maxBytes) resolve(decodeUtf8(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+      if (size <= maxBytes)
+        resolve(decodeUtf8(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
     });
     incoming.on('error', reject);
   });

@@ -34,7 +34,13 @@ export class Journal {
   }
   /** Newest first, with `at` as an ISO date. */
   last(n = this.capacity): (Omit<JournalEntry, 'atMs'> & { at: string })[] {
-    const ordered = this.#entries.length < this.capacity ? [...this.#entries] : [...this.#entries.slice(this.#next % this.capacity), ...this.#entries.slice(0, this.#next % this.capacity)];
+    const ordered =
+      this.#entries.length < this.capacity
+        ? [...this.#entries]
+        : [
+            ...this.#entries.slice(this.#next % this.capacity),
+            ...this.#entries.slice(0, this.#next % this.capacity),
+          ];
     return ordered
       .reverse()
       .slice(0, n)
@@ -46,7 +52,11 @@ export class Journal {
   }
 }
 
-export function requestLog(options: { journal: Journal; now: () => number; log?: (line: string) => void }) {
+export function requestLog(options: {
+  journal: Journal;
+  now: () => number;
+  log?: (line: string) => void;
+}) {
   const { journal, now, log } = options;
   let counter = 0;
   return createMiddleware<AppEnv>(async function logRequest(c, next) {

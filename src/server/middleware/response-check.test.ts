@@ -39,11 +39,37 @@ describe('responseCheck', () => {
   });
 
   it.each([
-    ['schema', () => jsonResponse(200, { ...PAGE, pagination: { ...PAGE.pagination, total: 'many' } }, RATE_LIMIT)],
-    ['rate-limit-headers', () => jsonResponse(200, PAGE, { ...RATE_LIMIT, 'x-ratelimit-limit': 'lots' })],
-    ['rate-limit-remaining', () => jsonResponse(200, PAGE, { ...RATE_LIMIT, 'x-ratelimit-remaining': '101' })],
-    ['content-type', () => new Response(JSON.stringify(PAGE), { headers: { ...RATE_LIMIT, 'content-type': 'text/plain' } })],
-    ['json', () => new Response('{"data":', { headers: { ...RATE_LIMIT, 'content-type': 'application/json' } })],
+    [
+      'schema',
+      () =>
+        jsonResponse(
+          200,
+          { ...PAGE, pagination: { ...PAGE.pagination, total: 'many' } },
+          RATE_LIMIT,
+        ),
+    ],
+    [
+      'rate-limit-headers',
+      () => jsonResponse(200, PAGE, { ...RATE_LIMIT, 'x-ratelimit-limit': 'lots' }),
+    ],
+    [
+      'rate-limit-remaining',
+      () => jsonResponse(200, PAGE, { ...RATE_LIMIT, 'x-ratelimit-remaining': '101' }),
+    ],
+    [
+      'content-type',
+      () =>
+        new Response(JSON.stringify(PAGE), {
+          headers: { ...RATE_LIMIT, 'content-type': 'text/plain' },
+        }),
+    ],
+    [
+      'json',
+      () =>
+        new Response('{"data":', {
+          headers: { ...RATE_LIMIT, 'content-type': 'application/json' },
+        }),
+    ],
     ['undeclared-status', () => jsonResponse(418, { error: 'teapot' })],
   ])('turns a %s break into a 500 that names it', async (rule, answer) => {
     const { app, reports } = await appAnswering(answer);
@@ -62,7 +88,12 @@ describe('responseCheck', () => {
   });
 
   it('checks only the headers of a HEAD answer', async () => {
-    const { app } = await appAnswering(() => new Response('not json', { headers: { ...RATE_LIMIT, 'content-type': 'application/json' } }));
+    const { app } = await appAnswering(
+      () =>
+        new Response('not json', {
+          headers: { ...RATE_LIMIT, 'content-type': 'application/json' },
+        }),
+    );
     expect((await app.request('/packages', { method: 'HEAD' })).status).toBe(200);
   });
 });

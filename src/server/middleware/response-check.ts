@@ -6,14 +6,22 @@
  * what drifted, so a test can never pass on a bad body.
  */
 import { createMiddleware } from 'hono/factory';
-import { checkResponse, isJsonMediaType, mediaTypeOf, NO_BODY_STATUSES, type ResponseBody, type Validators } from '../../contract/index.js';
+import {
+  checkResponse,
+  isJsonMediaType,
+  mediaTypeOf,
+  NO_BODY_STATUSES,
+  type ResponseBody,
+  type Validators,
+} from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
 import { jsonResponse } from '../response.js';
 
 /** The body as the self-check reads it: JSON parsed when it is (or should be) JSON; files left unread. */
 async function bodyOf(res: Response, method: string, jsonExpected: boolean): Promise<ResponseBody> {
   if (method === 'HEAD' || NO_BODY_STATUSES.has(res.status)) return { kind: 'none' };
-  if (!jsonExpected && !isJsonMediaType(mediaTypeOf(res.headers.get('content-type')))) return { kind: 'streamed' };
+  if (!jsonExpected && !isJsonMediaType(mediaTypeOf(res.headers.get('content-type'))))
+    return { kind: 'streamed' };
   const text = await res.clone().text();
   try {
     return { kind: 'json', value: JSON.parse(text) as unknown };
@@ -24,7 +32,10 @@ async function bodyOf(res: Response, method: string, jsonExpected: boolean): Pro
   }
 }
 
-export function responseCheck(options: { validators: Validators; report?: (message: string) => void }) {
+export function responseCheck(options: {
+  validators: Validators;
+  report?: (message: string) => void;
+}) {
   const { validators } = options;
   const report = options.report ?? ((message: string) => console.error(message));
   return createMiddleware<AppEnv>(async function checkResponseAgainstDocument(c, next) {
@@ -34,10 +45,19 @@ export function responseCheck(options: { validators: Validators; report?: (messa
     const res = c.res;
     const method = c.req.method;
     const declared = validators.responseFor(operation, res.status);
-    const body = declared ? await bodyOf(res, method, declared.jsonSchema !== undefined) : ({ kind: 'none' } as const);
-    const findings = checkResponse(validators, operation, { status: res.status, method, header: (name) => res.headers.get(name), body });
+    const body = declared
+      ? await bodyOf(res, method, declared.jsonSchema !== undefined)
+      : ({ kind: 'none' } as const);
+    const findings = checkResponse(validators, operation, {
+      status: res.status,
+      method,
+      header: (name) => res.headers.get(name),
+      body,
+    });
     if (findings.length === 0) return;
-    const summary = findings.map((f) => `${f.pointer || '(body)'}: ${f.message} [${f.rule}: ${f.expected}]`).join('; ');
+    const summary = findings
+      .map((f) => `${f.pointer || '(body)'}: ${f.message} [${f.rule}: ${f.expected}]`)
+      .join('; ');
     const message = `mock response violates the document: ${operation.operationId} ${res.status}: ${summary}`;
     report(message);
     c.res = jsonResponse(500, { error: message });

@@ -17,7 +17,12 @@ describe('validated input cache', async () => {
     expect([first.status, again.status]).toEqual([200, 200]);
     expect(again.text).toBe(first.text);
     expect((first.body as { data: unknown[] }).data).toHaveLength(5);
-    for (const bad of ['/products?limit=0', '/products?limit=5&limit=5', '/products?limit=5&nope=1', '/products?limit=5x']) {
+    for (const bad of [
+      '/products?limit=0',
+      '/products?limit=5&limit=5',
+      '/products?limit=5&nope=1',
+      '/products?limit=5x',
+    ]) {
       expect((await call(app, bad)).status, bad).toBe(400);
       expect((await call(app, bad)).status, `${bad} again`).toBe(400);
     }
@@ -30,8 +35,23 @@ describe('validated input cache', async () => {
     const ok = await call(app, '/product-parts/cross-reference', { body });
     expect(ok.status).toBe(200);
     expect((await call(app, '/product-parts/cross-reference', { body })).text).toBe(ok.text);
-    expect((await call(app, '/product-parts/cross-reference', { body, headers: { 'content-type': 'text/plain' } })).status).toBe(400);
-    expect((await call(app, '/product-parts/cross-reference', { body: JSON.stringify({ partNumbers: 5 }) })).status).toBe(400);
-    expect((await call(app, '/product-parts/cross-reference', { body: `${body} ` })).status).toBe(200);
+    expect(
+      (
+        await call(app, '/product-parts/cross-reference', {
+          body,
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(app, '/product-parts/cross-reference', {
+          body: JSON.stringify({ partNumbers: 5 }),
+        })
+      ).status,
+    ).toBe(400);
+    expect((await call(app, '/product-parts/cross-reference', { body: `${body} ` })).status).toBe(
+      200,
+    );
   });
 });

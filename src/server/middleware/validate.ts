@@ -9,7 +9,13 @@
  */
 import type { Context, Next } from 'hono';
 import type { Step } from '../chain.js';
-import { decodePathParameters, type InputProblem, type Operation, type ParsedInput, type Validators } from '../../contract/index.js';
+import {
+  decodePathParameters,
+  type InputProblem,
+  type Operation,
+  type ParsedInput,
+  type Validators,
+} from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
 import { Lru } from '../lru.js';
@@ -37,22 +43,33 @@ export function validateInput(options: { validators: Validators }) {
   if (!validators) throw new Error('validateInput: validators are required');
   // Keyed by the URL or body text as received, the operation kept in the entry: a key made by
   // joining the two was a new string to build and hash on every request.
-  const parsedInputs = new Lru<string, { operationId: string; input: ParsedInput }>(INPUT_CACHE_ENTRIES);
+  const parsedInputs = new Lru<string, { operationId: string; input: ParsedInput }>(
+    INPUT_CACHE_ENTRIES,
+  );
   const parsedBodies = new Lru<string, { operationId: string; value: unknown }>(BODY_CACHE_ENTRIES);
 
   /** The JSON body's value with the schema's defaults filled in, or the problems found (nothing cached then). */
-  function parseBody(operation: Operation, contentType: string | undefined, raw: string): { value: unknown; problems: InputProblem[] } {
+  function parseBody(
+    operation: Operation,
+    contentType: string | undefined,
+    raw: string,
+  ): { value: unknown; problems: InputProblem[] } {
     const cached = isJson(contentType) ? parsedBodies.get(raw) : undefined;
     if (cached?.operationId === operation.operationId) return { value: cached.value, problems: [] };
     const body = readJsonBody(contentType, raw);
     if ('problem' in body) return { value: undefined, problems: [body.problem] };
     const problems = validators.checkRequestBody(operation, body.value);
-    if (problems.length === 0 && raw.length <= BODY_CACHE_MAX_TEXT) parsedBodies.set(raw, { operationId: operation.operationId, value: deepFreeze(body.value) });
+    if (problems.length === 0 && raw.length <= BODY_CACHE_MAX_TEXT)
+      parsedBodies.set(raw, { operationId: operation.operationId, value: deepFreeze(body.value) });
     return { value: body.value, problems };
   }
 
   /** Query and path of the URL, typed and defaulted, or every problem found (nothing cached then). */
-  function parse(operation: Operation, basePath: string, url: string): { input: ParsedInput; problems: InputProblem[] } {
+  function parse(
+    operation: Operation,
+    basePath: string,
+    url: string,
+  ): { input: ParsedInput; problems: InputProblem[] } {
     const cached = parsedInputs.get(url);
     if (cached?.operationId === operation.operationId) return { input: cached.input, problems: [] };
     const { rawPath, search } = splitUrl(url);
@@ -60,7 +77,8 @@ export function validateInput(options: { validators: Validators }) {
     const path = decodePathParameters(operation.path, rawPath.slice(basePath.length));
     const { input, problems } = validators.parseParameters(operation, query.pairs, path.params);
     const all: InputProblem[] = [...query.problems, ...path.problems, ...problems];
-    if (all.length === 0 && url.length <= INPUT_CACHE_MAX_URL) parsedInputs.set(url, { operationId: operation.operationId, input: deepFreeze(input) });
+    if (all.length === 0 && url.length <= INPUT_CACHE_MAX_URL)
+      parsedInputs.set(url, { operationId: operation.operationId, input: deepFreeze(input) });
     return { input, problems: all };
   }
 
@@ -68,7 +86,8 @@ export function validateInput(options: { validators: Validators }) {
     const operation = c.get('operation');
     const bodyText = c.get('bodyText');
     // Every POST route reads its body (bounded) in the step before; a route without that step reads it here.
-    if (operation.requestBody && bodyText === undefined) return c.req.text().then((text) => (c.set('bodyText', text), validate(c, next)));
+    if (operation.requestBody && bodyText === undefined)
+      return c.req.text().then((text) => (c.set('bodyText', text), validate(c, next)));
     const { input, problems: all } = parse(operation, c.get('api').basePath, c.req.url);
     if (operation.requestBody) {
       // The body was read (bounded by the body limit) even if it is refused here: an unread body
@@ -85,19 +104,43 @@ export function validateInput(options: { validators: Validators }) {
 
 /** A problem about a key-like query parameter never echoes its value (it is someone's API key). */
 function withoutKeys(problem: InputProblem): InputProblem {
-  return problem.in === 'query' && isKeyParameter(problem.name) && 'received' in problem ? { ...problem, received: REDACTED } : problem;
+  return problem.in === 'query' && isKeyParameter(problem.name) && 'received' in problem
+    ? { ...problem, received: REDACTED }
+    : problem;
 }
 
-const isJson = (contentType: string | undefined) => contentType !== undefined && /^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim());
+const isJson = (contentType: string | undefined) =>
+  contentType !== undefined && /^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim());
 
-function readJsonBody(contentType: string | undefined, raw: string): { value: unknown } | { problem: InputProblem } {
+function readJsonBody(
+  contentType: string | undefined,
+  raw: string,
+): { value: unknown } | { problem: InputProblem } {
   if (!isJson(contentType)) {
-    return { problem: { in: 'header', name: 'content-type', rule: 'application/json', message: 'the request body must be JSON (content-type: application/json)', received: contentType ?? null } };
+    return {
+      problem: {
+        in: 'header',
+        name: 'content-type',
+        rule: 'application/json',
+        message: 'the request body must be JSON (content-type: application/json)',
+        received: contentType ?? null,
+      },
+    };
   }
-  if (raw.trim() === '') return { problem: { in: 'body', name: '', rule: 'required', message: 'the request body is empty' } };
+  if (raw.trim() === '')
+    return {
+      problem: { in: 'body', name: '', rule: 'required', message: 'the request body is empty' },
+    };
   try {
     return { value: JSON.parse(raw) as unknown };
   } catch (error) {
-    return { problem: { in: 'body', name: '', rule: 'valid JSON (RFC 8259)', message: `the request body is not valid JSON: ${(error as Error).message}` } };
+    return {
+      problem: {
+        in: 'body',
+        name: '',
+        rule: 'valid JSON (RFC 8259)',
+        message: `the request body is not valid JSON: ${(error as Error).message}`,
+      },
+    };
   }
 }

@@ -40,27 +40,38 @@ export class ActionError extends Error {}
 
 function integerIn(raw: unknown, min: number, max: number): number | undefined {
   const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-  return Number.isInteger(n) && (n as number) >= min && (n as number) <= max ? (n as number) : undefined;
+  return Number.isInteger(n) && (n as number) >= min && (n as number) <= max
+    ? (n as number)
+    : undefined;
 }
 
 /** An HTTP status, 100-599: the one range both `Prefer: code` and an armed `status` accept. */
 export function parseStatus(raw: unknown, where: string): number {
   const status = integerIn(raw, 100, 599);
-  if (status === undefined) throw new ActionError(`${where} must be an HTTP status from 100 to 599 (got ${JSON.stringify(raw)})`);
+  if (status === undefined)
+    throw new ActionError(
+      `${where} must be an HTTP status from 100 to 599 (got ${JSON.stringify(raw)})`,
+    );
   return status;
 }
 
 /** Milliseconds of delay, 0 to MAX_DELAY_MS. */
 export function parseDelay(raw: unknown, where: string): number {
   const ms = integerIn(raw, 0, MAX_DELAY_MS);
-  if (ms === undefined) throw new ActionError(`${where} must be an integer of milliseconds from 0 to ${MAX_DELAY_MS} (got ${JSON.stringify(raw)})`);
+  if (ms === undefined)
+    throw new ActionError(
+      `${where} must be an integer of milliseconds from 0 to ${MAX_DELAY_MS} (got ${JSON.stringify(raw)})`,
+    );
   return ms;
 }
 
 /** Bytes per tick of a slow body: a positive integer. */
 export function parseBytesPerTick(raw: unknown, where: string): number {
   const n = integerIn(raw, 1, Number.MAX_SAFE_INTEGER);
-  if (n === undefined) throw new ActionError(`${where} takes bytes per tick, a positive integer (got ${JSON.stringify(raw)})`);
+  if (n === undefined)
+    throw new ActionError(
+      `${where} takes bytes per tick, a positive integer (got ${JSON.stringify(raw)})`,
+    );
   return n;
 }
 
@@ -75,7 +86,10 @@ const PREFERENCES = new Set(['code', 'retry-after', 'delay', 'reset', 'truncate'
 export function parsePrefer(header: string): PreferAction | undefined {
   const action: PreferAction = {};
   let recognized = false;
-  for (const token of header.split(/[,;]/).map((t) => t.trim()).filter(Boolean)) {
+  for (const token of header
+    .split(/[,;]/)
+    .map((t) => t.trim())
+    .filter(Boolean)) {
     const [name, value] = token.split('=').map((s) => s.trim().replace(/^"|"$/g, ''));
     recognized ||= PREFERENCES.has(name.toLowerCase());
     switch (name.toLowerCase()) {
@@ -84,7 +98,10 @@ export function parsePrefer(header: string): PreferAction | undefined {
         break;
       case 'retry-after': {
         const seconds = integerIn(value, 0, MAX_RETRY_AFTER_SECONDS);
-        if (seconds === undefined) throw new ActionError(`Prefer: retry-after must be an integer of seconds from 0 to ${MAX_RETRY_AFTER_SECONDS} (got "${value}")`);
+        if (seconds === undefined)
+          throw new ActionError(
+            `Prefer: retry-after must be an integer of seconds from 0 to ${MAX_RETRY_AFTER_SECONDS} (got "${value}")`,
+          );
         action.retryAfterSeconds = seconds;
         break;
       }
@@ -130,12 +147,21 @@ export interface RandomFaultSpec {
 }
 
 export function parseRandomFaults(raw: string): RandomFaultSpec {
-  const spec: RandomFaultSpec = { errorRate: 0, delayRate: 0, delay: { minMs: 0, maxMs: 0 }, resetRate: 0 };
-  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+  const spec: RandomFaultSpec = {
+    errorRate: 0,
+    delayRate: 0,
+    delay: { minMs: 0, maxMs: 0 },
+    resetRate: 0,
+  };
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name, rest] = part.split('=');
     const [rateText, range] = (rest ?? '').split(':');
     const rate = Number(rateText);
-    if (!(rate >= 0 && rate <= 1)) throw new ActionError(`faults: ${name} rate must be between 0 and 1 (got "${rateText}")`);
+    if (!(rate >= 0 && rate <= 1))
+      throw new ActionError(`faults: ${name} rate must be between 0 and 1 (got "${rateText}")`);
     if (name === 'error') spec.errorRate = rate;
     else if (name === 'reset') spec.resetRate = rate;
     else if (name === 'delay') {
@@ -143,6 +169,7 @@ export function parseRandomFaults(raw: string): RandomFaultSpec {
       spec.delay = parseLatency(range ?? '1000');
     } else throw new ActionError(`faults: unknown kind "${name}" (error, delay, reset)`);
   }
-  if (spec.errorRate + spec.delayRate + spec.resetRate > 1) throw new ActionError('faults: rates add up to more than 1');
+  if (spec.errorRate + spec.delayRate + spec.resetRate > 1)
+    throw new ActionError('faults: rates add up to more than 1');
   return spec;
 }

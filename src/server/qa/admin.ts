@@ -9,7 +9,13 @@ import { Hono, type Context } from 'hono';
 import type { MockState } from '../app.js';
 import { apiError } from '../errors.js';
 import { jsonResponse } from '../response.js';
-import { ActionError, parseBytesPerTick, parseDelay, parseStatus, type FaultAction } from './actions.js';
+import {
+  ActionError,
+  parseBytesPerTick,
+  parseDelay,
+  parseStatus,
+  type FaultAction,
+} from './actions.js';
 import type { FaultPlan } from './fault-plan.js';
 
 export const ADMIN_PREFIX = '/__mock';
@@ -21,15 +27,19 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 
 async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   const text = await c.req.text();
-  if (text.length > MAX_ADMIN_BODY_BYTES) throw apiError(413, `admin request body larger than ${MAX_ADMIN_BODY_BYTES} bytes`);
+  if (text.length > MAX_ADMIN_BODY_BYTES)
+    throw apiError(413, `admin request body larger than ${MAX_ADMIN_BODY_BYTES} bytes`);
   if (text.trim() === '') return {};
   try {
     const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      return value as Record<string, unknown>;
   } catch {
     // fall through to the 400 below
   }
-  throw apiError(400, 'admin request body must be a JSON object', { details: [{ in: 'body', name: '', rule: 'JSON object', message: 'not a JSON object' }] });
+  throw apiError(400, 'admin request body must be a JSON object', {
+    details: [{ in: 'body', name: '', rule: 'JSON object', message: 'not a JSON object' }],
+  });
 }
 
 /** An armed fault's action from the request body, checked by the same parsers as `Prefer`. */
@@ -40,7 +50,8 @@ function actionOf(body: Record<string, unknown>): FaultAction {
   if (delayMs !== undefined) action.delayMs = parseDelay(delayMs, 'delayMs');
   if (reset === true) action.reset = true;
   if (truncate === true) action.truncate = true;
-  if (slowBytesPerTick !== undefined) action.slowBytesPerTick = parseBytesPerTick(slowBytesPerTick, 'slowBytesPerTick');
+  if (slowBytesPerTick !== undefined)
+    action.slowBytesPerTick = parseBytesPerTick(slowBytesPerTick, 'slowBytesPerTick');
   return action;
 }
 
@@ -50,11 +61,15 @@ export function adminRoutes(options: { token: string; state: MockState; plan: Fa
   const admin = new Hono();
   admin.use('*', async (c, next) => {
     const presented = c.req.header(ADMIN_TOKEN_HEADER);
-    if (!presented || !timingSafeEqual(digest(presented), expected)) throw apiError(401, `admin token missing or wrong (send it in ${ADMIN_TOKEN_HEADER})`);
+    if (!presented || !timingSafeEqual(digest(presented), expected))
+      throw apiError(401, `admin token missing or wrong (send it in ${ADMIN_TOKEN_HEADER})`);
     await next();
   });
   const badAction = (error: unknown) => {
-    if (error instanceof ActionError) throw apiError(400, error.message, { details: [{ in: 'body', name: '', rule: 'fault action', message: error.message }] });
+    if (error instanceof ActionError)
+      throw apiError(400, error.message, {
+        details: [{ in: 'body', name: '', rule: 'fault action', message: error.message }],
+      });
     throw error;
   };
 
@@ -66,9 +81,21 @@ export function adminRoutes(options: { token: string; state: MockState; plan: Fa
       scale: o.scale,
       environments: state.apis.map((a) => ({ environment: a.environment, basePath: a.basePath })),
       tierOverride: o.tierOverride,
-      keys: keys.records.map((k) => ({ name: k.name, environment: k.environment, tier: k.tier, scopes: [...k.scopes], expiresAt: k.expiresAt === undefined ? null : new Date(k.expiresAt).toISOString(), purpose: k.purpose })),
+      keys: keys.records.map((k) => ({
+        name: k.name,
+        environment: k.environment,
+        tier: k.tier,
+        scopes: [...k.scopes],
+        expiresAt: k.expiresAt === undefined ? null : new Date(k.expiresAt).toISOString(),
+        purpose: k.purpose,
+      })),
       clockOffsetSeconds: clock.offsetMs / 1000,
-      faults: { seed: plan.options.seed, random: plan.options.random ?? null, latency: plan.options.latency ?? null, armed: plan.armed() },
+      faults: {
+        seed: plan.options.seed,
+        random: plan.options.random ?? null,
+        latency: plan.options.latency ?? null,
+        armed: plan.armed(),
+      },
     });
   });
   admin.post('/rate-limits/reset', async (c) => {
@@ -80,7 +107,17 @@ export function adminRoutes(options: { token: string; state: MockState; plan: Fa
   admin.post('/clock/advance', async (c) => {
     const { seconds } = await jsonBody(c);
     if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > MAX_CLOCK_ADVANCE_SECONDS) {
-      throw apiError(400, `seconds must be a number from 0 to ${MAX_CLOCK_ADVANCE_SECONDS}`, { details: [{ in: 'body', name: '/seconds', rule: 'number >= 0', message: 'invalid seconds', received: seconds ?? null }] });
+      throw apiError(400, `seconds must be a number from 0 to ${MAX_CLOCK_ADVANCE_SECONDS}`, {
+        details: [
+          {
+            in: 'body',
+            name: '/seconds',
+            rule: 'number >= 0',
+            message: 'invalid seconds',
+            received: seconds ?? null,
+          },
+        ],
+      });
     }
     state.clock.advance(seconds * 1000);
     return c.json({ clockOffsetSeconds: state.clock.offsetMs / 1000 });
@@ -89,14 +126,36 @@ export function adminRoutes(options: { token: string; state: MockState; plan: Fa
   admin.post('/scenarios', async (c) => {
     const body = await jsonBody(c);
     const count = body.count ?? 1;
-    const match = { key: typeof body.key === 'string' ? body.key : undefined, operationId: typeof body.operationId === 'string' ? body.operationId : undefined };
+    const match = {
+      key: typeof body.key === 'string' ? body.key : undefined,
+      operationId: typeof body.operationId === 'string' ? body.operationId : undefined,
+    };
     try {
       if (match.operationId !== undefined) state.contract.operation(match.operationId);
     } catch {
-      throw apiError(400, `unknown operationId "${match.operationId}"`, { details: [{ in: 'body', name: '/operationId', rule: 'an operationId of the served release', message: 'unknown operation', received: match.operationId }] });
+      throw apiError(400, `unknown operationId "${match.operationId}"`, {
+        details: [
+          {
+            in: 'body',
+            name: '/operationId',
+            rule: 'an operationId of the served release',
+            message: 'unknown operation',
+            received: match.operationId,
+          },
+        ],
+      });
     }
     if (match.key !== undefined && !state.keys.records.some((k) => k.name === match.key)) {
-      throw apiError(400, `unknown key name "${match.key}" (use the key's name, not its secret)`, { details: [{ in: 'body', name: '/key', rule: 'a key name from the keys file', message: 'unknown key name' }] });
+      throw apiError(400, `unknown key name "${match.key}" (use the key's name, not its secret)`, {
+        details: [
+          {
+            in: 'body',
+            name: '/key',
+            rule: 'a key name from the keys file',
+            message: 'unknown key name',
+          },
+        ],
+      });
     }
     try {
       return c.json(plan.arm(match, count as number, actionOf(body)), 201);
@@ -116,13 +175,16 @@ export function adminRoutes(options: { token: string; state: MockState; plan: Fa
   });
   admin.get('/requests', (c) => {
     const limit = Number(c.req.query('limit') ?? 50);
-    if (!Number.isInteger(limit) || limit < 1 || limit > state.journal.capacity) throw apiError(400, `limit must be an integer from 1 to ${state.journal.capacity}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > state.journal.capacity)
+      throw apiError(400, `limit must be an integer from 1 to ${state.journal.capacity}`);
     return c.json({ requests: state.journal.last(limit) });
   });
   admin.delete('/requests', (c) => {
     state.journal.clear();
     return c.json({ cleared: true });
   });
-  admin.notFound((c) => jsonResponse(404, { error: `No such control endpoint: ${c.req.method} ${c.req.path}` }));
+  admin.notFound((c) =>
+    jsonResponse(404, { error: `No such control endpoint: ${c.req.method} ${c.req.path}` }),
+  );
   return admin;
 }

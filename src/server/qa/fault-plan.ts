@@ -6,7 +6,12 @@
  * sequence give the same faults.
  */
 import { randomUUID } from 'node:crypto';
-import { ActionError, type FaultAction, type LatencySpec, type RandomFaultSpec } from './actions.js';
+import {
+  ActionError,
+  type FaultAction,
+  type LatencySpec,
+  type RandomFaultSpec,
+} from './actions.js';
 import { seededRandom } from './random.js';
 
 /** Armed faults kept at once; arming more is refused rather than growing without limit. */
@@ -51,10 +56,22 @@ export class FaultPlan {
   }
 
   arm(match: FaultMatch, count: number, action: FaultAction): ArmedFault {
-    if (!Number.isInteger(count) || count < 1 || count > MAX_ARMED_COUNT) throw new ActionError(`count must be an integer from 1 to ${MAX_ARMED_COUNT}`);
-    if (Object.keys(action).length === 0) throw new ActionError('an action is required: status, delayMs, reset, truncate or slowBytesPerTick');
-    if (this.#armed.length >= MAX_ARMED_FAULTS) throw new ActionError(`at most ${MAX_ARMED_FAULTS} faults can be armed at once; clear some first`);
-    const fault: ArmedFault = { id: randomUUID(), match: { ...match }, remaining: count, action: { ...action } };
+    if (!Number.isInteger(count) || count < 1 || count > MAX_ARMED_COUNT)
+      throw new ActionError(`count must be an integer from 1 to ${MAX_ARMED_COUNT}`);
+    if (Object.keys(action).length === 0)
+      throw new ActionError(
+        'an action is required: status, delayMs, reset, truncate or slowBytesPerTick',
+      );
+    if (this.#armed.length >= MAX_ARMED_FAULTS)
+      throw new ActionError(
+        `at most ${MAX_ARMED_FAULTS} faults can be armed at once; clear some first`,
+      );
+    const fault: ArmedFault = {
+      id: randomUUID(),
+      match: { ...match },
+      remaining: count,
+      action: { ...action },
+    };
     this.#armed.push(fault);
     return fault;
   }
@@ -105,13 +122,21 @@ export class FaultPlan {
       const amount = this.#random();
       if (!action) {
         if (r < random.errorRate) action = { status: 500 };
-        else if (r < random.errorRate + random.delayRate) action = { delayMs: Math.round(random.delay.minMs + amount * (random.delay.maxMs - random.delay.minMs)) };
-        else if (r < random.errorRate + random.delayRate + random.resetRate) action = { reset: true };
+        else if (r < random.errorRate + random.delayRate)
+          action = {
+            delayMs: Math.round(
+              random.delay.minMs + amount * (random.delay.maxMs - random.delay.minMs),
+            ),
+          };
+        else if (r < random.errorRate + random.delayRate + random.resetRate)
+          action = { reset: true };
       }
     }
     const latency = this.options.latency;
     if (latency) {
-      const extra = Math.round(latency.minMs + this.#latencyRandom() * (latency.maxMs - latency.minMs));
+      const extra = Math.round(
+        latency.minMs + this.#latencyRandom() * (latency.maxMs - latency.minMs),
+      );
       action = { ...action, delayMs: (action?.delayMs ?? 0) + extra };
     }
     return action;

@@ -11,11 +11,17 @@ import { apiError, badRequest, messages, tooManyRequests } from '../errors.js';
 /** Seconds a forced 429 asks the client to wait, unless the `Prefer` header says `retry-after=N`. */
 export const FORCED_RETRY_AFTER_SECONDS = 1;
 
-export function forcedError(op: Operation, status: number, retryAfterSeconds = FORCED_RETRY_AFTER_SECONDS): HTTPException {
+export function forcedError(
+  op: Operation,
+  status: number,
+  retryAfterSeconds = FORCED_RETRY_AFTER_SECONDS,
+): HTTPException {
   const why = `(forced by a QA scenario for ${op.operationId})`;
   switch (status) {
     case 400:
-      return badRequest([{ in: 'header', name: 'prefer', rule: 'forced status', message: `bad request ${why}` }]);
+      return badRequest([
+        { in: 'header', name: 'prefer', rule: 'forced status', message: `bad request ${why}` },
+      ]);
     case 401:
       return apiError(401, `${messages.invalidKey} ${why}`);
     case 403:

@@ -26,7 +26,12 @@ async function start(options: Parameters<typeof startMockServer>[0] = {}): Promi
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A raw HTTP/1.1 client: sends one request, resolves once the headers are in, counts body bytes. */
-function rawRequest(server: RunningServer, path: string, headers: Record<string, string>, method = 'GET') {
+function rawRequest(
+  server: RunningServer,
+  path: string,
+  headers: Record<string, string>,
+  method = 'GET',
+) {
   const url = new URL(`${server.url}${path}`);
   const socket: Socket = connect(Number(url.port), url.hostname);
   let received = Buffer.alloc(0);
@@ -41,12 +46,19 @@ function rawRequest(server: RunningServer, path: string, headers: Record<string,
     });
     socket.on('error', reject);
   });
-  const lines = Object.entries({ host: url.host, ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const lines = Object.entries({ host: url.host, ...headers })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   socket.write(`${method} ${url.pathname}${url.search} HTTP/1.1\r\n${lines}\r\n`);
-  return { socket, headersIn, bodyBytes: () => (headerEnd < 0 ? 0 : received.length - headerEnd - 4) };
+  return {
+    socket,
+    headersIn,
+    bodyBytes: () => (headerEnd < 0 ? 0 : received.length - headerEnd - 4),
+  };
 }
 
-const usage = (server: RunningServer, key = 'demo-production') => server.app.state.limiter.snapshot()[key];
+const usage = (server: RunningServer, key = 'demo-production') =>
+  server.app.state.limiter.snapshot()[key];
 
 /** Polls until `check` holds (a socket's close reaches the server a moment after the client's). */
 async function eventually(check: () => boolean, timeoutMs = 3000): Promise<void> {
@@ -60,27 +72,41 @@ async function eventually(check: () => boolean, timeoutMs = 3000): Promise<void>
 describe('the concurrent-connection slot', () => {
   it('is held until the body is written, and freed at once when the client goes away', async () => {
     const server = await start({ tierOverride: { concurrentConnections: 1 } });
-    const slow = rawRequest(server, '/products?limit=100', { 'x-api-key': DEMO.production, prefer: 'slow=64' });
+    const slow = rawRequest(server, '/products?limit=100', {
+      'x-api-key': DEMO.production,
+      prefer: 'slow=64',
+    });
     expect(await slow.headersIn).toMatch(/^HTTP\/1\.1 200/);
     await sleep(200);
     expect(usage(server).inFlight).toBe(1);
-    const second = await fetch(`${server.url}/packages?limit=1`, { headers: { 'x-api-key': DEMO.production } });
+    const second = await fetch(`${server.url}/packages?limit=1`, {
+      headers: { 'x-api-key': DEMO.production },
+    });
     expect(second.status).toBe(429);
     expect((await second.json()).error).toContain('concurrent connections');
     slow.socket.destroy();
     await eventually(() => usage(server).inFlight === 0);
-    expect((await fetch(`${server.url}/packages?limit=1`, { headers: { 'x-api-key': DEMO.production } })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/packages?limit=1`, { headers: { 'x-api-key': DEMO.production } }))
+        .status,
+    ).toBe(200);
   });
 
   it('is freed at once, charged nothing, when the client goes away before the response is made (during a delay)', async () => {
     const server = await start({ tierOverride: { concurrentConnections: 1 } });
-    const waiting = rawRequest(server, '/packages?limit=1', { 'x-api-key': DEMO.production, prefer: 'delay=5000' });
+    const waiting = rawRequest(server, '/packages?limit=1', {
+      'x-api-key': DEMO.production,
+      prefer: 'delay=5000',
+    });
     await eventually(() => usage(server)?.inFlight === 1);
     waiting.socket.destroy();
     // Well within the delay: the slot does not wait for the response that nobody will read.
     await eventually(() => usage(server).inFlight === 0, 2000);
     expect(usage(server).bytes).toBe(0);
-    expect((await fetch(`${server.url}/packages?limit=1`, { headers: { 'x-api-key': DEMO.production } })).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/packages?limit=1`, { headers: { 'x-api-key': DEMO.production } }))
+        .status,
+    ).toBe(200);
     // And once the delay is over, the abandoned request does not count the slot again.
     await sleep(5200);
     expect(usage(server).inFlight).toBe(0);
@@ -97,21 +123,32 @@ describe('data transfer is charged for the body bytes actually written', () => {
     expect(usage(server).bytes).toBe(length);
 
     server.app.state.limiter.reset();
-    const head = rawRequest(server, '/products?limit=100', { 'x-api-key': DEMO.production }, 'HEAD');
+    const head = rawRequest(
+      server,
+      '/products?limit=100',
+      { 'x-api-key': DEMO.production },
+      'HEAD',
+    );
     expect(await head.headersIn).toContain(`content-length: ${length}`);
     await eventually(() => usage(server)?.inFlight === 0);
     expect(usage(server).bytes).toBe(0);
     head.socket.destroy();
 
     server.app.state.limiter.reset();
-    const cut = rawRequest(server, '/products?limit=100', { 'x-api-key': DEMO.production, prefer: 'truncate' });
+    const cut = rawRequest(server, '/products?limit=100', {
+      'x-api-key': DEMO.production,
+      prefer: 'truncate',
+    });
     await cut.headersIn;
     await eventually(() => usage(server)?.inFlight === 0);
     expect(usage(server).bytes).toBe(Math.floor(length / 2));
     expect(cut.bodyBytes()).toBe(Math.floor(length / 2));
 
     server.app.state.limiter.reset();
-    const dribble = rawRequest(server, '/products?limit=100', { 'x-api-key': DEMO.production, prefer: 'slow=100' });
+    const dribble = rawRequest(server, '/products?limit=100', {
+      'x-api-key': DEMO.production,
+      prefer: 'slow=100',
+    });
     await dribble.headersIn;
     await sleep(300);
     dribble.socket.destroy();
@@ -128,10 +165,14 @@ describe('Prefer and armed faults', () => {
     const app = await testApp();
     app.state.faults.arm({}, 5, { status: 500 });
     for (const prefer of ['retry-after=30', 'delay=0', 'code=200']) {
-      expect((await call(app, '/packages?limit=1', { headers: { prefer } })).status, prefer).toBe(200);
+      expect((await call(app, '/packages?limit=1', { headers: { prefer } })).status, prefer).toBe(
+        200,
+      );
     }
     expect(app.state.faults.armed()[0].remaining).toBe(5);
-    expect((await call(app, '/packages?limit=1', { headers: { prefer: 'return=minimal' } })).status).toBe(500);
+    expect(
+      (await call(app, '/packages?limit=1', { headers: { prefer: 'return=minimal' } })).status,
+    ).toBe(500);
     expect(app.state.faults.armed()[0].remaining).toBe(4);
   });
 
@@ -146,7 +187,11 @@ describe('Prefer and armed faults', () => {
   it('checks a status with one range for Prefer and for the admin endpoint', async () => {
     const app = await testApp({ adminToken: 'qa' });
     const prefer = await call(app, '/packages', { headers: { prefer: 'code=600' } });
-    const armed = await call(app, '/__mock/scenarios', { key: null, headers: { 'x-mock-admin-token': 'qa' }, body: { status: 600 } });
+    const armed = await call(app, '/__mock/scenarios', {
+      key: null,
+      headers: { 'x-mock-admin-token': 'qa' },
+      body: { status: 600 },
+    });
     expect(prefer.status).toBe(400);
     expect(armed.status).toBe(400);
     expect(prefer.body.error).toContain('from 100 to 599');
@@ -159,18 +204,28 @@ describe('QA controls act only after authentication', () => {
     const app = await testApp();
     const forced = await call(app, '/packages', { key: null, headers: { prefer: 'code=500' } });
     expect(forced.status).toBe(401);
-    const limited = await call(app, '/packages', { key: 'not-a-key', headers: { prefer: 'code=429, retry-after=99999' } });
+    const limited = await call(app, '/packages', {
+      key: 'not-a-key',
+      headers: { prefer: 'code=429, retry-after=99999' },
+    });
     expect(limited.status).toBe(401);
     expect(limited.headers.get('retry-after')).toBeNull();
     const started = performance.now();
-    expect((await call(app, '/packages', { key: null, headers: { prefer: 'delay=3000' } })).status).toBe(401);
+    expect(
+      (await call(app, '/packages', { key: null, headers: { prefer: 'delay=3000' } })).status,
+    ).toBe(401);
     expect(performance.now() - started).toBeLessThan(1000);
-    expect((await call(app, '/packages', { key: null, headers: { prefer: 'code=abc' } })).status).toBe(401);
+    expect(
+      (await call(app, '/packages', { key: null, headers: { prefer: 'code=abc' } })).status,
+    ).toBe(401);
   });
 
   it('with a valid key, Prefer: code=401 forces the documented 401', async () => {
     const app = await testApp();
-    const res = await call(app, '/packages', { key: DEMO.production, headers: { prefer: 'code=401' } });
+    const res = await call(app, '/packages', {
+      key: DEMO.production,
+      headers: { prefer: 'code=401' },
+    });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: expect.stringContaining('forced'), code: 401 });
   });
@@ -188,7 +243,10 @@ describe('one maximum duration for every QA delay and dribble', () => {
   });
 
   it('cuts delays that add up beyond the maximum (armed delay plus global latency)', async () => {
-    const app = await testApp({ maxQaDurationMs: 300, faults: { seed: 1, latency: parseLatency('1500') } });
+    const app = await testApp({
+      maxQaDurationMs: 300,
+      faults: { seed: 1, latency: parseLatency('1500') },
+    });
     app.state.faults.arm({}, 1, { delayMs: 1500 });
     const started = performance.now();
     expect((await call(app, '/packages?limit=1')).status).toBe(200);

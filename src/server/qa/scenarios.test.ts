@@ -12,24 +12,35 @@ describe('Prefer overrides', async () => {
     ['/products/P', 'getProduct', 404],
     ['/documents/agile-id/X', 'getDocumentByAgileId', 401],
     ['/packages', 'listPackages', 403],
-  ])('%s with Prefer code=%s... answers exactly what the document declares', async (path, operationId, status) => {
-    const res = await call(app, path, { headers: { prefer: `code=${status}` } });
-    expect(res.status).toBe(status);
-    expect(validators.checkResponseBody(contract.operation(operationId), status, res.body)).toEqual([]);
-    if (status === 429) expect(res.headers.get('retry-after')).toBe(String(res.body.retry_after));
-  });
+  ])(
+    '%s with Prefer code=%s... answers exactly what the document declares',
+    async (path, operationId, status) => {
+      const res = await call(app, path, { headers: { prefer: `code=${status}` } });
+      expect(res.status).toBe(status);
+      expect(
+        validators.checkResponseBody(contract.operation(operationId), status, res.body),
+      ).toEqual([]);
+      if (status === 429) expect(res.headers.get('retry-after')).toBe(String(res.body.retry_after));
+    },
+  );
   it('takes retry-after for a forced 429', async () => {
     const res = await call(app, '/products', { headers: { prefer: 'code=429, retry-after=7' } });
     expect(res.body.retry_after).toBe(7);
     expect(res.headers.get('retry-after')).toBe('7');
   });
   it('refuses a status the operation does not declare, and a malformed value, with 400 naming the header', async () => {
-    expect((await call(app, '/products', { headers: { prefer: 'code=404' } })).body.error).toContain('header "prefer"');
-    expect((await call(app, '/products', { headers: { prefer: 'code=abc' } })).body.error).toContain('header "prefer"');
+    expect(
+      (await call(app, '/products', { headers: { prefer: 'code=404' } })).body.error,
+    ).toContain('header "prefer"');
+    expect(
+      (await call(app, '/products', { headers: { prefer: 'code=abc' } })).body.error,
+    ).toContain('header "prefer"');
     expect((await call(app, '/products', { headers: { prefer: 'delay=-5' } })).status).toBe(400);
   });
   it('ignores preferences it does not know (RFC 7240) and never leaks one request into the next', async () => {
-    expect((await call(app, '/products', { headers: { prefer: 'return=minimal' } })).status).toBe(200);
+    expect((await call(app, '/products', { headers: { prefer: 'return=minimal' } })).status).toBe(
+      200,
+    );
     expect((await call(app, '/products', { headers: { prefer: 'code=500' } })).status).toBe(500);
     expect((await call(app, '/products')).status).toBe(200);
   });
@@ -45,21 +56,36 @@ describe('FaultPlan', () => {
   it('hits the next N matching requests, then lets normal service resume', () => {
     const plan = new FaultPlan({ seed: 1 });
     plan.arm({ operationId: 'listProducts' }, 2, { status: 500 });
-    const seq = ['listProducts', 'getProduct', 'listProducts', 'listProducts'].map((operationId) => plan.decide({ operationId, keyName: 'k', declares })?.status);
+    const seq = ['listProducts', 'getProduct', 'listProducts', 'listProducts'].map(
+      (operationId) => plan.decide({ operationId, keyName: 'k', declares })?.status,
+    );
     expect(seq).toEqual([500, undefined, 500, undefined]);
     expect(plan.armed()).toEqual([]);
   });
   it('matches by key name and skips operations that do not declare the status', () => {
     const plan = new FaultPlan({ seed: 1 });
     plan.arm({ key: 'demo-production' }, 1, { status: 404 });
-    expect(plan.decide({ operationId: 'listProducts', keyName: 'demo-production', declares: (s) => s !== 404 })).toBeUndefined();
+    expect(
+      plan.decide({
+        operationId: 'listProducts',
+        keyName: 'demo-production',
+        declares: (s) => s !== 404,
+      }),
+    ).toBeUndefined();
     expect(plan.decide({ operationId: 'getProduct', keyName: 'other', declares })).toBeUndefined();
-    expect(plan.decide({ operationId: 'getProduct', keyName: 'demo-production', declares })).toEqual({ status: 404 });
+    expect(
+      plan.decide({ operationId: 'getProduct', keyName: 'demo-production', declares }),
+    ).toEqual({ status: 404 });
   });
   it('gives the same fault sequence for the same seed, another for another seed', () => {
     const run = (seed: number) => {
-      const plan = new FaultPlan({ seed, random: parseRandomFaults('error=0.2,delay=0.2:10-50,reset=0.1') });
-      return Array.from({ length: 200 }, () => JSON.stringify(plan.decide({ operationId: 'x', keyName: undefined, declares }) ?? null));
+      const plan = new FaultPlan({
+        seed,
+        random: parseRandomFaults('error=0.2,delay=0.2:10-50,reset=0.1'),
+      });
+      return Array.from({ length: 200 }, () =>
+        JSON.stringify(plan.decide({ operationId: 'x', keyName: undefined, declares }) ?? null),
+      );
     };
     expect(run(7)).toEqual(run(7));
     expect(run(7)).not.toEqual(run(8));
@@ -73,7 +99,13 @@ describe('FaultPlan', () => {
     expect(() => plan.arm({}, 1, {})).toThrow(/action/);
   });
   it('parses Prefer', () => {
-    expect(parsePrefer('code=429; delay=10, reset, truncate, slow=8')).toEqual({ status: 429, delayMs: 10, reset: true, truncate: true, slowBytesPerTick: 8 });
+    expect(parsePrefer('code=429; delay=10, reset, truncate, slow=8')).toEqual({
+      status: 429,
+      delayMs: 10,
+      reset: true,
+      truncate: true,
+      slowBytesPerTick: 8,
+    });
   });
 });
 
@@ -82,7 +114,8 @@ describe('seeded faults through the app', () => {
     const statuses = async (seed: number) => {
       const app = await testApp({ faults: { seed, random: parseRandomFaults('error=0.3') } });
       const out: number[] = [];
-      for (let i = 0; i < 40; i++) out.push((await call(app, '/packages?limit=1', { key: DEMO.unlimited })).status);
+      for (let i = 0; i < 40; i++)
+        out.push((await call(app, '/packages?limit=1', { key: DEMO.unlimited })).status);
       return out;
     };
     const first = await statuses(3);

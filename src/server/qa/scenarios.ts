@@ -13,11 +13,18 @@ import type { Step } from '../chain.js';
 import type { Validators } from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
-import { ActionError, MAX_QA_DURATION_MS, parsePrefer, type FaultAction, type PreferAction } from './actions.js';
+import {
+  ActionError,
+  MAX_QA_DURATION_MS,
+  parsePrefer,
+  type FaultAction,
+  type PreferAction,
+} from './actions.js';
 import type { FaultPlan } from './fault-plan.js';
 import { forcedError } from './forced-response.js';
 
-const PREFER_RULE = 'Prefer: code=<declared status>, retry-after=<s>, delay=<ms>, reset, truncate, slow=<bytes per tick>';
+const PREFER_RULE =
+  'Prefer: code=<declared status>, retry-after=<s>, delay=<ms>, reset, truncate, slow=<bytes per tick>';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -28,22 +35,41 @@ function preferOf(c: Context<AppEnv>): PreferAction | undefined {
     return parsePrefer(header);
   } catch (error) {
     if (!(error instanceof ActionError)) throw error;
-    throw badRequest([{ in: 'header', name: 'prefer', rule: PREFER_RULE, message: error.message, received: header }]);
+    throw badRequest([
+      { in: 'header', name: 'prefer', rule: PREFER_RULE, message: error.message, received: header },
+    ]);
   }
 }
 
-export function scenarios(options: { plan: FaultPlan; validators: Validators; maxDurationMs?: number }) {
+export function scenarios(options: {
+  plan: FaultPlan;
+  validators: Validators;
+  maxDurationMs?: number;
+}) {
   const { plan, validators } = options;
   const budgetMs = options.maxDurationMs ?? MAX_QA_DURATION_MS;
   /** What QA asked for (a `Prefer` header) or planned (the fault plan) for this request, carried out. */
-  async function applyAction(c: Context<AppEnv>, next: Next, prefer: PreferAction | undefined): Promise<void> {
+  async function applyAction(
+    c: Context<AppEnv>,
+    next: Next,
+    prefer: PreferAction | undefined,
+  ): Promise<void> {
     const started = performance.now();
     const op = c.get('operation');
     const declares = (status: number) => validators.responseFor(op, status) !== undefined;
     if (prefer?.status !== undefined && !declares(prefer.status)) {
-      throw badRequest([{ in: 'header', name: 'prefer', rule: `declared statuses of ${op.operationId}: ${[...op.responses.keys()].join(', ')}`, message: `code=${prefer.status} is not a status this operation declares`, received: c.req.header('prefer') }]);
+      throw badRequest([
+        {
+          in: 'header',
+          name: 'prefer',
+          rule: `declared statuses of ${op.operationId}: ${[...op.responses.keys()].join(', ')}`,
+          message: `code=${prefer.status} is not a status this operation declares`,
+          received: c.req.header('prefer'),
+        },
+      ]);
     }
-    const action: FaultAction | undefined = prefer ?? plan.decide({ operationId: op.operationId, keyName: c.get('key')?.name, declares });
+    const action: FaultAction | undefined =
+      prefer ?? plan.decide({ operationId: op.operationId, keyName: c.get('key')?.name, declares });
     if (!action) return next();
     if (action.delayMs) await sleep(Math.min(action.delayMs, budgetMs));
     if (action.reset) {
@@ -51,8 +77,14 @@ export function scenarios(options: { plan: FaultPlan; validators: Validators; ma
       c.set('bodyShape', { reset: true });
       return next();
     }
-    if (action.status !== undefined && action.status >= 300) throw forcedError(op, action.status, prefer?.retryAfterSeconds);
-    if (action.truncate || action.slowBytesPerTick) c.set('bodyShape', { truncate: action.truncate, slowBytesPerTick: action.slowBytesPerTick, deadline: started + budgetMs });
+    if (action.status !== undefined && action.status >= 300)
+      throw forcedError(op, action.status, prefer?.retryAfterSeconds);
+    if (action.truncate || action.slowBytesPerTick)
+      c.set('bodyShape', {
+        truncate: action.truncate,
+        slowBytesPerTick: action.slowBytesPerTick,
+        deadline: started + budgetMs,
+      });
     await next();
   }
 
