@@ -1,0 +1,82 @@
+// dependency-cruiser rules (npm run cycles): no import cycle of any kind, type-only imports
+// included (they cost layering even when they cost no load order), and the project's layers:
+//
+//   src/contract   the single reading of the document; imports nothing else of the project
+//   src/server     the mock        } neither imports the other (the proxy's tests may start the
+//   src/proxy      the proxy       }  mock as their upstream through src/server/listen.ts)
+//   contract-tests the suite; reaches into src only through the public modules named below
+//
+// The suite's public modules: src/contract/index.ts (the document), src/server/listen.ts (start
+// the mock for a local run), src/server/keys.ts (where the mock's keys file lives by default) and
+// src/fixtures/mulberry32.ts (the seeded generator the suite's inputs share with the mock).
+const TESTS = '\\.test\\.ts$';
+const SUITE_PUBLIC = '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32)\\.ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      comment:
+        'An import cycle, type-only imports included: move the shared type to where it belongs.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'contract-is-the-bottom-layer',
+      comment:
+        'src/contract reads the document for everyone and imports nothing else of the project.',
+      severity: 'error',
+      from: { path: '^src/contract/', pathNot: TESTS },
+      to: { path: '^(src/(?!contract/)|contract-tests/|bench/|scripts/)' },
+    },
+    {
+      name: 'contract-never-imports-server-proxy-or-suite',
+      comment: 'Not even from its tests: the document must not depend on its readers.',
+      severity: 'error',
+      from: { path: '^src/contract/' },
+      to: { path: '^(src/server/|src/proxy/|contract-tests/)' },
+    },
+    {
+      name: 'server-does-not-import-proxy',
+      severity: 'error',
+      from: { path: '^src/server/' },
+      to: { path: '^src/proxy/' },
+    },
+    {
+      name: 'proxy-does-not-import-server',
+      comment: "The proxy's end-to-end tests may start the mock as their upstream.",
+      severity: 'error',
+      from: { path: '^src/proxy/', pathNot: TESTS },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'suite-uses-public-modules-only',
+      comment: `contract-tests reaches src only through ${SUITE_PUBLIC}.`,
+      severity: 'error',
+      from: { path: '^contract-tests/' },
+      to: { path: '^src/', pathNot: SUITE_PUBLIC },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import that resolves to nothing (a typo, or a file that moved).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|reports|dist|bench/results)/' },
+    // Type-only imports count: `import type` cycles are cycles of the design.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.cjs', '.mjs', '.json', '.d.ts'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
