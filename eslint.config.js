@@ -51,7 +51,7 @@ export default tseslint.config(
   {
     // The bins and these config files: plain Node modules outside the TypeScript project.
     files: ['**/*.js', '**/*.cjs'],
-    ...tseslint.configs.disableTypeChecked,
+    extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: { process: 'readonly', module: 'writable' } },
   },
 );
