@@ -21,7 +21,7 @@ function distinctKeyMaker(): () => string {
 function options(spec: LoadSpec, durationSeconds: number, amount?: number): autocannon.Options {
   const base: autocannon.Options = {
     url: spec.url,
-    method: spec.method as autocannon.Options['method'],
+    method: spec.method,
     headers: spec.headers,
     body: spec.body,
     connections: spec.connections,

@@ -92,7 +92,7 @@ function mergeBodies(bodies: unknown[]): unknown {
   for (const body of rest)
     for (const [name, value] of Object.entries(body))
       if (Array.isArray(value) && Array.isArray(merged[name]))
-        merged[name] = [...(merged[name] as unknown[]), ...value];
+        merged[name] = [...(merged[name] as unknown[]), ...(value as unknown[])];
   return merged;
 }
 

@@ -41,7 +41,7 @@ export function launchCli(args: string[] = [], timeoutMs = 60_000): Promise<Laun
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => fail(new Error(`no banner within ${timeoutMs} ms; output:\n${out}`)),
@@ -55,7 +55,7 @@ export function launchCli(args: string[] = [], timeoutMs = 60_000): Promise<Laun
     const early = (code: number | null) =>
       fail(new Error(`CLI exited (${code}) before its banner; output:\n${out}`));
     child.once('exit', early);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = BANNER_URL.exec(out);
       if (!match) return;

@@ -14,7 +14,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } 
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadContract } from '../src/contract/index.js';
 import { loadAllowlist } from './support/allowlist.js';
 import { readBaseline } from './support/baseline.js';
@@ -129,7 +129,7 @@ export function environmentFor(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
 ): { env: NodeJS.ProcessEnv; help: boolean } {
-  const options = Object.fromEntries([
+  const options = Object.fromEntries<NonNullable<ParseArgsConfig['options']>[string]>([
     ...Object.entries(FLAGS).map(
       ([name, f]) => [name, { type: 'value' in f ? 'string' : 'boolean' }] as const,
     ),

@@ -76,7 +76,7 @@ function parseTierOverride(raw: string | undefined): Partial<Tier> {
   // The tiers file's rules: counts are whole numbers, every value bounded.
   const problems = tierOverrideProblems(override);
   if (problems.length > 0) throw new UsageError(`--rate-limit: ${problems.join('; ')}`);
-  return override as Partial<Tier>;
+  return override;
 }
 
 function environmentsOf(raw: string): EnvironmentName[] {
@@ -144,7 +144,7 @@ export async function main(
     seed: integer('seed', values.seed ?? env.MOCK_SEED, 0),
     scale,
     apiVersion: values['api-version'],
-    environments: environmentsOf(values.environment!),
+    environments: environmentsOf(values.environment),
     keysFile: values.keys,
     tiersFile: values.tiers,
     tierOverride: parseTierOverride(values['rate-limit']),

@@ -236,9 +236,9 @@ function attributesCarried(
       values.every((v) => typeof v === 'number') &&
       new Set(values).size > 1
     )
-      numeric = { id, values: values as number[] };
+      numeric = { id, values: values };
     if (!text && values.length > 0 && values.every((v) => typeof v === 'string'))
-      text = { id, values: values as string[] };
+      text = { id, values: values };
   }
   return { numeric, text };
 }

@@ -83,7 +83,7 @@ function compareBy(
  */
 export function firstUnsorted(data: readonly Json[], keys: Key[]): number {
   let furthest = 0;
-  for (const collation of Object.keys(COLLATIONS) as Collation[]) {
+  for (const collation of Object.keys(COLLATIONS)) {
     for (const nullsFirst of [false, true]) {
       let i = 1;
       while (i < data.length && compareBy(keys, data[i - 1], data[i], collation, nullsFirst) <= 0)

@@ -93,7 +93,7 @@ describe('contract client', () => {
   it('fails fast and clearly when the target does not answer', async () => {
     const hung: typeof fetch = (_url, init) =>
       new Promise((_, reject) =>
-        init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason)),
+        init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason as Error)),
       );
     const { c } = client(hung);
     const error = await c

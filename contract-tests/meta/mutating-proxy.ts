@@ -6,7 +6,7 @@
  * out. By default the mock's absolute hrefs are rewritten to the proxy's origin so only the chosen
  * rule changes; `rewriteHrefs: false` makes it a plain pass-through that does not forward `Host`.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { BASE_PATH } from '../../src/contract/index.js';
@@ -81,7 +81,11 @@ export async function startMutatingProxy(
   let mutation: Mutation | undefined;
   let ownUrl = '';
   const upstream = new URL(upstreamUrl);
-  const server: Server = createServer(async (req, res) => {
+  // A failed exchange (upstream gone) ends that connection instead of an unhandled rejection.
+  const server: Server = createServer(
+    (req, res) => void answer(req, res).catch((error: Error) => res.destroy(error)),
+  );
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const incoming = new URL(req.url ?? '/', 'http://proxy');
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers))
@@ -128,7 +132,7 @@ export async function startMutatingProxy(
         res.write(payload.subarray(at, at + CHUNK_BYTES));
       res.end();
     } else res.end(payload);
-  });
+  }
 
   async function forward(
     proxied: ProxiedRequest,

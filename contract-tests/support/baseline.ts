@@ -35,7 +35,9 @@ export function readBaseline(path: string): Finding[] {
   const findings = (parsed as { findings?: unknown } | null)?.findings;
   if (
     !Array.isArray(findings) ||
-    findings.some((f) => typeof f?.rule !== 'string' || typeof f?.severity !== 'string')
+    (findings as ({ rule?: unknown; severity?: unknown } | null)[]).some(
+      (f) => typeof f?.rule !== 'string' || typeof f?.severity !== 'string',
+    )
   ) {
     throw new Error(
       `CONTRACT_BASELINE ${path}: not a contract report (expected a "findings" list as in reports/contract-report.json)`,

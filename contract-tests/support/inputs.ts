@@ -9,7 +9,6 @@ import { seededRandom } from '../../src/server/qa/random.js';
 import type { CallSpec, Probe } from './probe.js';
 import {
   fieldForPathParameter,
-  idOf,
   isRecord,
   listItemSchema,
   listOperations,
@@ -34,7 +33,7 @@ export function seededTokens(seed: number, prefix: string, count: number): strin
 export async function firstPage(probe: Probe, list: Operation): Promise<Json[]> {
   const ex = await probe.cached(list);
   const data = isRecord(ex.json) ? ex.json.data : undefined;
-  return Array.isArray(data) ? data : [];
+  return Array.isArray(data) ? (data as Json[]) : [];
 }
 
 /** Path parameters naming a real record for a by-ID operation, from its source list. */
@@ -77,7 +76,7 @@ async function valueSeenFor(probe: Probe, name: string): Promise<string> {
  * arrays at their minimum size (empty when allowed), numbers at their default or minimum.
  */
 export async function minimalBody(probe: Probe, schema: Schema, name = 'value'): Promise<Json> {
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  const type: unknown = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   if ('default' in schema) return schema.default;
   if (Array.isArray(schema.enum)) return schema.enum[0];
   switch (type) {

@@ -143,7 +143,7 @@ export function collectProperties(schema: Schema | undefined): Record<string, Sc
     {},
     ...((schema.allOf as Schema[] | undefined) ?? []).map(collectProperties),
     own,
-  );
+  ) as Record<string, Schema>;
 }
 
 /** Filter parameters of a list: every query parameter that does not page or sort. */

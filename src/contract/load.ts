@@ -177,7 +177,7 @@ async function buildContract(specPath: string, requested?: Release): Promise<Con
     throw new Error(`Unknown release "${release}"; the changelog names: ${releases.join(', ')}`);
   }
   const sourceDocument = structuredClone(raw);
-  const document = (await $RefParser.dereference(raw)) as OpenAPIV3_1.Document;
+  const document = await $RefParser.dereference<OpenAPIV3_1.Document>(raw);
   if (release !== UNRELEASED) {
     trimToRelease(document, release);
     trimToRelease(sourceDocument, release);

@@ -41,7 +41,7 @@ export function createPruner(schema: Schema): Pruner {
     let itemPruner: Pruner | undefined;
     const pruner: Pruner = (value) => {
       if (Array.isArray(value)) {
-        if (items.length === 0) return value;
+        if (items.length === 0) return value as unknown[];
         itemPruner ??= build({ anyOf: items });
         return value.map(itemPruner);
       }

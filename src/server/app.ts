@@ -5,11 +5,10 @@
  * same straight line: request log -> delivery -> (response self-check) -> auth -> rate limit -> QA scenario
  * -> input validation -> handler. A route's steps are registered as one handler (`chain.ts`).
  */
-import { Hono, type ErrorHandler, type MiddlewareHandler } from 'hono';
+import { Hono, type ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { stringify as stringifyYaml } from 'yaml';
 import {
-  BASE_PATH,
   createValidators,
   loadContract,
   readSpecText,
@@ -133,9 +132,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     // QA controls act only on authenticated, admitted requests.
     scenarios({ plan: faults, validators, maxDurationMs: options.maxQaDurationMs }),
     // Recorded live responses (behind auth and limits, like everything the mock serves).
-    ...(options.replayDir
-      ? [createReplayMiddleware(options.replayDir) as MiddlewareHandler<AppEnv>]
-      : []),
+    ...(options.replayDir ? [createReplayMiddleware<AppEnv>(options.replayDir)] : []),
   ];
   const validate = validateInput({ validators });
   const limitBody = readBody({

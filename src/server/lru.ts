@@ -7,7 +7,10 @@
  */
 import { LRUCache } from 'lru-cache';
 
-export class Lru<K extends {}, V extends {}> extends LRUCache<K, V> {
+export class Lru<K extends NonNullable<unknown>, V extends NonNullable<unknown>> extends LRUCache<
+  K,
+  V
+> {
   /**
    * At most `maxEntries` entries; with `maxBytes`, also at most that many bytes as `sizeOf` counts
    * them (a value larger than `maxBytes` on its own is never stored).

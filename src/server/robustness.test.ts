@@ -29,7 +29,6 @@ const OVERLONG = { min: 5_000, max: 40_000 };
 const BASE = '/web-data/v1';
 const ORIGIN = 'http://mock.test';
 
-// eslint-disable-next-line no-console
 console.log(
   `robustness: fast-check seed ${SEED}, ${RUNS_IN_PROCESS} in-process and ${RUNS_HTTP} HTTP runs (ROBUSTNESS_SEED / ROBUSTNESS_RUNS to change)`,
 );

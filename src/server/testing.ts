@@ -52,6 +52,7 @@ export async function call(
   app: MockApp,
   path: string,
   options: CallOptions = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see the comment above
 ): Promise<{ status: number; headers: Headers; body: any; text: string }> {
   const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? DEMO.unlimited : options.key;

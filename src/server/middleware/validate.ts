@@ -92,7 +92,7 @@ export function validateInput(options: { validators: Validators }) {
     if (operation.requestBody) {
       // The body was read (bounded by the body limit) even if it is refused here: an unread body
       // would leave the keep-alive connection unusable for the client's next request.
-      const body = parseBody(operation, c.req.header('content-type'), bodyText!);
+      const body = parseBody(operation, c.req.header('content-type'), bodyText);
       all.push(...body.problems);
       if (body.problems.length === 0) c.set('body', body.value);
     }
