@@ -1,7 +1,8 @@
 /**
  * @module support/context
- * What every check function receives: the client, the contract and its validators (the shared ones
- * from `src/contract/`), the options and the allowlist. Built once per worker.
+ * Builds what every check function receives: the client, the contract and its validators (the
+ * shared ones from `src/contract/`), the options and the allowlist, once per worker; and runs a
+ * check to its end. The shapes themselves live in check.ts.
  */
 import {
   createValidators,
@@ -10,34 +11,13 @@ import {
   type Validators,
 } from '../../src/contract/index.js';
 import type { Finding } from './findings.js';
-import { loadAllowlist, type Allowlist } from './allowlist.js';
-import { createClient, type Client, type ClientOptions } from './client.js';
+import { loadAllowlist } from './allowlist.js';
+import { CheckAborted, type Check, type CheckContext, type Scope } from './check.js';
+import { createClient, type ClientOptions } from './client.js';
 import { secretsOf, type ContractOptions } from './options.js';
-import type { ExerciseNote } from './probe.js';
 
-export interface CheckContext {
-  client: Client;
-  contract: Contract;
-  validators: Validators;
-  options: ContractOptions;
-  allowlist: Allowlist;
-  /** Every key in play, for redaction. */
-  secrets: string[];
-  /** Which operation and status each request exercised, in order (the coverage table reads it). */
-  notes: ExerciseNote[];
-  /** First pages and other reads several checks derive inputs from, fetched once. */
-  memo: Map<string, Promise<unknown>>;
-  /** Run-wide warnings already given (e.g. "no rate-limit headers"): said once per run, not per response. */
-  once: Set<string>;
-}
-
-/** Narrows a check to one endpoint family (the operations' first tag). */
-export interface Scope {
-  family?: string;
-}
-
-/** A check: a self-contained look at the target that reports what it found. */
-export type Check = (ctx: CheckContext, scope?: Scope) => Promise<Finding[]>;
+// The checks name these through this module, beside createContext and runToEnd.
+export { CheckAborted, type Check, type CheckContext, type Scope } from './check.js';
 
 /** Compiling every schema takes a while; one set of validators per contract serves every context. */
 const validatorsByContract = new WeakMap<Contract, Validators>();
@@ -93,12 +73,5 @@ export async function runToEnd(check: Check, ctx: CheckContext, scope?: Scope): 
   } catch (error) {
     if (error instanceof CheckAborted) return error.findings;
     throw error;
-  }
-}
-
-/** Thrown by a probe when the target cannot be asked any more; carries the findings so far. */
-export class CheckAborted extends Error {
-  constructor(readonly findings: Finding[]) {
-    super(findings.at(-1)?.message ?? 'check aborted');
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Contract } from '../../src/contract/index.js';
 import type { ContractOptions } from './options.js';
-import type { ExerciseNote } from './probe.js';
+import type { ExerciseNote } from './check.js';
 
 export type CellState = 'exercised' | 'prefer' | 'missed';
 

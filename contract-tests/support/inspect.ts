@@ -14,7 +14,7 @@ import {
   type Source,
 } from '../../src/contract/index.js';
 import type { Exchange } from './client.js';
-import type { CheckContext } from './context.js';
+import type { CheckContext } from './check.js';
 import { show, type Finding, type Severity } from './findings.js';
 
 /** Documented and reference rules fail; inferred ones warn unless the run is strict. */

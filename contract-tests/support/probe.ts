@@ -5,22 +5,13 @@
  * status each request exercised (for the coverage table).
  */
 import { pointerPattern, type Operation, type Source } from '../../src/contract/index.js';
-import { TargetError, type Auth, type Exchange, type RequestSpec } from './client.js';
-import { CheckAborted, type CheckContext } from './context.js';
+import { TargetError, type Exchange, type RequestSpec } from './client.js';
+import { CheckAborted, type CheckContext, type ExerciseNote } from './check.js';
 import { redact, show, type Finding, type Severity } from './findings.js';
 import { about, inspectExchange, MALFORMED_INPUT_NOT_SHOWN, severityFor } from './inspect.js';
 
 /** The rule of a finding that says a check (or part of one) could not run, and why. */
 export const NOT_RUN = 'not-run';
-
-/** One request as the coverage table sees it. */
-export interface ExerciseNote {
-  operationId: string;
-  status: number;
-  auth: Auth;
-  /** Set when the status was asked for with `Prefer: code=NNN`. */
-  preferred: boolean;
-}
 
 export interface CallSpec extends Pick<
   RequestSpec,

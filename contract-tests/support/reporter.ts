@@ -16,7 +16,8 @@ import { compareWithBaseline, readBaseline } from './baseline.js';
 import { coverageCells, coverageMarkdown } from './coverage.js';
 import { formatFinding, redact, type Finding } from './findings.js';
 import { readOptions, secretsOf } from './options.js';
-import { NOT_RUN, type ExerciseNote } from './probe.js';
+import type { ExerciseNote } from './check.js';
+import { NOT_RUN } from './probe.js';
 import type { ContractMeta } from './suite.js';
 
 /** Findings spelled out per section of the Markdown summary; the JSON report has all of them. */

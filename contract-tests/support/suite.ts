@@ -8,7 +8,7 @@ import { inject, type TestContext } from 'vitest';
 import { createContext, runToEnd, type Check, type CheckContext, type Scope } from './context.js';
 import { failuresOf, formatFinding, redact, type Finding } from './findings.js';
 import { readOptions } from './options.js';
-import type { ExerciseNote } from './probe.js';
+import type { ExerciseNote } from './check.js';
 
 export interface ContractMeta {
   findings: Finding[];
