@@ -6,8 +6,14 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import type { MockState } from '../app.js';
+import type { Contract } from '../../contract/index.js';
+import type { AdjustableClock } from '../clock.js';
+import type { ApiContext } from '../context.js';
 import { apiError } from '../errors.js';
+import type { KeyStore } from '../keys.js';
+import type { Journal } from '../middleware/request-log.js';
+import type { AppOptions } from '../options.js';
+import type { RateLimiter } from '../rate-limiter.js';
 import { jsonResponse } from '../response.js';
 import {
   ActionError,
@@ -55,7 +61,18 @@ function actionOf(body: Record<string, unknown>): FaultAction {
   return action;
 }
 
-export function adminRoutes(options: { token: string; state: MockState; plan: FaultPlan }): Hono {
+/** The parts of the app the control endpoints read and change (not the app itself). */
+export interface AdminParts {
+  options: Pick<AppOptions, 'seed' | 'scale' | 'tierOverride'>;
+  contract: Contract;
+  keys: KeyStore;
+  limiter: RateLimiter;
+  clock: AdjustableClock;
+  journal: Journal;
+  apis: readonly Pick<ApiContext, 'environment' | 'basePath'>[];
+}
+
+export function adminRoutes(options: { token: string; state: AdminParts; plan: FaultPlan }): Hono {
   const { state, plan } = options;
   const expected = digest(options.token);
   const admin = new Hono();
