@@ -6,7 +6,7 @@ import type { Operation, ParsedInput } from '../contract/index.js';
 import type { KeyRecord } from './keys.js';
 import type { Slot } from './rate-limiter.js';
 import type { ApiContext } from './context.js';
-import type { BodyShape } from './middleware/delivery.js';
+import type { BodyShape } from './qa/actions.js';
 
 export interface AppEnv {
   Variables: {

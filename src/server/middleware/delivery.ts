@@ -14,21 +14,10 @@ import { createMiddleware } from 'hono/factory';
 import type { ServerResponse } from 'node:http';
 import type { AppEnv } from '../env.js';
 import { declaredLength } from '../response.js';
-import { SLOW_TICK_MS } from '../qa/actions.js';
+import { SLOW_TICK_MS, type BodyShape } from '../qa/actions.js';
 
 /** A body larger than this is written chunk by chunk (smaller ones go to the socket in one write). */
 export const DELIVERY_CHUNK_BYTES = 64 * 1024;
-
-export interface BodyShape {
-  /** Drop the connection without answering. */
-  reset?: boolean;
-  /** Send about half of the body, then drop the connection. */
-  truncate?: boolean;
-  /** Dribble the body out this many bytes per tick (SLOW_TICK_MS). */
-  slowBytesPerTick?: number;
-  /** Epoch ms (performance.now() scale) by which a dribbled body must have ended. */
-  deadline?: number;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -36,6 +36,18 @@ export interface PreferAction extends FaultAction {
 
 export const SLOW_TICK_MS = 50;
 
+/** How a QA control wants a response's body to leave; the delivery step applies it. */
+export interface BodyShape {
+  /** Drop the connection without answering. */
+  reset?: boolean;
+  /** Send about half of the body, then drop the connection. */
+  truncate?: boolean;
+  /** Dribble the body out this many bytes per tick (SLOW_TICK_MS). */
+  slowBytesPerTick?: number;
+  /** Epoch ms (performance.now() scale) by which a dribbled body must have ended. */
+  deadline?: number;
+}
+
 export class ActionError extends Error {}
 
 function integerIn(raw: unknown, min: number, max: number): number | undefined {
