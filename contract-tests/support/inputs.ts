@@ -5,7 +5,7 @@
  * strings, seeded so the same seed sends the same requests.
  */
 import type { Operation, Schema } from '../../src/contract/index.js';
-import { seededRandom } from '../../src/server/qa/random.js';
+import { seededRandom } from '../../src/fixtures/mulberry32.js';
 import type { CallSpec, Probe } from './probe.js';
 import {
   fieldForPathParameter,

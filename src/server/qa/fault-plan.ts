@@ -12,7 +12,7 @@ import {
   type LatencySpec,
   type RandomFaultSpec,
 } from './actions.js';
-import { seededRandom } from './random.js';
+import { seededRandom } from '../../fixtures/mulberry32.js';
 
 /** Armed faults kept at once; arming more is refused rather than growing without limit. */
 export const MAX_ARMED_FAULTS = 1000;
