@@ -6,7 +6,7 @@
  * (when asked) fields the schema does not declare are noted. Findings carry the suite's rule
  * names; what to do with them (a 500, a log line, a failed test) is the caller's business.
  */
-import type { Operation, Source } from './load.js';
+import type { Operation, Source } from './model.js';
 import { findAbsent, findForms, findUndeclared } from './undeclared.js';
 import type { Validators } from './validators.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkKindsFresh } from '../../scripts/kinds-of-fact.js';
 import { countKinds, operationFacts, renderKindsTable } from './fact-kinds.js';
-import type { Operation } from './load.js';
+import type { Operation } from './model.js';
 
 const listOperation: Operation = {
   operationId: 'listThings',

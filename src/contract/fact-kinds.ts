@@ -12,7 +12,7 @@ import {
   type Operation,
   type Schema,
   type Source,
-} from './load.js';
+} from './model.js';
 
 /** One named thing of an operation and its kind. */
 export interface Fact {

@@ -3,7 +3,16 @@
  * The project's single reading of `spec/openapi.yaml`: the server, the contract suite and the
  * proxy import from here and nowhere else.
  */
+export * from './model.js';
 export * from './load.js';
+export {
+  PAGING,
+  filterParameters,
+  offsetUnitOf,
+  itemsSkipped,
+  offsetForPage,
+} from './list-parameters.js';
+export { declaredResponse } from './operations.js';
 export * from './releases.js';
 export * from './validators.js';
 export type { components, paths } from './types.gen.js';

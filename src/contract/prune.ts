@@ -4,7 +4,7 @@
  * by `x-since`) no longer declares the properties added later. A pruner drops exactly those,
  * following the schema through `allOf`/`oneOf`/`anyOf` and `items`.
  */
-import type { Schema } from './load.js';
+import type { Schema } from './model.js';
 
 export type Pruner = (value: unknown) => unknown;
 

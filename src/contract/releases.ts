@@ -29,3 +29,18 @@ export function compareReleases(a: Release, b: Release): number {
 export function existsIn(since: Release | undefined, release: Release): boolean {
   return compareReleases(since ?? '1.0.0', release) <= 0;
 }
+
+/** The `x-since` of a node of the document (undefined when it has none). */
+export function sinceOf(node: unknown, root?: unknown): Release | undefined {
+  if (!node || typeof node !== 'object') return undefined;
+  const obj = node as Record<string, unknown>;
+  // In the document as written, a `$ref` entry carries the `x-since` of what it points to.
+  if (root && typeof obj.$ref === 'string' && obj.$ref.startsWith('#/')) {
+    const target = obj.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], root);
+    return (obj['x-since'] as Release | undefined) ?? sinceOf(target);
+  }
+  return obj['x-since'] as Release | undefined;
+}

@@ -7,7 +7,7 @@
  * down (GET `/product-parts/search` is `getProductPart`, the literal `search` being POST only).
  * Used by the proxy to route, and by the mock for its 404-or-405 decision.
  */
-import type { HttpMethod, Operation } from './load.js';
+import type { HttpMethod, Operation } from './model.js';
 import type { InputProblem } from './validators.js';
 
 export interface RouteMatch {

@@ -8,7 +8,7 @@
  * Shared by the proxy and the contract suite; also the pointer patterns (`/data/*\/x`, `**`) both
  * use to group and accept drift.
  */
-import type { Schema } from './load.js';
+import type { Schema } from './model.js';
 
 export interface UndeclaredField {
   /** JSON pointer of the undeclared field, e.g. `/data/3/newField`. */

@@ -5,8 +5,15 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { Contract, Operation, ResponseSpec, Schema, Source } from './load.js';
-import { declaredResponse, isSource } from './load.js';
+import {
+  isSource,
+  type Contract,
+  type Operation,
+  type ResponseSpec,
+  type Schema,
+  type Source,
+} from './model.js';
+import { declaredResponse } from './operations.js';
 
 /** One broken rule in a request, as the mock reports it in a 400 body. */
 export interface InputProblem {
