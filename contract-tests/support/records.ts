@@ -5,6 +5,7 @@
  * list feeds a by-ID lookup, and how a filter parameter maps onto the fields of a record.
  */
 import {
+  PAGING,
   offsetForPage,
   offsetUnitOf,
   type Contract,
@@ -15,14 +16,9 @@ import {
 } from '../../src/contract/index.js';
 import type { Scope } from './context.js';
 
-/** The query parameters the source names for paging and sorting; everything else on a list filters. */
-export const PAGING = {
-  limit: 'limit',
-  page: 'offset',
-  order: 'order',
-  direction: 'orderDirection',
-} as const;
-const PAGING_NAMES = new Set<string>(Object.values(PAGING));
+// The paging names and the filter parameters are the document's reading (src/contract); the
+// checks take them from here with the rest of what the suite reads about records.
+export { filterParameters, PAGING } from '../../src/contract/index.js';
 
 export type Json = unknown;
 export type JsonRecord = Record<string, Json>;
@@ -144,11 +140,6 @@ export function collectProperties(schema: Schema | undefined): Record<string, Sc
     ...((schema.allOf as Schema[] | undefined) ?? []).map(collectProperties),
     own,
   ) as Record<string, Schema>;
-}
-
-/** Filter parameters of a list: every query parameter that does not page or sort. */
-export function filterParameters(op: Operation): Parameter[] {
-  return op.parameters.filter((p) => p.in === 'query' && !PAGING_NAMES.has(p.name));
 }
 
 export interface FilterTarget {

@@ -9,6 +9,7 @@
  * as the first.
  */
 import {
+  filterParameters,
   itemsSkipped,
   offsetUnitOf,
   type FilterMatch,
@@ -52,18 +53,11 @@ export interface Page {
   hasMore: boolean;
 }
 
-/** Parameters that shape the page rather than filter it. */
-const PAGING_PARAMETERS = new Set(['limit', 'offset', 'order', 'orderDirection']);
 const FILTER_CACHE_ENTRIES = 256;
 const FILTER_CACHE_BYTES = 64 * 1024 * 1024;
 const SORT_CACHE_ENTRIES = 32;
 /** Substring search reads trigram postings; shorter needles scan the distinct values once per query (cached). */
 const GRAM = 3;
-
-/** The list filter parameters of an operation (everything in the query but paging and sorting). */
-export function filterParameters(op: Operation): Parameter[] {
-  return op.parameters.filter((p) => p.in === 'query' && !PAGING_PARAMETERS.has(p.name));
-}
 
 /** The filter a parameter value asks for, or undefined when the value means "no filter". */
 function filterOf(param: Parameter, value: string | number | boolean): Filter | undefined {
