@@ -11,6 +11,8 @@ import type { Context, Next } from 'hono';
 import type { Step } from '../chain.js';
 import {
   decodePathParameters,
+  isJsonMediaType,
+  mediaTypeOf,
   type InputProblem,
   type Operation,
   type ParsedInput,
@@ -110,7 +112,7 @@ function withoutKeys(problem: InputProblem): InputProblem {
 }
 
 const isJson = (contentType: string | undefined) =>
-  contentType !== undefined && /^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim());
+  contentType !== undefined && isJsonMediaType(mediaTypeOf(contentType));
 
 function readJsonBody(
   contentType: string | undefined,
