@@ -3,7 +3,7 @@
  * What a check reports: one finding per broken (or doubtful) rule, carrying everything needed to
  * reproduce it, and the one formatter that turns it into a failure message.
  */
-import type { Source } from '../../src/contract/index.js';
+import { truncate, type Source } from '../../src/contract/index.js';
 
 export type Severity = 'failure' | 'warning';
 
@@ -45,9 +45,7 @@ export function show(value: unknown): string {
       text = String(value);
     }
   }
-  return text.length > MAX_ACTUAL_CHARS
-    ? `${text.slice(0, MAX_ACTUAL_CHARS)}... (${text.length} chars)`
-    : text;
+  return truncate(text, MAX_ACTUAL_CHARS, `... (${text.length} chars)`);
 }
 
 /**

@@ -21,3 +21,4 @@ export * from './undeclared.js';
 export * from './check-response.js';
 export * from './router.js';
 export * from './fact-kinds.js';
+export * from './truncate.js';

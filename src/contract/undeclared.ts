@@ -9,6 +9,7 @@
  * use to group and accept drift.
  */
 import type { Schema } from './model.js';
+import { truncate } from './truncate.js';
 
 export interface UndeclaredField {
   /** JSON pointer of the undeclared field, e.g. `/data/3/newField`. */
@@ -42,7 +43,7 @@ export function sampleOf(value: unknown): unknown {
     if (error instanceof RangeError) return '(too deeply nested to show)';
     throw error;
   }
-  return text.length <= SAMPLE_CHARS ? value : `${text.slice(0, SAMPLE_CHARS)}…`;
+  return text.length <= SAMPLE_CHARS ? value : truncate(text, SAMPLE_CHARS, '…');
 }
 
 function typeFits(type: string, value: unknown): boolean {

@@ -6,7 +6,7 @@
  */
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { InputProblem } from '../contract/index.js';
+import { truncate, type InputProblem } from '../contract/index.js';
 import { jsonResponse } from './response.js';
 
 /** Statuses whose documented body carries `code` beside `error` (the source's error table). */
@@ -50,8 +50,7 @@ const MAX_ECHO_CHARS = 200;
 
 /** A received value made safe to echo: long strings cut, deep or large structures as a short JSON preview. */
 function echo(value: unknown): unknown {
-  if (typeof value === 'string')
-    return value.length > MAX_ECHO_CHARS ? `${value.slice(0, MAX_ECHO_CHARS)}...` : value;
+  if (typeof value === 'string') return truncate(value, MAX_ECHO_CHARS);
   if (value === null || typeof value !== 'object') return value;
   let text: string;
   try {
@@ -59,7 +58,7 @@ function echo(value: unknown): unknown {
   } catch {
     return '[too deeply nested to echo]';
   }
-  return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}...` : value;
+  return text.length > MAX_ECHO_CHARS ? truncate(text, MAX_ECHO_CHARS) : value;
 }
 
 /** Problems named in one 400 message at most; the rest are counted (a hostile query cannot grow the body). */
