@@ -12,7 +12,11 @@ export const KEY_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
   'key',
   'apikey',
 ]);
-export const REDACTED = 'REDACTED';
+/**
+ * What the value of a key-like query parameter is shown as. Not the proxy's `***` (which stands for
+ * a known key found in text): here the secret is unknown and the parameter's name is the evidence.
+ */
+export const KEY_PARAMETER_VALUE_SHOWN = 'REDACTED';
 
 const MAYBE_KEY_NAME = /key|%/i;
 
@@ -39,7 +43,9 @@ export function redactQueryKeys(search: string): string {
     .map((part) => {
       const eq = part.indexOf('=');
       const name = eq === -1 ? part : part.slice(0, eq);
-      return KEY_QUERY_PARAMETERS.has(decodedName(name)) ? `${name}=${REDACTED}` : part;
+      return KEY_QUERY_PARAMETERS.has(decodedName(name))
+        ? `${name}=${KEY_PARAMETER_VALUE_SHOWN}`
+        : part;
     })
     .join('&');
 }

@@ -22,7 +22,7 @@ import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
 import { Lru } from '../lru.js';
 import { parseQueryString, splitUrl } from '../query-string.js';
-import { isKeyParameter, REDACTED } from './query-keys.js';
+import { isKeyParameter, KEY_PARAMETER_VALUE_SHOWN } from './query-keys.js';
 
 /** Parsed inputs kept: distinct valid URLs per app. */
 const INPUT_CACHE_ENTRIES = 4096;
@@ -107,7 +107,7 @@ export function validateInput(options: { validators: Validators }) {
 /** A problem about a key-like query parameter never echoes its value (it is someone's API key). */
 function withoutKeys(problem: InputProblem): InputProblem {
   return problem.in === 'query' && isKeyParameter(problem.name) && 'received' in problem
-    ? { ...problem, received: REDACTED }
+    ? { ...problem, received: KEY_PARAMETER_VALUE_SHOWN }
     : problem;
 }
 
