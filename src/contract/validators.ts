@@ -9,6 +9,7 @@ import {
   isSource,
   type Contract,
   type Operation,
+  type Parameter,
   type ResponseSpec,
   type Schema,
   type Source,
@@ -205,52 +206,179 @@ function coerce(raw: string, schema: Schema): unknown {
 }
 
 /** Builds the validators for one contract; each schema is compiled on first use. */
+/** `build` once per key, then the kept result (keys are the contract's own objects). */
+function memoized<K, V>(build: (key: K) => V): (key: K) => V {
+  const kept = new Map<K, V>();
+  return (key) => {
+    let value = kept.get(key);
+    if (value === undefined && !kept.has(key)) kept.set(key, (value = build(key)));
+    return value as V;
+  };
+}
+
+/** The JSON schema of an operation's parameters as one object keyed `in:name` (headers aside). */
+function parameterObjectSchema(op: Operation): Schema {
+  const properties: Record<string, Schema> = {};
+  for (const p of op.parameters) if (p.in !== 'header') properties[`${p.in}:${p.name}`] = p.schema;
+  return {
+    type: 'object',
+    properties,
+    required: op.parameters.filter((p) => p.required).map((p) => `${p.in}:${p.name}`),
+  };
+}
+
+/**
+ * The query as `query:name` values, coerced by each declared schema (comma-joined arrays split),
+ * and the problems of names not declared or given twice.
+ */
+function readQuery(
+  declared: Map<string, Parameter>,
+  query: Iterable<[string, string]>,
+): { values: Record<string, unknown>; problems: InputProblem[] } {
+  const problems: InputProblem[] = [];
+  const values: Record<string, unknown> = {};
+  const seen = new Set<string>();
+  for (const [name, raw] of query) {
+    const param = declared.get(name);
+    if (!param) {
+      problems.push({
+        in: 'query',
+        name,
+        rule: `declared parameters: ${[...declared.keys()].join(', ') || 'none'}`,
+        message: `unknown query parameter "${name}"`,
+        received: raw,
+      });
+      continue;
+    }
+    if (seen.has(name)) {
+      problems.push({
+        in: 'query',
+        name,
+        rule: 'at most once',
+        message: `query parameter "${name}" given more than once`,
+        received: raw,
+      });
+      continue;
+    }
+    seen.add(name);
+    const itemSchema = (param.schema.items ?? {}) as Schema;
+    values[`query:${name}`] = param.commaJoined
+      ? raw.split(',').map((item) => coerce(item, itemSchema))
+      : coerce(raw, param.schema);
+  }
+  return { values, problems };
+}
+
+/** ajv's errors on the `in:name` parameter object, as the mock's 400 names them. */
+function parameterProblems(errors: ErrorObject[], values: Record<string, unknown>): InputProblem[] {
+  return closestBranchErrors(errors).map((e) => {
+    const key =
+      e.keyword === 'required'
+        ? String((e.params as { missingProperty: string }).missingProperty)
+        : e.instancePath.split('/')[1];
+    const [where, name] = key.split(':') as [InputProblem['in'], string];
+    const item = e.instancePath.split('/')[2];
+    const received = item === undefined ? values[key] : (values[key] as unknown[])[Number(item)];
+    const what = e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid');
+    return {
+      in: where,
+      name,
+      rule: ruleOf(e),
+      message: `${where} parameter "${name}" ${what}`,
+      received,
+    };
+  });
+}
+
+/** The `in:name` values split back into query and path input. */
+function toParsedInput(values: Record<string, unknown>): ParsedInput {
+  const input: ParsedInput = { query: {}, path: {} };
+  for (const [key, value] of Object.entries(values)) {
+    const [where, name] = key.split(':');
+    if (where === 'query') input.query[name] = value;
+    else input.path[name] = value as string;
+  }
+  return input;
+}
+
+/** ajv's errors on a request body, as the mock's 400 names them. */
+function bodyProblems(errors: ErrorObject[], data: unknown): InputProblem[] {
+  return closestBranchErrors(errors).map((e) => {
+    const pointer = pointerOf(e);
+    return {
+      in: 'body',
+      name: pointer,
+      rule: ruleOf(e),
+      message: messageOf(e, pointer),
+      received: valueAt(data, e.keyword === 'required' ? e.instancePath : pointer),
+    };
+  });
+}
+
+/** ajv's errors on a response body, with the kind of fact of the rule each one breaks. */
+function bodyViolations(errors: ErrorObject[], response: ResponseSpec, body: unknown): Violation[] {
+  return closestBranchErrors(errors).map((e) => {
+    const pointer = pointerOf(e);
+    return {
+      pointer,
+      rule: ruleOf(e),
+      message: messageOf(e, pointer),
+      source: sourceAlong(response.jsonSchema!, e.schemaPath, response.source),
+      actual: valueAt(body, e.keyword === 'required' ? e.instancePath : pointer),
+    };
+  });
+}
+
+/** The declared headers of a response that are missing (when required) or break their schema. */
+function headerViolations(
+  response: ResponseSpec,
+  get: (name: string) => string | null | undefined,
+  compiled: (schema: Schema) => ValidateFunction,
+): Violation[] {
+  const violations: Violation[] = [];
+  for (const header of response.headers) {
+    const raw = get(header.name);
+    if (raw === null || raw === undefined) {
+      if (header.required)
+        violations.push({
+          pointer: `header:${header.name}`,
+          rule: 'required header',
+          message: `header ${header.name} is missing`,
+          source: response.source,
+        });
+      continue;
+    }
+    const check = compiled(header.schema);
+    if (!check(coerce(raw, header.schema))) {
+      const e = check.errors![0];
+      violations.push({
+        pointer: `header:${header.name}`,
+        rule: ruleOf(e),
+        message: `header ${header.name} ${e.message ?? 'is invalid'}`,
+        source: response.source,
+        actual: raw,
+      });
+    }
+  }
+  return violations;
+}
+
 export function createValidators(contract: Contract): Validators {
   const bodyAjv = createAjv({ useDefaults: false });
   const paramAjv = createAjv({ useDefaults: true });
 
   // Compiled on first use and then kept: startup pays only for what is called, and each schema
   // object (shared across operations after dereferencing) is compiled once.
-  const paramCheckers = new Map<Operation, ValidateFunction>();
-  const bodyCheckers = new Map<Operation, ValidateFunction>();
-  const schemaCheckers = new Map<Schema, ValidateFunction>();
-  const compiled = (schema: Schema): ValidateFunction => {
-    let check = schemaCheckers.get(schema);
-    if (!check) schemaCheckers.set(schema, (check = bodyAjv.compile(schema)));
-    return check;
-  };
-  const paramChecker = (op: Operation): ValidateFunction => {
-    let check = paramCheckers.get(op);
-    if (!check) {
-      const properties: Record<string, Schema> = {};
-      for (const p of op.parameters)
-        if (p.in !== 'header') properties[`${p.in}:${p.name}`] = p.schema;
-      check = paramAjv.compile({
-        type: 'object',
-        properties,
-        required: op.parameters.filter((p) => p.required).map((p) => `${p.in}:${p.name}`),
-      });
-      paramCheckers.set(op, check);
-    }
-    return check;
-  };
+  const compiled = memoized((schema: Schema) => bodyAjv.compile(schema));
+  const paramChecker = memoized((op: Operation) => paramAjv.compile(parameterObjectSchema(op)));
   // Request bodies get the schema's defaults (e.g. search `limit`) but, unlike parameters, no coercion.
-  const bodyChecker = (op: Operation): ValidateFunction | undefined => {
-    if (!op.requestBody) return undefined;
-    let check = bodyCheckers.get(op);
-    if (!check) bodyCheckers.set(op, (check = paramAjv.compile(op.requestBody.schema)));
-    return check;
-  };
-  const queryParameters = new Map<Operation, Map<string, Operation['parameters'][number]>>();
-  const queryParametersOf = (op: Operation) => {
-    let byName = queryParameters.get(op);
-    if (!byName)
-      queryParameters.set(
-        op,
-        (byName = new Map(op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]))),
-      );
-    return byName;
-  };
+  const bodyChecker = memoized((op: Operation) =>
+    op.requestBody ? paramAjv.compile(op.requestBody.schema) : undefined,
+  );
+  const queryParametersOf = memoized(
+    (op: Operation) =>
+      new Map(op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p])),
+  );
   // Operations not in this contract are a caller bug; fail loudly rather than validate nothing.
   const known = new Set(contract.operations);
   const assertKnown = (op: Operation) => {
@@ -258,92 +386,23 @@ export function createValidators(contract: Contract): Validators {
       throw new Error(`operation ${op.operationId} is not part of release ${contract.release}`);
   };
 
-  const toInputProblems = (where: 'body', errors: ErrorObject[], data: unknown): InputProblem[] =>
-    closestBranchErrors(errors).map((e) => {
-      const pointer = pointerOf(e);
-      const received = valueAt(data, e.keyword === 'required' ? e.instancePath : pointer);
-      return {
-        in: where,
-        name: pointer,
-        rule: ruleOf(e),
-        message: messageOf(e, pointer),
-        received,
-      };
-    });
-
   return {
     responseFor: declaredResponse,
 
     parseParameters(op, query, path) {
-      const problems: InputProblem[] = [];
-      const declared = queryParametersOf(op);
-      const values: Record<string, unknown> = {};
-      const seen = new Set<string>();
-      for (const [name, raw] of query) {
-        const param = declared.get(name);
-        if (!param) {
-          problems.push({
-            in: 'query',
-            name,
-            rule: `declared parameters: ${[...declared.keys()].join(', ') || 'none'}`,
-            message: `unknown query parameter "${name}"`,
-            received: raw,
-          });
-          continue;
-        }
-        if (seen.has(name)) {
-          problems.push({
-            in: 'query',
-            name,
-            rule: 'at most once',
-            message: `query parameter "${name}" given more than once`,
-            received: raw,
-          });
-          continue;
-        }
-        seen.add(name);
-        const itemSchema = (param.schema.items ?? {}) as Schema;
-        values[`query:${name}`] = param.commaJoined
-          ? raw.split(',').map((item) => coerce(item, itemSchema))
-          : coerce(raw, param.schema);
-      }
+      const { values, problems } = readQuery(queryParametersOf(op), query);
       for (const [name, raw] of Object.entries(path)) values[`path:${name}`] = raw;
       assertKnown(op);
       const check = paramChecker(op);
-      if (!check(values)) {
-        for (const e of closestBranchErrors(check.errors ?? [])) {
-          const key =
-            e.keyword === 'required'
-              ? String((e.params as { missingProperty: string }).missingProperty)
-              : e.instancePath.split('/')[1];
-          const [where, name] = key.split(':') as [InputProblem['in'], string];
-          const item = e.instancePath.split('/')[2];
-          const received =
-            item === undefined ? values[key] : (values[key] as unknown[])[Number(item)];
-          const what = e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid');
-          problems.push({
-            in: where,
-            name,
-            rule: ruleOf(e),
-            message: `${where} parameter "${name}" ${what}`,
-            received,
-          });
-        }
-      }
-      const input: ParsedInput = { query: {}, path: {} };
-      for (const [key, value] of Object.entries(values)) {
-        const [where, name] = key.split(':');
-        if (where === 'query') input.query[name] = value;
-        else input.path[name] = value as string;
-      }
-      return { input, problems };
+      if (!check(values)) problems.push(...parameterProblems(check.errors ?? [], values));
+      return { input: toParsedInput(values), problems };
     },
 
     checkRequestBody(op, body) {
       assertKnown(op);
       const check = bodyChecker(op);
       if (!check || check(body)) return [];
-      return toInputProblems('body', check.errors ?? [], body);
+      return bodyProblems(check.errors ?? [], body);
     },
 
     checkResponseBody(op, status, body) {
@@ -351,48 +410,13 @@ export function createValidators(contract: Contract): Validators {
       if (!response?.jsonSchema) return [];
       const check = compiled(response.jsonSchema);
       if (check(body)) return [];
-      return closestBranchErrors(check.errors ?? []).map((e) => {
-        const pointer = pointerOf(e);
-        return {
-          pointer,
-          rule: ruleOf(e),
-          message: messageOf(e, pointer),
-          source: sourceAlong(response.jsonSchema!, e.schemaPath, response.source),
-          actual: valueAt(body, e.keyword === 'required' ? e.instancePath : pointer),
-        };
-      });
+      return bodyViolations(check.errors ?? [], response, body);
     },
 
     checkResponseHeaders(op, status, get) {
       const response = declaredResponse(op, status);
       if (!response) return [];
-      const violations: Violation[] = [];
-      for (const header of response.headers) {
-        const raw = get(header.name);
-        if (raw === null || raw === undefined) {
-          if (header.required)
-            violations.push({
-              pointer: `header:${header.name}`,
-              rule: 'required header',
-              message: `header ${header.name} is missing`,
-              source: response.source,
-            });
-          continue;
-        }
-        const value = coerce(raw, header.schema);
-        const check = compiled(header.schema);
-        if (!check(value)) {
-          const e = check.errors![0];
-          violations.push({
-            pointer: `header:${header.name}`,
-            rule: ruleOf(e),
-            message: `header ${header.name} ${e.message ?? 'is invalid'}`,
-            source: response.source,
-            actual: raw,
-          });
-        }
-      }
-      return violations;
+      return headerViolations(response, get, compiled);
     },
   };
 }
