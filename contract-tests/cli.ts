@@ -19,11 +19,12 @@ import { loadContract } from '../src/contract/index.js';
 import { loadAllowlist } from './support/allowlist.js';
 import { readBaseline } from './support/baseline.js';
 import { readOptions, type ContractOptions } from './support/options.js';
+import { EXIT_USAGE, UsageError } from '../src/usage.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONFIG = join(ROOT, 'contract-tests', 'vitest.config.ts');
 
-export const EXIT = { conforms: 0, drift: 1, usage: 2 } as const;
+export const EXIT = { conforms: 0, drift: 1, usage: EXIT_USAGE } as const;
 
 /** Each flag and the variable it sets; `--help` prints them in this order. */
 const FLAGS = {
@@ -120,9 +121,6 @@ export function usage(): string {
   ];
   return lines.join('\n');
 }
-
-/** A usage error: printed as one line, exit status 2. */
-export class UsageError extends Error {}
 
 /** The environment a run uses: the caller's, with the flags and the base URL on top. */
 export function environmentFor(

@@ -10,11 +10,10 @@ import { ENVIRONMENTS, type EnvironmentName } from './server/keys.js';
 import { startMockServer, type RunningServer } from './server/listen.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED } from './server/options.js';
 import { TIER_FIELDS, tierOverrideProblems, type Tier } from './server/tiers.js';
-import { ConfigFileError } from './server/config-file.js';
 import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
-import { ProxyUsageError, runProxyCli } from './proxy/index.js';
-import { RecordingsError } from './recordings/index.js';
+import { runProxyCli } from './proxy/index.js';
+import { EXIT_USAGE, exitCodeFor, UsageError } from './usage.js';
 
 export const HELP = `web-data-mock: offline double of the Web Data API
 
@@ -51,8 +50,6 @@ Proxy (browser apps and live validation; see npm start -- --proxy --help)
 `;
 
 const TIER_FIELD_NAMES: ReadonlySet<string> = new Set(TIER_FIELDS);
-
-class UsageError extends Error {}
 
 function integer(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -209,19 +206,12 @@ export async function run(): Promise<void> {
     process.on('SIGINT', () => shutdown('SIGINT'));
     process.on('SIGTERM', () => shutdown('SIGTERM'));
   } catch (error) {
-    // A replay directory with a bad fixture, or a bad keys or tiers file, is the user's input, like a flag: exit 2 with the file named.
-    if (
-      error instanceof UsageError ||
-      error instanceof ProxyUsageError ||
-      error instanceof RecordingsError ||
-      error instanceof ConfigFileError ||
-      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-    ) {
-      console.error(`web-data-mock: ${(error as Error).message}\n(see --help)`);
-      process.exit(2);
-    }
-    console.error(`web-data-mock: ${(error as Error).message}`);
-    process.exit(1);
+    // A bad flag, or a bad keys, tiers or replay file (the user's input, like a flag): exit 2 with
+    // the flag or file named; anything else exits 1.
+    const code = exitCodeFor(error);
+    const hint = code === EXIT_USAGE ? '\n(see --help)' : '';
+    console.error(`web-data-mock: ${(error as Error).message}${hint}`);
+    process.exit(code);
   }
 }
 

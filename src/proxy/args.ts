@@ -16,6 +16,8 @@ import {
   DEFAULT_UPSTREAM_TIMEOUT_MS,
   resolveProxyOptions,
 } from './options.js';
+// The one usage error of every command (src/usage.ts), under the name the proxy's callers use.
+import { UsageError as ProxyUsageError } from '../usage.js';
 
 export const proxyHelp = `web-data-mock --proxy: key-holding, validating proxy in front of the live Web Data API
 
@@ -40,7 +42,7 @@ it is never accepted on the command line, and never logged or sent back to the b
 Violations are logged as JSON lines on stderr; GET /__proxy/stats returns the counts.
 `;
 
-export class ProxyUsageError extends Error {}
+export { ProxyUsageError };
 
 const KEY_ON_COMMAND_LINE = /^--(api-key|key|x-api-key)(=|$)/;
 

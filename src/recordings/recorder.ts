@@ -20,14 +20,17 @@ import {
   sha256,
   type FixtureMeta,
 } from './format.js';
+import { UsageError } from '../usage.js';
 
 /** Statuses worth replaying: successes, and "no such record" (a fact about the data); not 400 (the client's mistake), 401/403/429 (the key, the moment) or 5xx. */
 const RECORDABLE = (status: number) => (status >= 200 && status < 300) || status === 404;
 /** Field names that may carry personal data; the document declares none, so only drift can. */
 const PERSONAL = /e-?mail|phone|password|passwd|secret|token|cookie|session|address|birth/i;
 
-/** A fixtures directory that cannot be created (e.g. a path below a regular file). */
-export class RecordingsError extends Error {}
+/** A fixtures or replay directory the user named that cannot be used (e.g. a path below a regular file). */
+export class RecordingsError extends UsageError {
+  override name = 'RecordingsError';
+}
 
 export interface RecordInput {
   operation: Operation;

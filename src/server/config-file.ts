@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { compileSchema, type Schema, type SchemaProblem } from '../contract/index.js';
+import { UsageError } from '../usage.js';
 
 /** The outer shape every configuration file shares: `{ "$comment"?, "$schema"?, "<root>": ... }`. */
 export function fileSchema(root: string, schema: Schema): Schema {
@@ -18,8 +19,10 @@ export function fileSchema(root: string, schema: Schema): Schema {
   };
 }
 
-/** A configuration file the mock refuses to start with. */
-export class ConfigFileError extends Error {}
+/** A configuration file the mock refuses to start with: the user's input, like a flag. */
+export class ConfigFileError extends UsageError {
+  override name = 'ConfigFileError';
+}
 
 /** Line and column of a character offset, for a parse error that must not quote the text. */
 function lineAndColumn(text: string, offset: number): string {
