@@ -15,39 +15,163 @@ import type { FaultPlanOptions } from './server/qa/fault-plan.js';
 import { runProxyCli } from './proxy/index.js';
 import { EXIT_USAGE, exitCodeFor, UsageError } from './usage.js';
 
-export const HELP = `web-data-mock: offline double of the Web Data API
+/** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
+interface Flag {
+  section: 'Server' | 'QA';
+  value?: string;
+  help: readonly string[];
+  short?: string;
+  default?: string | boolean;
+}
 
-Usage: npm start -- [options]      (or: npx web-data-mock [options])
+/** Every flag of the mock, in help order: the parser's options and `--help` both come from here. */
+const FLAGS = {
+  port: {
+    section: 'Server',
+    value: '<n>',
+    help: [`port (env PORT; default ${DEFAULT_PORT})`],
+  },
+  host: {
+    section: 'Server',
+    value: '<addr>',
+    help: [`interface (env HOST; default ${DEFAULT_HOST}, loopback only)`],
+  },
+  seed: {
+    section: 'Server',
+    value: '<n>',
+    help: [`dataset seed (env MOCK_SEED; default ${DEFAULT_SEED}); same seed, same bytes`],
+  },
+  scale: {
+    section: 'Server',
+    value: '<x|live>',
+    help: [
+      'dataset size multiplier (default 1; 1000 = 100,000 products, 1,000,000 parts),',
+      "or live: the live catalogue's size (85,000+ parts, 125,000 documents, 2,050 boards and kits)",
+    ],
+  },
+  'api-version': {
+    section: 'Server',
+    value: '<v>',
+    help: [
+      'serve what release <v> served (1.0.0 ... 1.3.0, or "unreleased" to add',
+      'the download endpoints); default: the newest release',
+    ],
+  },
+  environment: {
+    section: 'Server',
+    value: '<e>',
+    default: 'production',
+    help: [
+      'production | staging | both (default production; with both, staging is',
+      `served under /staging${BASE_PATH})`,
+    ],
+  },
+  keys: {
+    section: 'Server',
+    value: '<file>',
+    help: ['API keys file (default fixtures/keys.json)'],
+  },
+  tiers: {
+    section: 'Server',
+    value: '<file>',
+    help: ['rate-limit tiers file (default fixtures/tiers.json)'],
+  },
+  'rate-limit': {
+    section: 'Server',
+    value: '<k=v,...>',
+    help: [
+      'override every tier, e.g. requestsPerMinute=5,minuteWindowSeconds=10',
+      '(fields: requestsPerMinute, requestsPerHour, concurrentConnections,',
+      'bytesPerWindow, minuteWindowSeconds, hourWindowSeconds, transferWindowSeconds)',
+    ],
+  },
+  latency: {
+    section: 'QA',
+    value: '<ms|min-max>',
+    help: ['add latency to every API request (uniform in min-max, seeded)'],
+  },
+  faults: {
+    section: 'QA',
+    value: '<spec>',
+    help: ['seeded random faults, e.g. error=0.05,delay=0.1:100-2000,reset=0.01'],
+  },
+  'fault-seed': {
+    section: 'QA',
+    value: '<n>',
+    help: [`seed of the fault and latency sequence (default ${DEFAULT_SEED})`],
+  },
+  replay: {
+    section: 'QA',
+    value: '<dir>',
+    help: ['serve responses the proxy recorded (--fixtures) where a request matches'],
+  },
+  'admin-token': {
+    section: 'QA',
+    value: '<t>',
+    help: ['enable /__mock/* control endpoints with this token (env MOCK_ADMIN_TOKEN)'],
+  },
+  'validate-responses': {
+    section: 'QA',
+    default: false,
+    help: ['check every response against the document before sending it'],
+  },
+  log: { section: 'QA', default: false, help: ['one line per request on stdout (never the key)'] },
+  help: { section: 'QA', short: 'h', default: false, help: ['this text'] },
+} as const satisfies Record<string, Flag>;
 
-Server
-  --port <n>              port (env PORT; default ${DEFAULT_PORT})
-  --host <addr>           interface (env HOST; default ${DEFAULT_HOST}, loopback only)
-  --seed <n>              dataset seed (env MOCK_SEED; default ${DEFAULT_SEED}); same seed, same bytes
-  --scale <x|live>        dataset size multiplier (default 1; 1000 = 100,000 products, 1,000,000 parts),
-                          or live: the live catalogue's size (85,000+ parts, 125,000 documents, 2,050 boards and kits)
-  --api-version <v>       serve what release <v> served (1.0.0 ... 1.3.0, or "unreleased" to add
-                          the download endpoints); default: the newest release
-  --environment <e>       production | staging | both (default production; with both, staging is
-                          served under /staging${BASE_PATH})
-  --keys <file>           API keys file (default fixtures/keys.json)
-  --tiers <file>          rate-limit tiers file (default fixtures/tiers.json)
-  --rate-limit <k=v,...>  override every tier, e.g. requestsPerMinute=5,minuteWindowSeconds=10
-                          (fields: requestsPerMinute, requestsPerHour, concurrentConnections,
-                          bytesPerWindow, minuteWindowSeconds, hourWindowSeconds, transferWindowSeconds)
-QA
-  --latency <ms|min-max>  add latency to every API request (uniform in min-max, seeded)
-  --faults <spec>         seeded random faults, e.g. error=0.05,delay=0.1:100-2000,reset=0.01
-  --fault-seed <n>        seed of the fault and latency sequence (default ${DEFAULT_SEED})
-  --replay <dir>          serve responses the proxy recorded (--fixtures) where a request matches
-  --admin-token <t>       enable /__mock/* control endpoints with this token (env MOCK_ADMIN_TOKEN)
-  --validate-responses    check every response against the document before sending it
-  --log                   one line per request on stdout (never the key)
-  -h, --help              this text
+/** The parser's option for each flag: a string where the flag takes a value, else a switch. */
+type ParserOptions<T extends Record<string, Flag>> = {
+  [K in keyof T]: T[K] extends { value: string }
+    ? T[K] extends { default: string }
+      ? { type: 'string'; default: string }
+      : { type: 'string' }
+    : { type: 'boolean'; default: boolean; short?: string };
+};
 
-Proxy (browser apps and live validation; see npm start -- --proxy --help)
-  --proxy <live base URL> forward /web-data/v1 to the live API with the key from WEB_DATA_API_KEY
-                          or --api-key-file, validating every response against the document
-`;
+function parserOptions<T extends Record<string, Flag>>(flags: T): ParserOptions<T> {
+  return Object.fromEntries(
+    Object.entries(flags).map(([name, f]) => [
+      name,
+      {
+        type: f.value === undefined ? 'boolean' : 'string',
+        ...(f.short === undefined ? {} : { short: f.short }),
+        ...(f.default === undefined ? {} : { default: f.default }),
+      },
+    ]),
+  ) as ParserOptions<T>;
+}
+
+/** The help column where a flag's text starts (after two spaces of indent). */
+const HELP_COLUMN = 24;
+
+function helpSection(section: Flag['section']): string[] {
+  return Object.entries(FLAGS as Record<string, Flag>)
+    .filter(([, f]) => f.section === section)
+    .flatMap(([name, f]) => {
+      const flag = `${f.short ? `-${f.short}, ` : ''}--${name}${f.value ? ` ${f.value}` : ''}`;
+      const [first, ...rest] = f.help;
+      return [
+        `  ${flag.padEnd(HELP_COLUMN)}${first}`,
+        ...rest.map((line) => `  ${' '.repeat(HELP_COLUMN)}${line}`),
+      ];
+    });
+}
+
+export const HELP = [
+  'web-data-mock: offline double of the Web Data API',
+  '',
+  'Usage: npm start -- [options]      (or: npx web-data-mock [options])',
+  '',
+  'Server',
+  ...helpSection('Server'),
+  'QA',
+  ...helpSection('QA'),
+  '',
+  'Proxy (browser apps and live validation; see npm start -- --proxy --help)',
+  '  --proxy <live base URL> forward /web-data/v1 to the live API with the key from WEB_DATA_API_KEY',
+  '                          or --api-key-file, validating every response against the document',
+  '',
+].join('\n');
 
 const TIER_FIELD_NAMES: ReadonlySet<string> = new Set(TIER_FIELDS);
 
@@ -106,25 +230,7 @@ export async function main(
   const { values } = parseArgs({
     args: argv,
     strict: true,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      seed: { type: 'string' },
-      scale: { type: 'string' },
-      'api-version': { type: 'string' },
-      environment: { type: 'string', default: 'production' },
-      keys: { type: 'string' },
-      tiers: { type: 'string' },
-      'rate-limit': { type: 'string' },
-      'admin-token': { type: 'string' },
-      replay: { type: 'string' },
-      latency: { type: 'string' },
-      faults: { type: 'string' },
-      'fault-seed': { type: 'string' },
-      'validate-responses': { type: 'boolean', default: false },
-      log: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+    options: parserOptions(FLAGS),
   });
   if (values.help) {
     process.stdout.write(HELP);
