@@ -65,7 +65,7 @@ describe.runIf(hasChromium)('in Chromium', () => {
 
   beforeAll(async () => {
     [mock, allowedPage, otherPage, browser] = await Promise.all([
-      startMockServer(),
+      startMockServer({ validateResponses: true }),
       serveApp(pageApp()),
       serveApp(pageApp()),
       chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),

@@ -59,7 +59,7 @@ const json = <T>(seen: Seen): T => JSON.parse(seen.bytes.toString('utf8')) as T;
 
 beforeAll(async () => {
   fixtures = mkdtempSync(join(tmpdir(), 'proxy-session-'));
-  mock = await startMockServer({ apiVersion: 'unreleased' });
+  mock = await startMockServer({ apiVersion: 'unreleased', validateResponses: true });
   proxy = await startProxy({
     upstream: mock.url,
     apiKey: KEY,
@@ -218,7 +218,11 @@ describe('recorded session', () => {
   });
 
   it('is served by the mock started with --replay, behind its auth', async () => {
-    const replaying = await startMockServer({ apiVersion: 'unreleased', replayDir: fixtures });
+    const replaying = await startMockServer({
+      apiVersion: 'unreleased',
+      replayDir: fixtures,
+      validateResponses: true,
+    });
     try {
       for (const seen of session) {
         const again = await call(replaying.url, seen.step, { 'x-api-key': KEY });

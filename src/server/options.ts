@@ -30,7 +30,7 @@ export interface AppOptions {
   clock: Clock;
   /** Public origin for absolute hrefs, e.g. `http://127.0.0.1:4010`. */
   origin: string;
-  /** Check every response against the document before sending it (on under vitest). */
+  /** Check every response against the document before sending it (off unless the caller asks: `--validate-responses`, the tests' setups). */
   validateResponses: boolean;
   maxBodyBytes: number;
   /** Enables `/__mock/*` control endpoints, reachable only with this token. */
@@ -61,7 +61,7 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     tierOverride: {},
     clock: systemClock,
     origin: `http://localhost:${DEFAULT_PORT}`,
-    validateResponses: process.env.VITEST === 'true',
+    validateResponses: false,
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     adminToken: undefined,
     replayDir: undefined,

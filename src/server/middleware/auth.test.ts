@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../listen.js';
 import { DEMO } from '../testing.js';
 
-const server = await startMockServer();
+const server = await startMockServer({ validateResponses: true });
 afterAll(() => server.close());
 
 /** One GET on the shared connection: status, and whether the socket was the one before. */

@@ -18,7 +18,11 @@ afterAll(async () => {
 });
 
 async function start(options: Parameters<typeof startMockServer>[0] = {}): Promise<RunningServer> {
-  const server = await startMockServer({ datasets: { production: sharedDataset() }, ...options });
+  const server = await startMockServer({
+    datasets: { production: sharedDataset() },
+    validateResponses: true,
+    ...options,
+  });
   running.push(server);
   return server;
 }
