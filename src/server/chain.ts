@@ -2,8 +2,8 @@
  * @module chain
  * A route's steps (bind the operation, deliver, auth, rate limit, QA scenario, validate, handle)
  * as one Hono handler. Hono's trie router builds a parameter set for every handler registered on
- * the matched path, on every request: with eight handlers per route, profiles of a part by ID put
- * 4% to 14.6% of the busy time in the router's `match`. Registered as one handler, the steps run
+ * the matched path, on every request, so one handler per route keeps the router's share of a
+ * request small (bench/README.md has the profiles). Registered as one handler, the steps run
  * with Hono's own rules: a step's returned Response becomes `c.res` unless a step already
  * finalized it, and an error a step throws becomes the app's error response right there, so the
  * steps around it (delivery above all) see it as `c.res`.

@@ -36,7 +36,7 @@ export interface ApiContext {
   };
   /** Each record's JSON text, the pieces list pages are assembled from; bounded by entries and bytes. */
   recordTexts: Lru<string, string>;
-  /** Response bodies as sent (UTF-8 bytes), by the same kind of key; bounded like `bodies`. */
+  /** Response bodies as sent (UTF-8 bytes), by the same kind of key; bounded like `recordTexts`. */
   encoded: Lru<string, Uint8Array<ArrayBuffer>>;
   /** For an older release: drops from a family's records the properties that release lacked. */
   prune: Partial<Record<string, Pruner>>;

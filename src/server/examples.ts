@@ -3,8 +3,7 @@
  * `GET /examples.json`: inputs that work against *this* running mock (its seed, scale, release and
  * keys), so nobody has to guess an identifier, a competitor number or a search that matches. Every
  * value is read from the dataset and the keys file once at startup; nothing here is hand-kept.
- * The shape is stable and documented in the README ("Examples for the running mock"); the contract
- * suite and the docs page read it.
+ * The shape is stable: the contract suite and the docs page read it.
  */
 import type { Contract, Operation } from '../contract/index.js';
 import type { Collection, Dataset, Scale } from '../fixtures/dataset.js';

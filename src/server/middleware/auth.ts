@@ -19,7 +19,7 @@ export const API_KEY_HEADER = 'x-api-key';
 /**
  * The last key each connection presented and the record it named. A keep-alive client sends the
  * same key on every request; comparing it with the one before (in constant time, as every
- * comparison of a secret here) costs about a sixth of hashing it again (120 against 750 ns). Kept
+ * comparison of a secret here) is much cheaper than hashing it again (bench/README.md). Kept
  * per socket (one entry each, no longer than the header it came in) and gone with the socket.
  */
 const lastKeyOnConnection = new WeakMap<

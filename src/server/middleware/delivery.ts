@@ -125,7 +125,7 @@ export function delivery() {
     if (!shape && outgoing && length !== undefined && length <= DELIVERY_CHUNK_BYTES) {
       // One write: written in full once the response finished, nothing if the connection closed first.
       // Checked before `res.body`: reading it turns @hono/node-server's ready-made response into a
-      // web Response and costs its one-write fast path (about 100 us per request).
+      // web Response and costs its one-write fast path (bench/README.md).
       progress.wholeBody = length;
       return;
     }

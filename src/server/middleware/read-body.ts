@@ -1,10 +1,10 @@
 /**
  * @module middleware/read-body
  * Reads a POST body once, at most `maxBytes`, and leaves its text for input validation. Over HTTP
- * it reads Node's request stream directly: wrapping it in a web Request and stream first (what
- * `c.req.text()` and Hono's body limit do) was the largest cost of a POST after the socket write.
+ * it reads Node's request stream directly, without wrapping it in a web Request and stream first
+ * (what `c.req.text()` and Hono's body limit do; a large share of a POST, see bench/README.md).
  * In-process calls (`app.request`), and a body an earlier step already read, go through Hono's body
- * limit and `c.req.text()` as before.
+ * limit and `c.req.text()`.
  * Over the limit: the error from `tooLarge()` (413, connection closed), before reading anything
  * when Content-Length already says so; the server drains or closes what is left.
  */
@@ -56,7 +56,7 @@ function readIncoming(
   )
     return Promise.reject(tooLarge());
   // The listeners are anonymous and stay until the request ends: under tsx (which keeps function
-  // names) every named closure made per request cost a measurable share of a POST.
+  // names) a named closure made per request costs a share of a POST (bench/README.md).
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
