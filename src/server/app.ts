@@ -4,6 +4,8 @@
  * document's operation table (operationId -> handler), most specific path first, each behind the
  * same straight line: request log -> delivery -> (response self-check) -> auth -> rate limit -> QA scenario
  * -> input validation -> handler. A route's steps are registered as one handler (`chain.ts`).
+ * Middleware factories are named for the step they make, as nouns: `requestLog`, `delivery`,
+ * `responseCheck`, `auth`, `rateLimit`, `scenarios`, `bodyReader`, `inputValidation`.
  */
 import { Hono, type ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -30,10 +32,10 @@ import { loadKeys, type KeyStore } from './keys.js';
 import { auth } from './middleware/auth.js';
 import { delivery } from './middleware/delivery.js';
 import { rateLimit } from './middleware/rate-limit.js';
-import { readBody } from './middleware/read-body.js';
+import { bodyReader } from './middleware/read-body.js';
 import { Journal, requestLog } from './middleware/request-log.js';
 import { responseCheck } from './middleware/response-check.js';
-import { validateInput } from './middleware/validate.js';
+import { inputValidation } from './middleware/validate.js';
 import { splitUrl } from './query-string.js';
 import { resolveOptions, type AppOptions } from './options.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -134,8 +136,8 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     // Recorded live responses (behind auth and limits, like everything the mock serves).
     ...(options.replayDir ? [createReplayMiddleware<AppEnv>(options.replayDir)] : []),
   ];
-  const validate = validateInput({ validators });
-  const limitBody = readBody({
+  const validate = inputValidation({ validators });
+  const limitBody = bodyReader({
     maxBytes: options.maxBodyBytes,
     tooLarge: () =>
       apiError(413, messages.tooLarge(options.maxBodyBytes), {}, { connection: 'close' }),

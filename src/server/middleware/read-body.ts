@@ -20,7 +20,7 @@ function decodeUtf8(bytes: Buffer): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-export function readBody(options: { maxBytes: number; tooLarge: () => Error }) {
+export function bodyReader(options: { maxBytes: number; tooLarge: () => Error }) {
   const { maxBytes, tooLarge } = options;
   const viaRequest = bodyLimit({
     maxSize: maxBytes,

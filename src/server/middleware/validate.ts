@@ -40,9 +40,9 @@ const deepFreeze = <T>(value: T): T => {
   return value;
 };
 
-export function validateInput(options: { validators: Validators }) {
+export function inputValidation(options: { validators: Validators }) {
   const { validators } = options;
-  if (!validators) throw new Error('validateInput: validators are required');
+  if (!validators) throw new Error('inputValidation: validators are required');
   // Keyed by the URL or body text as received, the operation kept in the entry: a key made by
   // joining the two was a new string to build and hash on every request.
   const parsedInputs = new Lru<string, { operationId: string; input: ParsedInput }>(
