@@ -94,7 +94,8 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
 
   const app = new Hono<AppEnv>() as MockApp;
   app.state = { options, contract, validators, keys, limiter, clock, journal, faults, apis };
-  app.use('*', requestLog({ journal, now: () => clock.now(), log: options.log }));
+  const isSecret = (value: string) => keys.isSecret(value);
+  app.use('*', requestLog({ journal, now: () => clock.now(), log: options.log, isSecret }));
   // Inputs that work on this very dataset and keys (no key needed, like the document itself).
   const examples = buildExamples({
     contract,
@@ -137,7 +138,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
       ? [createReplayMiddleware(options.replayDir) as MiddlewareHandler<AppEnv>]
       : []),
   ];
-  const validate = validateInput({ validators });
+  const validate = validateInput({ validators, isSecret });
   const limitBody = readBody({
     maxBytes: options.maxBodyBytes,
     tooLarge: () =>
