@@ -24,7 +24,7 @@ import { chain, type Step } from './chain.js';
 import { AdjustableClock } from './clock.js';
 import { basePathFor, createApiContext, type ApiContext } from './context.js';
 import type { AppEnv } from './env.js';
-import { apiError, messages } from './errors.js';
+import { apiError, ClientGoneError, CLIENT_CLOSED_REQUEST, messages } from './errors.js';
 import { jsonResponse } from './response.js';
 import { handlers } from './handlers/index.js';
 import { loadKeys, type KeyStore } from './keys.js';
@@ -143,6 +143,9 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     maxBytes: options.maxBodyBytes,
     tooLarge: () =>
       apiError(413, messages.tooLarge(options.maxBodyBytes), {}, { connection: 'close' }),
+    timeoutMs: options.bodyTimeoutMs,
+    tooSlow: () =>
+      apiError(400, messages.tooSlow(options.bodyTimeoutMs), {}, { connection: 'close' }),
   });
 
   for (const api of apis) {
@@ -196,6 +199,9 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
 /** The answer to an error: its own response when it is one of ours (an HTTPException), else a bare 500. */
 const answerError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof HTTPException) return error.getResponse();
+  // Not a failure: the client left before its request was in; nobody reads this answer.
+  if (error instanceof ClientGoneError)
+    return new Response(null, { status: CLIENT_CLOSED_REQUEST });
   // A bug of ours, never the client's input: say so without leaking internals.
   console.error(
     `[mock] ${c.req.method} ${splitUrl(c.req.url).rawPath}: ${error.stack ?? error.message}`,

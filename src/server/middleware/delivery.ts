@@ -14,6 +14,7 @@ import { createMiddleware } from 'hono/factory';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AppEnv } from '../env.js';
+import { CLIENT_CLOSED_REQUEST } from '../errors.js';
 import { declaredLength } from '../response.js';
 import { SLOW_TICK_MS } from '../qa/actions.js';
 
@@ -149,9 +150,6 @@ function passTurn(socket: Socket): void {
   if (next) next();
   else turns.busy = false;
 }
-
-/** A stand-in for an answer nobody will read: the client closed the connection (nginx's 499). */
-export const CLIENT_CLOSED_REQUEST = 499;
 
 export function delivery() {
   return createMiddleware<AppEnv>(async function deliver(c, next) {

@@ -53,10 +53,12 @@ export function validateInput(options: { validators: Validators; isSecret?: IsSe
     operation: Operation,
     contentType: string | undefined,
     raw: string,
+    notUtf8At: number | undefined,
   ): { value: unknown; problems: InputProblem[] } {
-    const cached = isJson(contentType) ? parsedBodies.get(raw) : undefined;
+    const cached =
+      isJson(contentType) && notUtf8At === undefined ? parsedBodies.get(raw) : undefined;
     if (cached?.operationId === operation.operationId) return { value: cached.value, problems: [] };
-    const body = readJsonBody(contentType, raw);
+    const body = readJsonBody(contentType, raw, notUtf8At);
     if ('problem' in body) return { value: undefined, problems: [body.problem] };
     const problems = validators.checkRequestBody(operation, body.value);
     if (problems.length === 0 && raw.length <= BODY_CACHE_MAX_TEXT)
@@ -92,7 +94,12 @@ export function validateInput(options: { validators: Validators; isSecret?: IsSe
     if (operation.requestBody) {
       // The body was read (bounded by the body limit) even if it is refused here: an unread body
       // would leave the keep-alive connection unusable for the client's next request.
-      const body = parseBody(operation, c.req.header('content-type'), bodyText!);
+      const body = parseBody(
+        operation,
+        c.req.header('content-type'),
+        bodyText!,
+        c.get('bodyNotUtf8At'),
+      );
       all.push(...body.problems);
       if (body.problems.length === 0) c.set('body', body.value);
     }
@@ -125,6 +132,7 @@ const isJson = (contentType: string | undefined) =>
 function readJsonBody(
   contentType: string | undefined,
   raw: string,
+  notUtf8At: number | undefined,
 ): { value: unknown } | { problem: InputProblem } {
   if (!isJson(contentType)) {
     return {
@@ -137,6 +145,15 @@ function readJsonBody(
       },
     };
   }
+  if (notUtf8At !== undefined)
+    return {
+      problem: {
+        in: 'body',
+        name: '',
+        rule: 'UTF-8 (RFC 8259, section 8.1)',
+        message: `the request body is not valid UTF-8 at byte ${notUtf8At}`,
+      },
+    };
   if (raw.trim() === '')
     return {
       problem: { in: 'body', name: '', rule: 'required', message: 'the request body is empty' },
