@@ -5,7 +5,7 @@
  * same straight line: request log -> delivery -> (response self-check) -> auth -> rate limit -> QA scenario
  * -> input validation -> handler. A route's steps are registered as one handler (`chain.ts`).
  */
-import { Hono, type ErrorHandler, type MiddlewareHandler } from 'hono';
+import { Hono, type ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { stringify as stringifyYaml } from 'yaml';
 import {
@@ -135,7 +135,12 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     scenarios({ plan: faults, validators, maxDurationMs: options.maxQaDurationMs }),
     // Recorded live responses (behind auth and limits, like everything the mock serves).
     ...(options.replayDir
-      ? [createReplayMiddleware(options.replayDir) as MiddlewareHandler<AppEnv>]
+      ? [
+          createReplayMiddleware<AppEnv>(options.replayDir, {
+            // The mock's own counters for this key, never the live ones recorded.
+            headers: (c) => c.get('rateLimitHeaders'),
+          }),
+        ]
       : []),
   ];
   const validate = validateInput({ validators, isSecret });
