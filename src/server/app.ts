@@ -95,7 +95,16 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   const app = new Hono<AppEnv>() as MockApp;
   app.state = { options, contract, validators, keys, limiter, clock, journal, faults, apis };
   const isSecret = (value: string) => keys.isSecret(value);
-  app.use('*', requestLog({ journal, now: () => clock.now(), log: options.log, isSecret }));
+  app.use(
+    '*',
+    requestLog({
+      journal,
+      now: () => clock.now(),
+      log: options.log,
+      isSecret,
+      shortestSecret: keys.shortestSecret,
+    }),
+  );
   // Inputs that work on this very dataset and keys (no key needed, like the document itself).
   const examples = buildExamples({
     contract,

@@ -52,10 +52,12 @@ export function isSecretParameter(name: string, value: unknown, isSecret?: IsSec
 
 /**
  * The raw query (without `?`) with the value of every key-like parameter, and every value equal
- * to a secret (when `isSecret` is given), replaced by REDACTED.
+ * to a secret (when `isSecret` is given), replaced by REDACTED. A query shorter than the shortest
+ * secret (`shortestSecret`) holds no secret's value: then only a key-like name makes it split.
  */
-export function redactQueryKeys(search: string, isSecret?: IsSecret): string {
-  if (!isSecret && !MAYBE_KEY_NAME.test(search)) return search;
+export function redactQueryKeys(search: string, isSecret?: IsSecret, shortestSecret = 0): string {
+  const mayHoldSecret = isSecret !== undefined && search.length >= shortestSecret;
+  if (!mayHoldSecret && !MAYBE_KEY_NAME.test(search)) return search;
   return search
     .split('&')
     .map((part) => {

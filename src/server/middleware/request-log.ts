@@ -59,8 +59,10 @@ export function requestLog(options: {
   log?: (line: string) => void;
   /** Query values equal to a configured secret are redacted too, whatever their parameter's name. */
   isSecret?: IsSecret;
+  /** The shortest secret's length: shorter query texts are not searched for one (the common case). */
+  shortestSecret?: number;
 }) {
-  const { journal, now, log, isSecret } = options;
+  const { journal, now, log, isSecret, shortestSecret } = options;
   let counter = 0;
   return createMiddleware<AppEnv>(async function logRequest(c, next) {
     const started = performance.now();
@@ -73,7 +75,7 @@ export function requestLog(options: {
         id,
         atMs: now(),
         method: c.req.method,
-        path: search ? `${rawPath}?${redactQueryKeys(search, isSecret)}` : rawPath,
+        path: search ? `${rawPath}?${redactQueryKeys(search, isSecret, shortestSecret)}` : rawPath,
         status: c.res.status,
         key: c.get('key')?.name ?? null,
         operation: c.get('operation')?.operationId ?? null,
