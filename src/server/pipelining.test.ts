@@ -45,6 +45,9 @@ describe('1. a concurrency slot is given back exactly once', () => {
     client.socket.destroy();
     await sleep(1500);
     expect(usage(server).inFlight).toBe(0);
+    // The delayed request ran its course; the one queued behind it was never admitted.
+    expect(usage(server).minute).toBe(1);
+    expect(server.app.state.journal.last(2).map((e) => e.status)).toContain(499);
     expect(await parallelPair(server)).toEqual([200, 200]);
   });
 
