@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunningServer } from './listen.js';
-import { DEMO } from './testing.js';
+import { DEMO, testApp } from './testing.js';
 import { api, eventually, mockServers, rawConnection, requestText, usage } from './test-http.js';
 
 const start = mockServers();
@@ -75,6 +75,24 @@ describe('smaller things', () => {
     });
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/UTF-8.*byte 19/);
+  });
+
+  it('in process too, and a body that ends inside a character is named where it ends', async () => {
+    const app = await testApp();
+    const prefix = Buffer.from('{"partNumbers":["LM358"]}');
+    for (const [tail, at] of [
+      [Buffer.from([0x80]), prefix.length],
+      [Buffer.from([0xe2, 0x82]), prefix.length + 2],
+    ] as const) {
+      const res = await app.request('http://mock.test/web-data/v1/product-parts/cross-reference', {
+        method: 'POST',
+        headers: { 'x-api-key': DEMO.production, 'content-type': 'application/json' },
+        body: Buffer.concat([prefix, tail]),
+      });
+      const text = await res.text();
+      expect(res.status, text).toBe(400);
+      expect(text).toContain(`not valid UTF-8 at byte ${at}`);
+    }
   });
 
   it('a body that does not arrive within the body time bound is cut and its slot freed', async () => {

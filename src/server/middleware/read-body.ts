@@ -40,8 +40,6 @@ export interface BodyText {
   notUtf8At?: number;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /**
  * The offset of the first byte that cannot start or continue valid UTF-8: the longest prefix that
  * still decodes (an unfinished sequence at its end allowed) is found by bisection, only for a body
@@ -50,12 +48,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 function firstBadByte(bytes: Uint8Array): number {
   const decodes = (n: number) => {
     try {
-      utf8.decode(bytes.subarray(0, n), { stream: true });
+      // A new decoder each time: flushing one that holds an unfinished sequence throws.
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, n), { stream: true });
       return true;
     } catch {
       return false;
-    } finally {
-      utf8.decode();
     }
   };
   let good = 0;
