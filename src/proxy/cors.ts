@@ -6,6 +6,7 @@
  * credentials, and cookies are stripped both ways anyway.
  */
 import { createMiddleware } from 'hono/factory';
+import { errorAnswer } from './errors.js';
 
 export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST'];
 export const ALLOWED_HEADERS = ['content-type', 'accept', 'prefer'];
@@ -47,11 +48,10 @@ export function cors(options: CorsOptions) {
       return next();
     }
     if (!allowed.has(origin)) {
-      return c.json(
-        {
-          error: `origin ${origin} is not allowed by this proxy (allowed: ${[...allowed].join(', ') || 'none'}; add it with --proxy-origin)`,
-        },
+      return errorAnswer(
+        c,
         403,
+        `origin ${origin} is not allowed by this proxy (allowed: ${[...allowed].join(', ') || 'none'}; add it with --proxy-origin)`,
         { vary: 'Origin' },
       );
     }
