@@ -3,9 +3,11 @@
  * The first step of a live answer: take its body. A JSON body (by media type, or because the
  * document declares a JSON schema for the status) is buffered within the size cap and the
  * deadline and the key is scrubbed from it; anything else, and JSON over the cap, streams on byte
- * for byte, guarded so that a key in it cuts the stream before it leaves.
+ * for byte, guarded so that a key in it cuts the stream before it leaves. Either is decoded from
+ * its Content-Encoding first (content-coding.ts), or refused when it cannot be.
  */
 import type { ResponseBody } from '../contract/index.js';
+import { decodeLiveBody } from './content-coding.js';
 import type { KeyScrubber } from './key-scrub.js';
 import { guardStream } from './stream-guard.js';
 import { describeFetchError, readBounded } from './upstream.js';
@@ -47,11 +49,19 @@ export async function takeBody(
 ): Promise<TakenBody | BodyFailure> {
   if (!options.hasBody || upstream.body === null)
     return { body: { kind: 'none' }, payload: null, keyFound: false };
-  if (!options.buffer) return streamed(upstream.body, { kind: 'streamed' }, options);
+  const decoded = decodeLiveBody(upstream.headers, upstream.body);
+  if (!decoded.ok) {
+    await upstream.body.cancel().catch(() => {});
+    return { status: 502, error: decoded.error };
+  }
+  if (!options.buffer) return streamed(decoded.body, { kind: 'streamed' }, options);
   let read;
   try {
-    read = await readBounded(upstream.body, options.maxJsonBytes);
+    read = await readBounded(decoded.body, options.maxJsonBytes);
   } catch (error) {
+    const what = decoded.coding
+      ? `upstream body could not be decoded (Content-Encoding ${JSON.stringify(decoded.coding)})`
+      : 'upstream connection broke while sending the body';
     return options.timedOut()
       ? {
           status: 504,
@@ -59,7 +69,7 @@ export async function takeBody(
         }
       : {
           status: 502,
-          error: `upstream connection broke while sending the body: ${describeFetchError(error)}`,
+          error: `${what}: ${describeFetchError(error)}`,
         };
   }
   if (!read.complete) return streamed(read.stream, { kind: 'too-large' }, options);
