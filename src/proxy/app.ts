@@ -82,7 +82,7 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     maxJsonBytes: options.maxJsonBytes,
   });
   const recorder: Recorder | undefined = options.fixturesDir
-    ? createRecorder({ dir: options.fixturesDir, now: options.now })
+    ? createRecorder({ dir: options.fixturesDir, now: options.now, secrets: [options.apiKey] })
     : undefined;
 
   const app = new Hono<ProxyEnv>() as ProxyApp;
@@ -298,6 +298,7 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     if (outcome.kind === 'written') reporter.recorded(exchange, outcome.file);
     else if (outcome.kind === 'skipped')
       reporter.notRecorded(exchange, outcome.reason, outcome.severity);
+    else if (outcome.kind === 'full') reporter.recordingFull(exchange, outcome.reason);
     else reporter.recordFailed(exchange, outcome.error);
   }
 
