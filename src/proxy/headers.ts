@@ -1,9 +1,9 @@
 /**
  * @module proxy/headers
  * What crosses the proxy in each direction. Upstream: the allow-listed headers of the browser's
- * request (FORWARDED_REQUEST_HEADERS), plus our key. Downstream: the live headers minus hop-by-hop ones, cookies,
- * the live service's own CORS answer, and any header carrying the key in any encoding, in its
- * value or its name.
+ * request (FORWARDED_REQUEST_HEADERS), plus our key. Downstream: the live headers minus hop-by-hop
+ * ones, cookies, the live service's own CORS answer, and any header carrying the key in any
+ * encoding, in its value or its name.
  */
 import type { KeyScrubber } from './key-scrub.js';
 
