@@ -47,6 +47,8 @@ describe('values', () => {
     ['an e-mail address', 'write to jane.doe+qa@example.co.uk for samples'],
     ['a card number', '4111 1111 1111 1111'],
     ['a card number', 'card 5500-0000-0000-0004 on file'],
+    ['a card number', 'amex 3782 822463 10005'],
+    ['a card number', '4111111111111111'],
     ['a card number', 4111111111111111],
     ['an IBAN', 'DE89 3704 0044 0532 0130 00'],
     ['an IBAN', 'pay to GB82WEST12345698765432 now'],
@@ -70,6 +72,9 @@ describe('values', () => {
     '4111 1111 1111 1112',
     '1234567890123',
     'DE89 3704 0044 0532 0130 01',
+    /* a UUID of the mock's data whose digits "0-4803-9538-880698314" pass the Luhn check */
+    '53241fe1-f7e0-4803-9538-880698314f76',
+    'part R5F1-0000-0000-0004 rev 2',
     'Datasheet Rev. 1.20, 3.3 V, 120 MHz',
     12.5,
     1234567890123,

@@ -72,7 +72,9 @@ export const PERSONAL_VALUE_KINDS = [
 ] as const;
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
-const CARD_LIKE = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g;
+/** 13-19 digits, plain or in the groups cards are printed in (4-4-4-x, 4-6-5), standing alone: not inside a UUID or a code. */
+const CARD_LIKE =
+  /(?<![\w-])(?:\d{13,19}|\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,7}|\d{4}[ -]\d{6}[ -]\d{4,5})(?![\w-])/g;
 const IBAN_LIKE = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g;
 const CREDENTIAL = /\b(?:bearer|basic)\s+[A-Za-z0-9._~+/-]{8,}=*/i;
 const JWT = /\beyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*/;
