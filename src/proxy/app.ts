@@ -176,9 +176,9 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     exchange.status = upstream.status;
 
     const taken = await takeLiveBody(route, upstream, exchange, called.timedOut);
-    if ('error' in taken) return failUpstream(c, exchange, taken);
     // The deadline covered the headers and any buffered body; a streamed body takes as long as it needs.
     called.release();
+    if ('error' in taken) return failUpstream(c, exchange, taken);
 
     const verdict = judge(exchange, {
       operation: route.operation,
