@@ -30,6 +30,8 @@ Server
                           the download endpoints); default: the newest release
   --environment <e>       production | staging | both (default production; with both, staging is
                           served under /staging${BASE_PATH})
+  --public-url <origin>   origin the absolute hrefs name (env MOCK_PUBLIC_URL; default: where it
+                          listens), e.g. http://web-data-mock:4010 in a container network
   --keys <file>           API keys file (default fixtures/keys.json)
   --tiers <file>          rate-limit tiers file (default fixtures/tiers.json)
   --rate-limit <k=v,...>  override every tier, e.g. requestsPerMinute=5,minuteWindowSeconds=10
@@ -79,6 +81,22 @@ function parseTierOverride(raw: string | undefined): Partial<Tier> {
   return override as Partial<Tier>;
 }
 
+/** `--public-url`: an http(s) origin only (the base path is the mock's own), without a trailing slash. */
+function publicOrigin(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || raw.replace(/\/$/, '') !== url.origin)
+    throw new UsageError(
+      `--public-url must be an http(s) origin without a path, e.g. http://web-data-mock:4010 (got "${raw}")`,
+    );
+  return url.origin;
+}
+
 function environmentsOf(raw: string): EnvironmentName[] {
   if (raw === 'both') return [...ENVIRONMENTS];
   if ((ENVIRONMENTS as readonly string[]).includes(raw)) return [raw as EnvironmentName];
@@ -116,6 +134,7 @@ export async function main(
       scale: { type: 'string' },
       'api-version': { type: 'string' },
       environment: { type: 'string', default: 'production' },
+      'public-url': { type: 'string' },
       keys: { type: 'string' },
       tiers: { type: 'string' },
       'rate-limit': { type: 'string' },
@@ -141,6 +160,7 @@ export async function main(
   const running = await startMockServer({
     port: integer('port', values.port ?? env.PORT, 0) ?? DEFAULT_PORT,
     host: values.host ?? env.HOST ?? DEFAULT_HOST,
+    origin: publicOrigin(values['public-url'] ?? env.MOCK_PUBLIC_URL),
     seed: integer('seed', values.seed ?? env.MOCK_SEED, 0),
     scale,
     apiVersion: values['api-version'],
