@@ -24,7 +24,9 @@ for (let i = 0; i < server.length; i++) {
   else if (server[i].startsWith('--port=')) port = server[i].slice('--port='.length);
 }
 try {
-  const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2500) });
+  const res = await fetch(`http://127.0.0.1:${port}/healthz`, {
+    signal: AbortSignal.timeout(2500),
+  });
   process.exit(res.ok ? 0 : 1);
 } catch {
   process.exit(1);
