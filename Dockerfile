@@ -39,7 +39,7 @@ RUN node -e "const {bin} = require('/app/package.json'); const fs = require('fs'
  && chown node:node /reports /recordings
 USER node
 EXPOSE 4010
-# Cheap and unauthenticated: GET /healthz (not rate limited, not journaled; spec/DECISIONS.md 76).
+# Cheap and unauthenticated: GET /healthz (not rate limited, not journaled; spec/DECISIONS.md 81).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "/usr/local/lib/web-data/healthcheck.mjs"]
 # The mock and the proxy finish requests in flight for up to 10 s on SIGTERM, then exit 0.

@@ -4,7 +4,7 @@
  * CI service container's health command): `GET /healthz` -> 200 `{"status":"ok"}`, for the mock
  * and the proxy alike. It needs no key and no admin token, is not rate limited, journaled, logged
  * or counted, and answers before the proxy's Host check: a probe names the container by whatever
- * address it has, and the answer tells nothing but that the process serves (spec/DECISIONS.md 76).
+ * address it has, and the answer tells nothing but that the process serves (spec/DECISIONS.md 81).
  * It is a fixed body built once, so a probe every few seconds costs next to nothing.
  */
 export const HEALTH_PATH = '/healthz';
