@@ -225,7 +225,10 @@ function runVitest(env: NodeJS.ProcessEnv): Promise<number> {
     'vitest.mjs',
   );
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [vitest, 'run', '--config', CONFIG], {
+    // `runner` loads the config in memory: the default bundler writes a temporary file beside it,
+    // which fails (EACCES) where the package is installed read-only, as in the container image.
+    const args = [vitest, 'run', '--config', CONFIG, '--configLoader', 'runner'];
+    const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env,
       stdio: 'inherit',

@@ -66,6 +66,14 @@ const FLAGS = {
       `served under /staging${BASE_PATH})`,
     ],
   },
+  'public-url': {
+    section: 'Server',
+    value: '<origin>',
+    help: [
+      'origin the absolute hrefs name (env MOCK_PUBLIC_URL; default: where it',
+      'listens), e.g. http://web-data-mock:4010 in a container network',
+    ],
+  },
   keys: {
     section: 'Server',
     value: '<file>',
@@ -200,6 +208,22 @@ function parseTierOverride(raw: string | undefined): Partial<Tier> {
   return override;
 }
 
+/** `--public-url`: an http(s) origin only (the base path is the mock's own), without a trailing slash. */
+function publicOrigin(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || raw.replace(/\/$/, '') !== url.origin)
+    throw new UsageError(
+      `--public-url must be an http(s) origin without a path, e.g. http://web-data-mock:4010 (got "${raw}")`,
+    );
+  return url.origin;
+}
+
 function environmentsOf(raw: string): EnvironmentName[] {
   if (raw === 'both') return [...ENVIRONMENTS];
   if ((ENVIRONMENTS as readonly string[]).includes(raw)) return [raw as EnvironmentName];
@@ -244,6 +268,7 @@ export async function main(
   const running = await startMockServer({
     port: integer('port', values.port ?? env.PORT, 0) ?? DEFAULT_PORT,
     host: values.host ?? env.HOST ?? DEFAULT_HOST,
+    origin: publicOrigin(values['public-url'] ?? env.MOCK_PUBLIC_URL),
     seed: integer('seed', values.seed ?? env.MOCK_SEED, 0),
     scale,
     apiVersion: values['api-version'],

@@ -23,6 +23,7 @@ import {
   NO_BODY_STATUSES,
   type Operation,
 } from '../contract/index.js';
+import { HEALTH_PATH, healthResponse } from '../net/health.js';
 import { splitUrl } from '../net/request-url.js';
 import { createRecorder, type Recorder, type RecordInput } from '../recordings/index.js';
 import { cors } from './cors.js';
@@ -88,6 +89,8 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   const app = new Hono<ProxyEnv>() as ProxyApp;
   app.reporter = reporter;
   app.settings = options;
+  // First of all: a probe names the container by any address (so no Host check) and is not counted.
+  app.get(HEALTH_PATH, () => healthResponse());
   app.use('*', createMiddleware<ProxyEnv>(countEveryRequest));
   app.use('*', hostGuard({ allowedHosts: options.allowedHosts }));
   app.use('*', cors({ allowedOrigins: options.allowedOrigins, exposeHeaders: EXPOSED_HEADERS }));

@@ -47,6 +47,7 @@ import { scenarios } from './qa/scenarios.js';
 import { mountDocs } from './docs.js';
 import { buildExamples, EXAMPLES_PATH } from './examples.js';
 import { createReplayMiddleware } from '../recordings/index.js';
+import { HEALTH_PATH, healthResponse } from '../net/health.js';
 
 /** What the app is made of, for the CLI banner, admin endpoints and tests. */
 export interface MockState {
@@ -95,6 +96,8 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
 
   const app = new Hono<AppEnv>() as MockApp;
   app.state = { options, contract, validators, keys, limiter, clock, journal, faults, apis };
+  // Before the request log: an orchestrator's probe every few seconds must not fill the journal.
+  app.get(HEALTH_PATH, () => healthResponse());
   const isSecret = (value: string) => keys.isSecret(value);
   app.use(
     '*',
