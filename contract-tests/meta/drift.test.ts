@@ -362,6 +362,23 @@ describe('drift the schema allows', () => {
     });
   });
 
+  it('a 1.2.0 by-ID product carrying the 1.0.0 fields as well warns about them, and does not fail', async () => {
+    // Neither source forbids additionalDetails/relatedProducts beside applicationBlockDiagrams.
+    const both: Mutation = {
+      response(res, req) {
+        const body = res.json as Record<string, unknown> | undefined;
+        if (!/^\/products\/[^/]+$/.test(req.path) || res.status !== 200 || !body) return;
+        if (!('applicationBlockDiagrams' in body)) return;
+        body.additionalDetails = 'Also sold as a module.';
+        body.relatedProducts = [{ productId: 'P-OTHER', title: 'Other', href: '/x' }];
+      },
+    };
+    const findings = await run(checkEveryOperation, { family: 'products' }, both);
+    expect(findings.filter((f) => f.severity === 'failure').map(formatFinding)).toEqual([]);
+    const drift = findings.filter((f) => f.rule === 'undeclared-field').map((f) => f.pointer);
+    expect(drift).toEqual(expect.arrayContaining(['/additionalDetails', '/relatedProducts']));
+  });
+
   it('an undeclared field fails under CONTRACT_STRICT=1', async () => {
     const findings = await run(checkEveryOperation, packages, extraField, { CONTRACT_STRICT: '1' });
     expect(findings.filter((f) => f.severity === 'failure').map((f) => f.rule)).toContain(
