@@ -828,7 +828,8 @@ export interface components {
         /**
          * @description One attribute filter. `values` is an OR-list (eq: equal to any; gt/gte/lt/lte: against any);
          *     `range` takes `min` and/or `max`, inclusive. Numbers take every operator, strings and
-         *     booleans only `eq`.
+         *     booleans only `eq`. A yes/no attribute takes `true`/`false` and the reference's strings
+         *     (`"Yes"`/`"No"`, any letter case; its example is `["Yes", "Available"]`), DECISIONS.md 77.
          */
         SearchFilter: {
             productPartAttributeId: string;
