@@ -14,6 +14,8 @@ import { loadAllowlist, type Allowlist } from './allowlist.js';
 import { createClient, type Client, type ClientOptions } from './client.js';
 import { secretsOf, type ContractOptions } from './options.js';
 import type { ExerciseNote } from './probe.js';
+import { emptyProfile, type Profile } from '../../src/evidence/profile.js';
+import { observeExchange } from './evidence.js';
 
 export interface CheckContext {
   client: Client;
@@ -29,6 +31,8 @@ export interface CheckContext {
   memo: Map<string, Promise<unknown>>;
   /** Run-wide warnings already given (e.g. "no rate-limit headers"): said once per run, not per response. */
   once: Set<string>;
+  /** What the target was seen to do since the last test took it (support/evidence.ts). */
+  profile: Profile;
 }
 
 /** Narrows a check to one endpoint family (the operations' first tag). */
@@ -55,6 +59,7 @@ export async function createContext(
 ): Promise<CheckContext> {
   const { contract = await loadContract({ release: options.release }), ...clientOverrides } =
     overrides;
+  const secrets = secretsOf(options);
   const client = createClient({
     baseUrl: options.baseUrl,
     keys: {
@@ -68,19 +73,22 @@ export async function createContext(
     maxRetryWaitMs: options.maxRetryWaitMs,
     maxBodyBytes: options.maxBodyBytes,
     maxJsonDepth: options.maxJsonDepth,
+    onExchange: (exchange) => observeExchange(ctx.profile, contract, exchange, secrets),
     ...clientOverrides,
   });
-  return {
+  const ctx: CheckContext = {
     client,
     contract,
     validators: validatorsFor(contract),
     options,
     allowlist: loadAllowlist(options.allowlistPath),
-    secrets: secretsOf(options),
+    secrets,
     notes: [],
     memo: new Map(),
     once: new Set(),
+    profile: emptyProfile(),
   };
+  return ctx;
 }
 
 /**

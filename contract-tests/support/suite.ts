@@ -9,10 +9,14 @@ import { createContext, runToEnd, type Check, type CheckContext, type Scope } fr
 import { failuresOf, formatFinding, redact, type Finding } from './findings.js';
 import { readOptions } from './options.js';
 import type { ExerciseNote } from './probe.js';
+import type { Profile } from '../../src/evidence/profile.js';
+import { takeObserved } from './evidence.js';
 
 export interface ContractMeta {
   findings: Finding[];
   notes: ExerciseNote[];
+  /** What the target was seen to do during this test (the reporter merges them into profile.json). */
+  profile?: Profile;
 }
 
 declare module '@vitest/runner' {
@@ -38,14 +42,22 @@ export async function runCheck(test: TestContext, check: Check, scope?: Scope): 
     findings = await runToEnd(check, ctx, scope);
   } catch (error) {
     // A check that breaks by throwing still reports (the reporter lists the failed test); never with a key in it.
-    test.task.meta.contract = { findings: [], notes: ctx.notes.slice(before) };
+    test.task.meta.contract = {
+      findings: [],
+      notes: ctx.notes.slice(before),
+      profile: takeObserved(ctx),
+    };
     const message = redact(
       error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       ctx.secrets,
     );
     throw new Error(`the check itself failed: ${message}`);
   }
-  test.task.meta.contract = { findings, notes: ctx.notes.slice(before) };
+  test.task.meta.contract = {
+    findings,
+    notes: ctx.notes.slice(before),
+    profile: takeObserved(ctx),
+  };
   const failures = failuresOf(findings);
   if (failures.length > 0) {
     throw new Error(

@@ -32,6 +32,11 @@ export interface Observation {
   path: string;
   /** Query pairs as sent (decoded). */
   query: readonly (readonly [string, string])[];
+  /**
+   * The parameters the list facts read (`limit`, `offset`, `order...`): defaults to `query`; a
+   * POST list (search) passes its JSON body's top-level values here (see `paramsOf`).
+   */
+  params?: readonly (readonly [string, string])[];
   status: number;
   /** Response headers (any case). */
   headers: Headers | Readonly<Record<string, string>>;
@@ -58,7 +63,12 @@ export const MIN_ORDER_RECORDS = 3;
 const MAX_EXAMPLE_CHARS = 300;
 /** Longest error shape (its field names joined) kept as it is. */
 const MAX_SHAPE_CHARS = 200;
-const RATE_HEADER = /^(x-)?rate-?limit|^retry-after$/i;
+/**
+ * Headers whose values are kept (as a range): the quota. `x-ratelimit-remaining` counts down and
+ * `Retry-After` counts the seconds left in a window, so their values depend on the order and the
+ * moment of requests, not on what the service does: only their presence is counted.
+ */
+const QUOTA_HEADER = /^(x-)?rate-?limit(-limit)?$/i;
 const ORDER_PARAM = /^(order|sort)/i;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -175,6 +185,16 @@ export function exampleOf(obs: Observation, secrets: readonly string[]): string 
   return line;
 }
 
+/** Query pairs plus a JSON request body's top-level strings, numbers and booleans. */
+export function paramsOf(query: Observation['query'], requestBody: unknown): [string, string][] {
+  const out: [string, string][] = query.map(([k, v]) => [k, v]);
+  if (requestBody && typeof requestBody === 'object' && !Array.isArray(requestBody))
+    for (const [k, v] of Object.entries(requestBody))
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+        out.push([k, String(v)]);
+  return out;
+}
+
 function numberParam(query: Observation['query'], name: string): number | undefined {
   const raw = query.find(([k]) => k === name)?.[1];
   const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
@@ -234,8 +254,9 @@ function listOf(obs: Observation, cap: number): ListProfile | undefined {
   const hasMore = typeof pagination.has_more === 'boolean' ? pagination.has_more : undefined;
   const total = num(pagination.total);
   const echoed = num(pagination.limit);
-  const limit = numberParam(obs.query, 'limit');
-  const offset = numberParam(obs.query, 'offset') ?? 0;
+  const params = obs.params ?? obs.query;
+  const limit = numberParam(params, 'limit');
+  const offset = numberParam(params, 'offset') ?? 0;
   if (limit === undefined && offset === 0) {
     const more = hasMore ?? (total !== undefined ? total > size : false);
     if (more) bump(list.defaultSizes, String(size));
@@ -262,7 +283,7 @@ function listOf(obs: Observation, cap: number): ListProfile | undefined {
       if (fits(item)) list.offset.item++;
     }
   }
-  if (!obs.query.some(([k]) => ORDER_PARAM.test(k))) orderFits(records, list, cap);
+  if (!params.some(([k]) => ORDER_PARAM.test(k))) orderFits(records, list, cap);
   return list;
 }
 
@@ -284,7 +305,7 @@ export function profileOf(
   op.contentTypes[mediaType] = 1;
   for (const [name, value] of headers) {
     op.headers[name] = 1;
-    if (RATE_HEADER.test(name) && /^\s*\d+(\.\d+)?\s*$/.test(value))
+    if (QUOTA_HEADER.test(name) && /^\s*\d+(\.\d+)?\s*$/.test(value))
       op.headerValues[name] = widen(undefined, Number(value));
   }
   capKeys(op.headers, bounds.keys);

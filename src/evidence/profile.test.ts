@@ -31,6 +31,7 @@ function page(
     status: 200,
     headers: new Headers({
       'content-type': 'application/json; charset=utf-8',
+      'x-ratelimit-limit': '100',
       'x-ratelimit-remaining': '99',
     }),
     body: { data, pagination },
@@ -60,7 +61,8 @@ describe('observe', () => {
     const loc = op.bodies['200'].locations;
     expect(op.statuses).toEqual({ '200': 1 });
     expect(op.contentTypes).toEqual({ 'application/json': 1 });
-    expect(op.headerValues['x-ratelimit-remaining']).toEqual({ min: 99, max: 99 });
+    expect(op.headerValues).toEqual({ 'x-ratelimit-limit': { min: 100, max: 100 } });
+    expect(op.headers['x-ratelimit-remaining']).toBe(1);
     expect(loc['/data/*'].count).toBe(10);
     expect(loc['/data/*/updated']).toMatchObject({ count: 10, formats: { 'date-time': 10 } });
     expect(loc['/data/*/kind'].values).toEqual({ qfn: 5, soic: 5 });

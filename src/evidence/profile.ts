@@ -101,7 +101,7 @@ export interface OperationProfile {
   contentTypes: Counts;
   /** Header names (lower case) -> responses carrying them. */
   headers: Counts;
-  /** Numeric values of the rate-limit headers and `Retry-After`. */
+  /** The quota header's values (`x-ratelimit-limit`); a countdown (`-remaining`, `Retry-After`) depends on request order, so only its presence is counted in `headers`. */
   headerValues: Record<string, Range>;
   /** JSON bodies per status. */
   bodies: Record<string, BodyProfile>;
