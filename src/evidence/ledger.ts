@@ -174,6 +174,11 @@ function judgeList(fact: DocumentFact, op: OperationProfile | undefined): Judged
       const { pages, fits, strict } = list.defaultOrder;
       if (pages === 0) return unseen('no page asked without an order');
       const want = String(fact.value);
+      // The profile reads orders of a record's own scalar fields; a nested one it cannot judge.
+      const field = want.slice(0, want.lastIndexOf(' '));
+      const loc = op?.bodies['200']?.locations[`/data/*/${field}`];
+      if (field.includes('.') || !loc || (loc.types.object ?? 0) + (loc.types.array ?? 0) > 0)
+        return unseen(`the profile reads the order of top-level scalar fields, not ${field}`);
       if (fits[want] === pages)
         return confirmed(pages, `${strict[want] ?? 0} page(s) where the field varied`);
       const fitting = Object.keys(fits)
