@@ -143,7 +143,9 @@ function judgeList(fact: DocumentFact, op: OperationProfile | undefined): Judged
         return confirmed(pages, `${pages} full page(s) of ${String(fact.value)}`);
       return contradicted(
         pages,
-        `full pages asked without limit held ${describeCounts(list.defaultSizes)} records`,
+        `full pages asked without limit held ${Object.entries(list.defaultSizes)
+          .map(([size, n]) => `${size} records (${n} page${n === 1 ? '' : 's'})`)
+          .join(', ')}`,
         list.defaultSizes,
       );
     }

@@ -3,8 +3,9 @@
  * The ledger as a static HTML page (`evidence.html`), one file with its style inline and nothing
  * loaded from elsewhere: the summary, our `inferred` choices, what was contradicted, and, when
  * earlier runs were kept, the history: a table of facts against nights, each cell confirmed,
- * contradicted or unseen, marked "changed" where it differs from the night before. Only facts
- * that were contradicted or changed on some night get a row (the rest were steady). Then the
+ * contradicted or unseen, marked "changed" where it went from confirmed to contradicted or back,
+ * or showed something else (unseen is no evidence either way). Only facts contradicted or changed
+ * on some night get a row, tonight's contradictions first. Then the
  * candidates and the proposed change. Pure: the same ledgers give the same bytes.
  */
 import type { Ledger, LedgerEntry } from './ledger.js';
@@ -35,38 +36,41 @@ pre{background:#f6f6f6;padding:.75rem;overflow:auto;font-size:12px}
 .counts span{display:inline-block;margin-right:1rem}`;
 
 type Cell = { verdict: string; seen?: string; changed: boolean };
+type Judged = Pick<LedgerEntry, 'verdict' | 'seen'> | undefined;
 
-/** The runs as columns: fact id -> one cell per run. */
-function historyRows(runs: readonly Ledger[]): Map<string, { fact: LedgerEntry; cells: Cell[] }> {
+/**
+ * Whether a fact's reading moved between two nights: confirmed to contradicted or back, or a
+ * different thing seen while contradicted. Unseen on either night is no evidence of a change.
+ */
+function changed(before: Judged, after: Judged): boolean {
+  if (!before || !after || before.verdict === 'unseen' || after.verdict === 'unseen') return false;
+  return before.verdict !== after.verdict || (before.seen ?? '') !== (after.seen ?? '');
+}
+
+/** The runs as columns: fact id -> one cell per run; contradicted tonight first. */
+function historyRows(runs: readonly Ledger[]): { fact: LedgerEntry; cells: Cell[] }[] {
   const byRun = runs.map((r) => new Map(r.facts.map((f) => [f.id, f])));
   const ids = new Set<string>();
   byRun.forEach((facts, i) => {
-    for (const [id, f] of facts) {
-      const before = i > 0 ? byRun[i - 1].get(id) : undefined;
-      const changed =
-        i > 0 && (before?.verdict !== f.verdict || (before?.seen ?? '') !== (f.seen ?? ''));
-      if (f.verdict === 'contradicted' || changed) ids.add(id);
-    }
+    for (const [id, f] of facts)
+      if (f.verdict === 'contradicted' || (i > 0 && changed(byRun[i - 1].get(id), f))) ids.add(id);
   });
-  const rows = new Map<string, { fact: LedgerEntry; cells: Cell[] }>();
-  for (const id of [...ids].sort().slice(0, HISTORY_ROWS)) {
-    let fact: LedgerEntry | undefined;
-    const cells = byRun.map((facts, i) => {
-      const f = facts.get(id);
-      fact ??= f;
-      const before = i > 0 ? byRun[i - 1].get(id) : undefined;
-      return {
-        verdict: f?.verdict ?? 'absent',
-        seen: f?.seen,
-        changed:
-          i > 0 &&
-          ((before?.verdict ?? 'absent') !== (f?.verdict ?? 'absent') ||
-            (before?.seen ?? '') !== (f?.seen ?? '')),
-      };
+  const tonight = byRun[byRun.length - 1];
+  const rank = (id: string) => (tonight.get(id)?.verdict === 'contradicted' ? 0 : 1);
+  return [...ids]
+    .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1))
+    .slice(0, HISTORY_ROWS)
+    .map((id) => {
+      const cells = byRun.map((facts, i) => {
+        const f = facts.get(id);
+        return {
+          verdict: f?.verdict ?? 'absent',
+          seen: f?.seen,
+          changed: i > 0 && changed(byRun[i - 1].get(id), f),
+        };
+      });
+      return { fact: byRun.map((facts) => facts.get(id)).find(Boolean)!, cells };
     });
-    rows.set(id, { fact: fact!, cells });
-  }
-  return rows;
 }
 
 function historySection(runs: readonly Ledger[]): string {
@@ -82,10 +86,10 @@ function historySection(runs: readonly Ledger[]): string {
         `<td>${r.summary.confirmed} / <b>${r.summary.contradicted}</b> / ${r.summary.unseen}</td>`,
     )
     .join('');
-  const body = [...rows.values()]
+  const body = rows
     .map(
       ({ fact, cells }) =>
-        `<tr data-fact="${escapeHtml(fact.id)}"><th scope="row"><code>${escapeHtml(fact.operation)}</code> ${escapeHtml(fact.kind)} <code>${escapeHtml(fact.subject)}</code> <small>(${escapeHtml(fact.source)})</small></th>${cells
+        `<tr data-fact="${escapeHtml(fact.id)}"><th scope="row"><code>${escapeHtml(fact.operation)}</code> ${escapeHtml(fact.kind)} <code>${escapeHtml(fact.subject)}</code>${fact.status ? ` (${escapeHtml(fact.status)})` : ''} <small>(${escapeHtml(fact.source)})</small></th>${cells
           .map(
             (c) =>
               `<td class="${c.verdict}${c.changed ? ' changed' : ''}" title="${escapeHtml(c.seen ?? '')}">${c.verdict === 'absent' ? '—' : escapeHtml(c.verdict)}${c.changed ? ' (changed)' : ''}</td>`,
