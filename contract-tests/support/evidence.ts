@@ -26,6 +26,7 @@ export function observeExchange(
   contract: Contract,
   exchange: Exchange,
   secrets: readonly string[],
+  baseUrl: string,
 ): void {
   const { spec } = exchange;
   if (spec.headers?.prefer !== undefined) return;
@@ -46,7 +47,7 @@ export function observeExchange(
       body: exchange.json,
       undeclared: undeclaredPatterns(op, exchange.status, exchange.json),
     },
-    { secrets },
+    { secrets, origins: [new URL(baseUrl).origin] },
   );
 }
 

@@ -70,7 +70,12 @@ describe('compareProfiles', () => {
   it('a sampled page is not every record: too few records then or now says nothing', () => {
     const limit: [string, string][] = [['limit', '3']];
     const few = profile(page(rows(3), limit));
-    const fewWithout = profile(page(rows(3, (r) => delete r.note), limit));
+    const fewWithout = profile(
+      page(
+        rows(3, (r) => delete r.note),
+        limit,
+      ),
+    );
     expect(kinds(few, fewWithout)).toEqual([]);
     expect(kinds(then, fewWithout)).toEqual([]);
     // The threshold is an option: with 3 records enough, the drop counts.

@@ -22,6 +22,8 @@ export interface ProfileWriterOptions {
   file: string;
   /** The key the proxy holds: a value carrying it is never kept. */
   apiKey: string;
+  /** The live service's base URL: its origin is written as `{origin}` in values kept. */
+  upstream?: string;
   intervalMs?: number;
   /** Told of a write that failed (the proxy logs it). */
   onError?: (error: Error) => void;
@@ -116,7 +118,7 @@ export function createProfileWriter(options: ProfileWriterOptions): ProfileWrite
 
 /** The proxy's writer when `--profile` was given; its failed writes go to the proxy's log. */
 export function profileWriterFor(
-  options: Pick<ProxyOptions, 'profileFile' | 'profileIntervalMs' | 'apiKey'>,
+  options: Pick<ProxyOptions, 'profileFile' | 'profileIntervalMs' | 'apiKey' | 'upstream'>,
   reporter: Pick<Reporter, 'proxyError'>,
 ): ProfileWriter | undefined {
   const file = options.profileFile;
@@ -124,6 +126,7 @@ export function profileWriterFor(
   return createProfileWriter({
     file,
     apiKey: options.apiKey,
+    upstream: options.upstream,
     intervalMs: options.profileIntervalMs,
     onError: (error) =>
       reporter.proxyError({
