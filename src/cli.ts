@@ -15,7 +15,6 @@ import { ActionError, parseLatency, parseRandomFaults } from './server/qa/action
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
 import { ProxyUsageError, runProxyCli } from './proxy/index.js';
 import { RecordingsError } from './recordings/index.js';
-import { EVIDENCE_COMMANDS, runEvidenceCli } from './evidence/cli.js';
 
 export const HELP = `web-data-mock: offline double of the Web Data API
 
@@ -45,10 +44,6 @@ QA
   --validate-responses    check every response against the document before sending it
   --log                   one line per request on stdout (never the key)
   -h, --help              this text
-
-Evidence (see npm start -- ledger --help)
-  ledger --profile <p> -o <dir>  the document's facts against an observed profile:
-                          evidence.md, evidence.json, evidence.html, a proposed openapi.patch
 
 Proxy (browser apps and live validation; see npm start -- --proxy --help)
   --proxy <live base URL> forward /web-data/v1 to the live API with the key from WEB_DATA_API_KEY
@@ -193,11 +188,6 @@ function printBanner(running: RunningServer, ms: number): void {
 export async function run(): Promise<void> {
   try {
     const argv = process.argv.slice(2);
-    // The evidence subcommands (ledger) are their own programs that write files and end.
-    if (EVIDENCE_COMMANDS.includes(argv[0])) {
-      process.exitCode = await runEvidenceCli(argv);
-      return;
-    }
     // The proxy is its own program with its own flags; it shares only the entry point.
     const running = argv.some((a) => a === '--proxy' || a.startsWith('--proxy='))
       ? await runProxyCli(argv)

@@ -1,6 +1,6 @@
 /**
  * @module meta/ledger-page.test
- * The `ledger` command end to end over two nights, with profiles the contract suite itself
+ * `web-data-evidence ledger` end to end over two nights, with profiles the contract suite itself
  * observed: night 1 against the real mock, night 2 against it behind a proxy that serves pages of
  * 25 where the document infers 10. Each night writes evidence.md, evidence.json and evidence.html;
  * night 2, given night 1's folder as history, shows the fact confirmed then contradicted
@@ -22,7 +22,7 @@ import { runChecks, startTarget, type Target } from './harness.js';
 import type { Mutation } from './mutating-proxy.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'web-data-mock.js');
+const BIN = join(ROOT, 'bin', 'web-data-evidence.js');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
@@ -79,7 +79,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('web-data-mock ledger over two nights', () => {
+describe('web-data-evidence ledger over two nights', () => {
   let html: string;
 
   it('writes the page, the JSON and the patch; night 2 shows the inferred page size contradicted', async () => {
@@ -145,7 +145,9 @@ describe('web-data-mock ledger over two nights', () => {
   it('a missing flag, a file that is not a profile, or a bad number: one line naming it, exit 2', async () => {
     const missing = await ledger(['-o', dir]);
     expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(/^web-data-mock ledger: ledger needs --profile <profile.json>/);
+    expect(missing.err).toMatch(
+      /^web-data-evidence: ledger needs --profile FILE \(a profile.json\)\n$/,
+    );
     const notProfile = join(dir, 'not-a-profile.json');
     writeFileSync(notProfile, '{"format": "something else"}');
     const bad = await ledger(['--profile', notProfile, '-o', dir]);

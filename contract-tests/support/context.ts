@@ -73,7 +73,8 @@ export async function createContext(
     maxRetryWaitMs: options.maxRetryWaitMs,
     maxBodyBytes: options.maxBodyBytes,
     maxJsonDepth: options.maxJsonDepth,
-    onExchange: (exchange) => observeExchange(ctx.profile, contract, exchange, secrets),
+    onExchange: (exchange) =>
+      observeExchange(ctx.profile, contract, exchange, secrets, options.baseUrl),
     ...clientOverrides,
   });
   const ctx: CheckContext = {

@@ -6,13 +6,8 @@
  * (`Prefer: code=NNN`) are not evidence of what the service does and are left out. Each test takes
  * what was observed since the last one into its meta; the reporter merges them into profile.json.
  */
-import {
-  BASE_PATH,
-  declaredResponse,
-  findUndeclared,
-  pointerPattern,
-  type Contract,
-} from '../../src/contract/index.js';
+import { BASE_PATH, type Contract } from '../../src/contract/index.js';
+import { undeclaredPatterns } from '../../src/evidence/declared.js';
 import { observe, paramsOf } from '../../src/evidence/observe.js';
 import { emptyProfile, type Profile } from '../../src/evidence/profile.js';
 import type { Drift } from '../../src/evidence/drift.js';
@@ -31,18 +26,13 @@ export function observeExchange(
   contract: Contract,
   exchange: Exchange,
   secrets: readonly string[],
+  baseUrl: string,
 ): void {
   const { spec } = exchange;
   if (spec.headers?.prefer !== undefined) return;
   const url = new URL(exchange.url);
   const query = [...url.searchParams.entries()];
   const op = contract.operations.find((o) => o.operationId === spec.operationId);
-  const schema = op && declaredResponse(op, exchange.status)?.jsonSchema;
-  // No schema for this status: every field counts as undeclared (the cautious reading).
-  const undeclared =
-    schema && exchange.json !== undefined
-      ? [...new Set(findUndeclared(schema, exchange.json).map((f) => pointerPattern(f.pointer)))]
-      : undefined;
   observe(
     profile,
     {
@@ -55,9 +45,9 @@ export function observeExchange(
       headers: exchange.headers,
       mediaType: exchange.mediaType,
       body: exchange.json,
-      undeclared,
+      undeclared: undeclaredPatterns(op, exchange.status, exchange.json),
     },
-    { secrets },
+    { secrets, origins: [new URL(baseUrl).origin] },
   );
 }
 

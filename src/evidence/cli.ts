@@ -1,153 +1,63 @@
 /**
  * @module evidence/cli
- * The evidence subcommands of `web-data-mock`. `ledger --profile P [--history DIR] -o OUTDIR`
- * reads a profile and the document and writes `evidence.md`, `evidence.json`, `evidence.html` and,
- * when it proposes an edit, `openapi.patch` (never applied). A bad flag or file is a usage error
- * (exit 2) naming it.
+ * `web-data-evidence <command>`: what was seen of a target, as files. Commands: `profile` (build
+ * and merge observed profiles, profile-command.ts), `ledger` (the document's facts against a
+ * profile, ledger-command.ts). Exit status: 0 done, 2 usage error (one line,
+ * naming the flag or file and the rule). Each command is one entry of `COMMANDS`.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { DEFAULT_SPEC_PATH, loadContract, UNRELEASED } from '../contract/index.js';
-import { documentFacts } from './facts.js';
-import { buildLedger, LEDGER_DEFAULTS, LEDGER_FORMAT, type Ledger } from './ledger.js';
-import { proposeChange } from './patch.js';
-import { readProfile } from './profile.js';
-import { renderLedgerHtml } from './render-html.js';
-import { renderLedgerMarkdown } from './render-md.js';
+import { LEDGER_USAGE, ledgerCommand } from './ledger-command.js';
+import { EvidenceUsageError, PROFILE_USAGE, profileCommand } from './profile-command.js';
 
-export class EvidenceUsageError extends Error {}
-
-export const LEDGER_HELP = `web-data-mock ledger: the document's facts against what a target was seen to do
-
-Usage: npm start -- ledger --profile <profile.json> -o <dir> [options]
-
-  --profile <file>         the observed profile (profile.json of a contract run, the proxy's --profile)
-  -o, --out <dir>          where evidence.md, evidence.json, evidence.html (and openapi.patch) go
-  --history <dir>          earlier runs kept: folders holding evidence.json (or such files); the
-                           page shows their verdicts night by night
-  --label <name>           the run's name (default: the profile's folder name)
-  --release <v>            judge against this release's document (default: unreleased, the whole document)
-  --spec <file>            the document (default spec/openapi.yaml)
-  --min-observations <n>   fewest records for a candidate field to count as consistent (default ${LEDGER_DEFAULTS.minObservations})
-  -h, --help               this text
-`;
-
-function positive(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1)
-    throw new EvidenceUsageError(`--${name} must be a whole number >= 1 (got "${raw}")`);
-  return n;
+interface Command {
+  summary: string;
+  usage: string;
+  run(argv: readonly string[]): Promise<number>;
 }
 
-/** Earlier runs' ledgers from a folder: `<dir>/*\/evidence.json` and `<dir>/*.json`, oldest label first. */
-export function readHistory(dir: string, skip: string): Ledger[] {
-  if (!existsSync(dir) || !statSync(dir).isDirectory())
-    throw new EvidenceUsageError(`--history ${dir}: not a folder`);
-  const files: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      if (existsSync(join(path, 'evidence.json'))) files.push(join(path, 'evidence.json'));
-    } else if (name.endsWith('.json')) files.push(path);
-  }
-  const runs: Ledger[] = [];
-  for (const file of files) {
-    if (resolve(file) === resolve(skip)) continue;
-    let parsed: { format?: unknown };
-    try {
-      parsed = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown };
-    } catch (error) {
-      throw new EvidenceUsageError(`--history: ${file} is not JSON (${(error as Error).message})`);
-    }
-    if (parsed.format === LEDGER_FORMAT) runs.push(parsed as Ledger);
-  }
-  return runs.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+export const COMMANDS: Record<string, Command> = {
+  profile: {
+    summary: 'build profile.json from recordings (--fixtures) and merge profiles (--merge)',
+    usage: PROFILE_USAGE,
+    run: (argv) => profileCommand(argv),
+  },
+  ledger: {
+    summary:
+      'judge the document facts against a profile: evidence.md/.json/.html, a proposed patch',
+    usage: LEDGER_USAGE,
+    run: (argv) => ledgerCommand(argv),
+  },
+};
+
+export function usage(): string {
+  return [
+    'Usage: web-data-evidence <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`),
+    '',
+    'web-data-evidence <command> --help for its options.',
+    '',
+  ].join('\n');
 }
 
-/** `ledger`: writes the four files; returns the paths written. */
-export async function runLedger(argv: readonly string[]): Promise<string[]> {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      profile: { type: 'string' },
-      out: { type: 'string', short: 'o' },
-      history: { type: 'string' },
-      label: { type: 'string' },
-      release: { type: 'string' },
-      spec: { type: 'string' },
-      'min-observations': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(LEDGER_HELP);
-    return [];
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h') {
+    process.stdout.write(usage());
+    return name === undefined ? 2 : 0;
   }
-  if (!values.profile) throw new EvidenceUsageError('ledger needs --profile <profile.json>');
-  if (!values.out) throw new EvidenceUsageError('ledger needs -o <dir> for its output');
-  const minObservations = positive(
-    'min-observations',
-    values['min-observations'],
-    LEDGER_DEFAULTS.minObservations,
-  );
-  const specPath = resolve(values.spec ?? DEFAULT_SPEC_PATH);
-  if (!existsSync(specPath)) throw new EvidenceUsageError(`--spec ${specPath}: no such file`);
-  let profile;
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(
+      `web-data-evidence: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})\n`,
+    );
+    return 2;
+  }
   try {
-    profile = readProfile(values.profile);
+    return await command.run(rest);
   } catch (error) {
-    throw new EvidenceUsageError(`--profile ${(error as Error).message}`);
-  }
-  let contract;
-  try {
-    contract = await loadContract({ specPath, release: values.release ?? UNRELEASED });
-  } catch (error) {
-    throw new EvidenceUsageError(`--release/--spec: ${(error as Error).message}`);
-  }
-  const out = resolve(values.out);
-  const label = values.label ?? basename(dirname(resolve(values.profile)));
-  const history = values.history ? readHistory(values.history, join(out, 'evidence.json')) : [];
-  const ledger = buildLedger(documentFacts(contract), profile, { label, minObservations });
-  const decisionsPath = join(dirname(specPath), 'DECISIONS.md');
-  const decisions = existsSync(decisionsPath) ? readFileSync(decisionsPath, 'utf8') : '';
-  const proposal = proposeChange(ledger, readFileSync(specPath, 'utf8'), decisions);
-  mkdirSync(out, { recursive: true });
-  const written: [string, string][] = [
-    ['evidence.json', `${JSON.stringify({ ...ledger, proposal }, null, 2)}\n`],
-    ['evidence.md', renderLedgerMarkdown(ledger, proposal)],
-    ['evidence.html', renderLedgerHtml(ledger, proposal, history)],
-    ...(proposal.diff ? ([['openapi.patch', proposal.diff]] as [string, string][]) : []),
-  ];
-  for (const [name, text] of written) writeFileSync(join(out, name), text);
-  return written.map(([name]) => join(out, name));
-}
-
-/** The evidence subcommands by name; returns the exit status. */
-export async function runEvidenceCli(argv: readonly string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  try {
-    if (command === 'ledger') {
-      const files = await runLedger(rest);
-      if (files.length) process.stdout.write(`ledger: wrote ${files.join(', ')}\n`);
-      return 0;
-    }
-    throw new EvidenceUsageError(`unknown evidence command "${command}"`);
-  } catch (error) {
-    if (
-      error instanceof EvidenceUsageError ||
-      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-    ) {
-      process.stderr.write(
-        `web-data-mock ${command}: ${(error as Error).message}\n(see ${command} --help)\n`,
-      );
-      return 2;
-    }
-    throw error;
+    if (!(error instanceof EvidenceUsageError)) throw error;
+    process.stderr.write(`web-data-evidence: ${error.message}\n`);
+    return 2;
   }
 }
-
-/** The subcommands this module answers (the entry point routes them here). */
-export const EVIDENCE_COMMANDS: readonly string[] = ['ledger'];

@@ -55,7 +55,16 @@ export interface Observation {
 export interface ObserveOptions {
   /** Every key in play: a string that holds one is never kept (nor a request naming one). */
   secrets?: readonly string[];
+  /**
+   * The target's origins (`http://127.0.0.1:4010`): written as `{origin}` in the values kept, so
+   * a profile does not depend on the port a run happened to get, and one service's profiles
+   * from different hosts compare.
+   */
+  origins?: readonly string[];
 }
+
+/** The placeholder a target's origin is written as in kept values. */
+export const ORIGIN_PLACEHOLDER = '{origin}';
 
 /** Records fewer than this on a page say nothing about their order. */
 export const MIN_ORDER_RECORDS = 3;
@@ -134,16 +143,19 @@ function walkBody(
   value: unknown,
   obs: Observation,
   bounds: Profile['bounds'],
-  secrets: readonly string[],
+  options: ObserveOptions,
 ): void {
+  const secrets = options.secrets ?? [];
+  const origins = (options.origins ?? []).filter((o) => o !== '');
   const visit = (v: unknown, pointer: string, name: string): void => {
     const loc: LocationProfile = (body.locations[pointer] ??= { count: 0, types: {} });
     const type = typeOf(v);
     loc.count++;
     bump(loc.types, type);
     if (type === 'string') {
-      const text = v as string;
-      bump((loc.formats ??= {}), formatOf(text));
+      let text = v as string;
+      for (const origin of origins) text = text.split(origin).join(ORIGIN_PLACEHOLDER);
+      bump((loc.formats ??= {}), formatOf(v as string));
       const keep =
         !loc.open &&
         text.length <= bounds.valueChars &&
@@ -312,7 +324,7 @@ export function profileOf(
   capKeys(op.headerValues, bounds.keys);
   if (obs.body !== undefined) {
     const body: BodyProfile = { count: 1, locations: {} };
-    walkBody(body, obs.body, obs, bounds, secrets);
+    walkBody(body, obs.body, obs, bounds, options);
     op.bodies[status] = body;
     if (obs.status >= 400 && obs.body !== null && typeof obs.body === 'object') {
       const names = Array.isArray(obs.body) ? '(array)' : Object.keys(obs.body).sort().join(',');

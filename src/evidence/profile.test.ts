@@ -131,6 +131,18 @@ describe('observe', () => {
     expect(ordered.operations.listPackages.list!.defaultOrder.pages).toBe(0);
   });
 
+  it("the target's origin is kept as {origin}, so a run's profile does not depend on its port", () => {
+    const at = (port: number) =>
+      serializeProfile(
+        fold([page([{ href: `http://127.0.0.1:${port}/web-data/v1/packages/A` }])], {
+          origins: [`http://127.0.0.1:${port}`],
+        }),
+      );
+    expect(at(4010)).toBe(at(5020));
+    expect(at(4010)).toContain('"{origin}/web-data/v1/packages/A": 1');
+    expect(at(4010)).toContain('"uri": 1');
+  });
+
   it('string formats', () => {
     expect(formatOf('2026-01-02')).toBe('date');
     expect(formatOf('2026-01-02T03:04:05.123+01:00')).toBe('date-time');

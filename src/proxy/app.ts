@@ -33,6 +33,7 @@ import { resolveProxyOptions, type ProxyInput, type ProxyOptions } from './optio
 import { refuseUnsafePaths } from './path-guard.js';
 import { Reporter, type Exchange } from './report.js';
 import { guardStream } from './stream-guard.js';
+import { profileWriterFor, type ProfileWriter } from './profile-writer.js';
 import { callUpstream, describeFetchError, readBounded } from './upstream.js';
 
 export const VIOLATIONS_HEADER = 'x-contract-violations';
@@ -51,7 +52,12 @@ export const EXPOSED_HEADERS = [
 type ProxyEnv = { Variables: { exchange: Exchange; outcome: { violations?: number } } };
 
 /** `settings`, not `options`: Hono apps already have an `options()` route method. */
-export type ProxyApp = Hono<ProxyEnv> & { reporter: Reporter; settings: ProxyOptions };
+export type ProxyApp = Hono<ProxyEnv> & {
+  reporter: Reporter;
+  settings: ProxyOptions;
+  /** `--profile`: closed (written a last time) when the proxy closes. */
+  profiler?: ProfileWriter;
+};
 
 function parseBody(bytes: Uint8Array): ResponseBody {
   const text = Buffer.from(bytes).toString('utf8');
@@ -76,9 +82,11 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     ? createRecorder({ dir: options.fixturesDir, now: options.now })
     : undefined;
 
+  const profiler = profileWriterFor(options, reporter);
   const app = new Hono<ProxyEnv>() as ProxyApp;
   app.reporter = reporter;
   app.settings = options;
+  app.profiler = profiler;
   app.use('*', createMiddleware<ProxyEnv>(countEveryRequest));
   app.use('*', hostGuard({ allowedHosts: options.allowedHosts }));
   app.use('*', cors({ allowedOrigins: options.allowedOrigins, exposeHeaders: EXPOSED_HEADERS }));
@@ -254,6 +262,18 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
         `no operation in the document (release ${contract.release}) matches ${method} ${below}`,
       );
     }
+
+    if (operation)
+      profiler?.observe({
+        operation,
+        method,
+        rawPath: below,
+        search,
+        requestBody,
+        status: upstream.status,
+        headers: upstream.headers,
+        body,
+      });
 
     const { headers, keyFound: keyInHeaders } = downstreamResponseHeaders(
       upstream.headers,
