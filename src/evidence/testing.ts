@@ -4,13 +4,8 @@
  * it) a fixed list of requests and folds every answer into a profile the way a client observing
  * its traffic does (undeclared fields named from the document, the key never kept).
  */
-import {
-  BASE_PATH,
-  declaredResponse,
-  findUndeclared,
-  pointerPattern,
-  type Contract,
-} from '../contract/index.js';
+import { BASE_PATH, type Contract } from '../contract/index.js';
+import { undeclaredPatterns } from './declared.js';
 import { observe } from './observe.js';
 import { emptyProfile, type Profile } from './profile.js';
 
@@ -40,12 +35,6 @@ export async function observeTarget(
     } catch {
       body = undefined;
     }
-    const op = contract.operation(ask.operationId);
-    const schema = declaredResponse(op, res.status)?.jsonSchema;
-    const undeclared =
-      schema && body !== undefined
-        ? [...new Set(findUndeclared(schema, body).map((f) => pointerPattern(f.pointer)))]
-        : undefined;
     observe(
       profile,
       {
@@ -56,7 +45,7 @@ export async function observeTarget(
         status: res.status,
         headers: res.headers,
         body,
-        undeclared,
+        undeclared: undeclaredPatterns(contract.operation(ask.operationId), res.status, body),
       },
       { secrets: [TEST_KEY] },
     );
