@@ -6,10 +6,11 @@
  * as the verdict or candidate it should (a field dropped, a date-time served as a date, a new enum
  * value, a page size of 25 where the document infers 10, an undeclared field in every record, a
  * different default order), and the proposed patch is a diff that applies to the document and
- * leaves it loadable.
+ * leaves it loadable (and `git apply` takes it).
  */
 import { applyPatch } from 'diff';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -196,7 +197,19 @@ describe('the ledger against a changed server', () => {
     expect(proposal.diff).toMatch(/^-.*default: 10 }$/m);
     expect(proposal.diff).toMatch(/^\+.*default: 25 }$/m);
     expect(proposal.decisions).toMatch(/^## 78\. Evidence of night: /);
-    expect(proposal.decisions).toContain('listDocuments default ?limit: 10 -> 25');
+    expect(proposal.decisions).toMatch(
+      /^ {2}- listDocuments default \?limit: 10 -> 25 \(full pages asked without limit held 25 records \(\d+ pages?\)\); request: `GET \/documents`$/m,
+    );
+    // As a person would apply it: git apply, from the repository's root.
+    const root = mkdtempSync(join(tmpdir(), 'ledger-apply-'));
+    mkdirSync(join(root, 'spec'));
+    writeFileSync(join(root, 'spec', 'openapi.yaml'), SPEC);
+    writeFileSync(join(root, 'openapi.patch'), proposal.diff);
+    const applied = spawnSync('git', ['apply', 'openapi.patch'], { cwd: root, encoding: 'utf8' });
+    expect(applied.status, applied.stderr).toBe(0);
+    expect(readFileSync(join(root, 'spec', 'openapi.yaml'), 'utf8')).toContain(
+      'x-source: inferred\n          schema: { type: integer, minimum: 1, maximum: 100, default: 25 }',
+    );
   });
 
   it('an undeclared field in every record is a consistent candidate; the patch declares it and the document still loads', async () => {

@@ -183,7 +183,7 @@ export function proposeChange(
     const edit = seenAt.has(`${e.kind} ${e.at}`) ? undefined : entryEdit(doc, e);
     if (edit) {
       seenAt.add(`${e.kind} ${e.at}`);
-      edits.push(edit);
+      edits.push({ ...edit, why: `${edit.why}${e.example ? `; request: \`${e.example}\`` : ''}` });
     } else if (!seenAt.has(`${e.kind} ${e.at}`))
       manual.push(
         `  - ${citeEntry(e)}: the document says ${JSON.stringify(e.value)} (${e.source}, \`${e.at}\`); seen: ${e.seen}${e.example ? ` (\`${e.example}\`)` : ''}. To decide by hand.`,
@@ -222,7 +222,10 @@ export function proposeChange(
     '',
     `- Source and reference: silent on what follows; these are observations (${ledger.responses} responses; ${ledger.summary.confirmed} facts confirmed, ${ledger.summary.contradicted} contradicted, ${ledger.summary.unseen} unseen).`,
     ...(edits.length
-      ? ['- Proposed (the diff beside this entry):', ...edits.map((e) => `  - ${e.why}`)]
+      ? [
+          '- Decision (proposed, for review; the diff beside this entry):',
+          ...edits.map((e) => `  - ${e.why}`),
+        ]
       : []),
     ...(added.length ? ['- Fields the target sent in every record:', ...added] : []),
     ...(manual.length ? ['- Contradicted, no edit proposed:', ...manual] : []),
