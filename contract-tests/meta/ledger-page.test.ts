@@ -45,6 +45,9 @@ const pageOf25: Mutation = {
   },
 };
 
+/** Two suite runs and two spawned commands on a loaded machine (each spawn loads the document). */
+const RUN_MS = 180_000;
+
 let target: Target;
 let dir: string;
 
@@ -82,32 +85,36 @@ afterAll(async () => {
 describe('web-data-evidence ledger over two nights', () => {
   let html: string;
 
-  it('writes the page, the JSON and the patch; night 2 shows the inferred page size contradicted', async () => {
-    const p1 = await night('2026-11-24', undefined);
-    const first = await ledger(['--profile', p1, '-o', join(dir, 'runs', '2026-11-24')]);
-    expect(first.code, first.err).toBe(0);
-    const json1 = JSON.parse(
-      readFileSync(join(dir, 'runs', '2026-11-24', 'evidence.json'), 'utf8'),
-    );
-    expect(json1.label).toBe('2026-11-24');
-    expect(
-      json1.facts.find((f: { id: string }) => f.id === 'listDocuments default ?limit').verdict,
-    ).toBe('confirmed');
-    expect(existsSync(join(dir, 'runs', '2026-11-24', 'openapi.patch'))).toBe(false);
+  it(
+    'writes the page, the JSON and the patch; night 2 shows the inferred page size contradicted',
+    async () => {
+      const p1 = await night('2026-11-24', undefined);
+      const first = await ledger(['--profile', p1, '-o', join(dir, 'runs', '2026-11-24')]);
+      expect(first.code, first.err).toBe(0);
+      const json1 = JSON.parse(
+        readFileSync(join(dir, 'runs', '2026-11-24', 'evidence.json'), 'utf8'),
+      );
+      expect(json1.label).toBe('2026-11-24');
+      expect(
+        json1.facts.find((f: { id: string }) => f.id === 'listDocuments default ?limit').verdict,
+      ).toBe('confirmed');
+      expect(existsSync(join(dir, 'runs', '2026-11-24', 'openapi.patch'))).toBe(false);
 
-    const p2 = await night('2026-11-25', pageOf25);
-    const out = join(dir, 'runs', '2026-11-25');
-    const second = await ledger(['--profile', p2, '--history', join(dir, 'runs'), '-o', out]);
-    expect(second.code, second.err).toBe(0);
-    const md = readFileSync(join(out, 'evidence.md'), 'utf8');
-    expect(md).toMatch(/^# Evidence of 2026-11-25: what the target was seen to do/);
-    expect(md).toMatch(
-      /\| `GET \/documents` \| default `\?limit` \| 10 \| inferred \| full pages asked without limit held 25 records \(\d+ pages?\) \| `GET \/documents[^`]*` \|/,
-    );
-    expect(md).toContain('```diff');
-    expect(readFileSync(join(out, 'openapi.patch'), 'utf8')).toMatch(/^\+.*default: 25 }$/m);
-    html = readFileSync(join(out, 'evidence.html'), 'utf8');
-  });
+      const p2 = await night('2026-11-25', pageOf25);
+      const out = join(dir, 'runs', '2026-11-25');
+      const second = await ledger(['--profile', p2, '--history', join(dir, 'runs'), '-o', out]);
+      expect(second.code, second.err).toBe(0);
+      const md = readFileSync(join(out, 'evidence.md'), 'utf8');
+      expect(md).toMatch(/^# Evidence of 2026-11-25: what the target was seen to do/);
+      expect(md).toMatch(
+        /\| `GET \/documents` \| default `\?limit` \| 10 \| inferred \| full pages asked without limit held 25 records \(\d+ pages?\) \| `GET \/documents[^`]*` \|/,
+      );
+      expect(md).toContain('```diff');
+      expect(readFileSync(join(out, 'openapi.patch'), 'utf8')).toMatch(/^\+.*default: 25 }$/m);
+      html = readFileSync(join(out, 'evidence.html'), 'utf8');
+    },
+    RUN_MS,
+  );
 
   it.runIf(hasChromium)(
     'the page in Chromium: the history table has both nights, the fact confirmed then contradicted (changed)',
@@ -140,21 +147,26 @@ describe('web-data-evidence ledger over two nights', () => {
         await browser.close();
       }
     },
+    RUN_MS,
   );
 
-  it('a missing flag, a file that is not a profile, or a bad number: one line naming it, exit 2', async () => {
-    const missing = await ledger(['-o', dir]);
-    expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(
-      /^web-data-evidence: ledger needs --profile FILE \(a profile.json\)\n$/,
-    );
-    const notProfile = join(dir, 'not-a-profile.json');
-    writeFileSync(notProfile, '{"format": "something else"}');
-    const bad = await ledger(['--profile', notProfile, '-o', dir]);
-    expect(bad.code).toBe(2);
-    expect(bad.err).toContain(`--profile ${notProfile}: not a profile`);
-    const number = await ledger(['--profile', notProfile, '-o', dir, '--min-observations', 'x']);
-    expect(number.code).toBe(2);
-    expect(number.err).toMatch(/--min-observations must be a whole number >= 1 \(got "x"\)/);
-  });
+  it(
+    'a missing flag, a file that is not a profile, or a bad number: one line naming it, exit 2',
+    async () => {
+      const missing = await ledger(['-o', dir]);
+      expect(missing.code).toBe(2);
+      expect(missing.err).toMatch(
+        /^web-data-evidence: ledger needs --profile FILE \(a profile.json\)\n$/,
+      );
+      const notProfile = join(dir, 'not-a-profile.json');
+      writeFileSync(notProfile, '{"format": "something else"}');
+      const bad = await ledger(['--profile', notProfile, '-o', dir]);
+      expect(bad.code).toBe(2);
+      expect(bad.err).toContain(`--profile ${notProfile}: not a profile`);
+      const number = await ledger(['--profile', notProfile, '-o', dir, '--min-observations', 'x']);
+      expect(number.code).toBe(2);
+      expect(number.err).toMatch(/--min-observations must be a whole number >= 1 \(got "x"\)/);
+    },
+    RUN_MS,
+  );
 });
