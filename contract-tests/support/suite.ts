@@ -14,9 +14,12 @@ import { takeObserved } from './evidence.js';
 
 export interface ContractMeta {
   findings: Finding[];
+  /** Answers seen (operation, status): what the coverage table counts. */
   notes: ExerciseNote[];
   /** What the target was seen to do during this test (the reporter merges them into profile.json). */
   profile?: Profile;
+  /** Requests sent, answered or not (a target that never answers in time leaves no note). */
+  sent: number;
 }
 
 declare module '@vitest/runner' {
@@ -37,6 +40,7 @@ export function suiteContext(): Promise<CheckContext> {
 export async function runCheck(test: TestContext, check: Check, scope?: Scope): Promise<Finding[]> {
   const ctx = await suiteContext();
   const before = ctx.notes.length;
+  const sentBefore = ctx.client.sent;
   let findings: Finding[];
   try {
     findings = await runToEnd(check, ctx, scope);
@@ -46,6 +50,7 @@ export async function runCheck(test: TestContext, check: Check, scope?: Scope): 
       findings: [],
       notes: ctx.notes.slice(before),
       profile: takeObserved(ctx),
+      sent: ctx.client.sent - sentBefore,
     };
     const message = redact(
       error instanceof Error ? `${error.name}: ${error.message}` : String(error),
@@ -57,6 +62,7 @@ export async function runCheck(test: TestContext, check: Check, scope?: Scope): 
     findings,
     notes: ctx.notes.slice(before),
     profile: takeObserved(ctx),
+    sent: ctx.client.sent - sentBefore,
   };
   const failures = failuresOf(findings);
   if (failures.length > 0) {

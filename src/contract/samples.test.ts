@@ -620,7 +620,7 @@ describe('broken samples fail with the right pointer and rule', () => {
     expect(check('getProduct', 200, body)).toEqual([]);
   });
 
-  it('a by-ID product with applicationBlockDiagrams is the 1.2.0 shape, the 1.0.0 fields beside them undeclared, not a failure (DECISIONS 76)', () => {
+  it('a by-ID product with applicationBlockDiagrams is the 1.2.0 shape, the 1.0.0 fields beside them undeclared, not a failure (DECISIONS 81)', () => {
     expect(check('getProduct', 200, { ...product120, additionalDetails: null })).toEqual([]);
     expect(check('getProduct', 200, { ...product, applicationBlockDiagrams: [] })).toEqual([]);
     // Without the diagrams it is the 1.0.0 shape, whose stated fields stay required.

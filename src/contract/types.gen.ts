@@ -561,7 +561,7 @@ export interface components {
          *     `applicationBlockDiagrams` in release 1.3.0). It does not declare `additionalDetails` or
          *     `relatedProducts` (the source states them for the 1.0.0 shape only), but does not forbid
          *     them either: a body carrying them beside `applicationBlockDiagrams` is this shape with two
-         *     undeclared fields, a warning like any other (DECISIONS.md 76). The source types
+         *     undeclared fields, a warning like any other (DECISIONS.md 81). The source types
          *     `dcpDocumentId` in document references as a string, the reference as nullable: both are
          *     accepted (DECISIONS.md 6).
          */
@@ -829,7 +829,7 @@ export interface components {
          * @description One attribute filter. `values` is an OR-list (eq: equal to any; gt/gte/lt/lte: against any);
          *     `range` takes `min` and/or `max`, inclusive. Numbers take every operator, strings and
          *     booleans only `eq`. A yes/no attribute takes `true`/`false` and the reference's strings
-         *     (`"Yes"`/`"No"`, any letter case; its example is `["Yes", "Available"]`), DECISIONS.md 77.
+         *     (`"Yes"`/`"No"`, any letter case; its example is `["Yes", "Available"]`), DECISIONS.md 82.
          */
         SearchFilter: {
             productPartAttributeId: string;

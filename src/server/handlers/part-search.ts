@@ -5,7 +5,7 @@
  * is inclusive on `min` and `max` (either may be left open), numbers compare with every operator,
  * strings (case-insensitively) and booleans only with `eq`. A yes/no attribute takes booleans and
  * strings: the reference's own example filter is `values: ["Yes", "Available"]`, so "Yes"/"No" (any
- * letter case) stand for true/false and any other string matches no part (DECISIONS 77).
+ * letter case) stand for true/false and any other string matches no part (DECISIONS 82).
  */
 import type { components } from '../../contract/types.gen.js';
 import type { InputProblem } from '../../contract/index.js';

@@ -339,7 +339,7 @@ describe('POST /product-parts/search', () => {
     ]);
   });
 
-  it("yes/no attributes take the reference's strings ('Yes'/'No', any case; its example ['Yes', 'Available']) as well as booleans (DECISIONS 77)", async () => {
+  it("yes/no attributes take the reference's strings ('Yes'/'No', any case; its example ['Yes', 'Available']) as well as booleans (DECISIONS 82)", async () => {
     const yes = expected((p) => valueOf(p, flag) === true);
     const no = expected((p) => valueOf(p, flag) === false);
     expect(yes.length).toBeGreaterThan(0);
