@@ -285,6 +285,8 @@ function judge(fact: DocumentFact, op: OperationProfile | undefined): Judged {
       return n > 0 ? confirmed(n) : unseen('never seen');
     }
     case 'media-type': {
+      // The profile counts media types per operation: a status never seen confirms none of its own.
+      if (fact.status && !op?.statuses[fact.status]) return unseen(`no ${fact.status} seen`);
       const n = op?.contentTypes[fact.subject] ?? 0;
       return n > 0 ? confirmed(n) : unseen('never seen');
     }
