@@ -147,6 +147,9 @@ function walkBody(
 ): void {
   const secrets = options.secrets ?? [];
   const origins = (options.origins ?? []).filter((o) => o !== '');
+  // An error body's values say when and what was asked ("retry after 59 s", the id not found), not
+  // what the service does: its shape is kept (types, formats, lengths), not its values or numbers.
+  const valuesToo = obs.status < 400;
   const visit = (v: unknown, pointer: string, name: string): void => {
     const loc: LocationProfile = (body.locations[pointer] ??= { count: 0, types: {} });
     const type = typeOf(v);
@@ -156,6 +159,7 @@ function walkBody(
       let text = v as string;
       for (const origin of origins) text = text.split(origin).join(ORIGIN_PLACEHOLDER);
       bump((loc.formats ??= {}), formatOf(v as string));
+      if (!valuesToo) return;
       const keep =
         !loc.open &&
         text.length <= bounds.valueChars &&
@@ -171,9 +175,9 @@ function walkBody(
           delete loc.values;
         }
       }
-    } else if (type === 'integer' || type === 'number')
-      loc.numbers = widen(loc.numbers, v as number);
-    else if (type === 'array') {
+    } else if (type === 'integer' || type === 'number') {
+      if (valuesToo) loc.numbers = widen(loc.numbers, v as number);
+    } else if (type === 'array') {
       const items = v as unknown[];
       loc.lengths = widen(loc.lengths, items.length);
       for (const item of items) visit(item, `${pointer}/*`, name);
