@@ -45,7 +45,7 @@ export function observeExchange(
       headers: exchange.headers,
       mediaType: exchange.mediaType,
       body: exchange.json,
-      undeclared: undeclaredPatterns(op, exchange.status, exchange.json),
+      undeclared: () => undeclaredPatterns(op, exchange.status, exchange.json),
     },
     { secrets, origins: [new URL(baseUrl).origin] },
   );

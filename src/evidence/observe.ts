@@ -47,9 +47,10 @@ export interface Observation {
   /**
    * Pointer patterns (`/data/*\/extra`) of the fields the document does not declare for this
    * response; everything below one is undeclared too. Undefined: every field counts as undeclared
-   * (the cautious reading when no document is at hand).
+   * (the cautious reading when no document is at hand). A function is asked only when a value
+   * looks personal (walking the document beside the body costs as much as the fold itself).
    */
-  undeclared?: readonly string[];
+  undeclared?: readonly string[] | (() => readonly string[] | undefined);
 }
 
 export interface ObserveOptions {
@@ -87,10 +88,14 @@ const URI = /^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i;
 
 /** The format a string is written in, as far as a client parsing it cares. */
 export function formatOf(value: string): StringFormat {
-  if (DATE.test(value)) return 'date';
-  if (DATE_TIME.test(value)) return 'date-time';
-  if (UUID.test(value)) return 'uuid';
-  if (URI.test(value)) return 'uri';
+  // Cheap tests first: most strings are none of these, and a body holds thousands of them.
+  const first = value.charCodeAt(0);
+  if (first >= 48 && first <= 57) {
+    if (DATE.test(value)) return 'date';
+    if (DATE_TIME.test(value)) return 'date-time';
+  }
+  if (value.length === 36 && UUID.test(value)) return 'uuid';
+  if (value.includes('://') && URI.test(value)) return 'uri';
   return 'other';
 }
 
@@ -104,6 +109,7 @@ export function typeOf(value: unknown): JsonType {
 }
 
 function escapeSegment(key: string): string {
+  if (!key.includes('~') && !key.includes('/')) return key;
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -137,6 +143,16 @@ function isUndeclared(pointer: string, undeclared: readonly string[] | undefined
   return undeclared.some((u) => pointer === u || pointer.startsWith(`${u}/`));
 }
 
+/** `obs.undeclared`, worked out at most once per response and only if asked. */
+function undeclaredOf(obs: Observation): () => readonly string[] | undefined {
+  let known: { value: readonly string[] | undefined } | undefined;
+  return () => {
+    const given = obs.undeclared;
+    known ??= { value: typeof given === 'function' ? given() : given };
+    return known.value;
+  };
+}
+
 /** Every JSON location of a body, folded into `body` (one response's worth). */
 function walkBody(
   body: BodyProfile,
@@ -147,6 +163,10 @@ function walkBody(
 ): void {
   const secrets = options.secrets ?? [];
   const origins = (options.origins ?? []).filter((o) => o !== '');
+  // An error body's values say when and what was asked ("retry after 59 s", the id not found), not
+  // what the service does: its shape is kept (types, formats, lengths), not its values or numbers.
+  const valuesToo = obs.status < 400;
+  const undeclared = undeclaredOf(obs);
   const visit = (v: unknown, pointer: string, name: string): void => {
     const loc: LocationProfile = (body.locations[pointer] ??= { count: 0, types: {} });
     const type = typeOf(v);
@@ -156,11 +176,12 @@ function walkBody(
       let text = v as string;
       for (const origin of origins) text = text.split(origin).join(ORIGIN_PLACEHOLDER);
       bump((loc.formats ??= {}), formatOf(v as string));
+      if (!valuesToo) return;
       const keep =
         !loc.open &&
         text.length <= bounds.valueChars &&
         !holdsSecret(text, secrets) &&
-        !(isUndeclared(pointer, obs.undeclared) && looksPersonal(name, text));
+        !(looksPersonal(name, text) && isUndeclared(pointer, undeclared()));
       if (!keep) {
         loc.open = true;
         delete loc.values;
@@ -171,9 +192,9 @@ function walkBody(
           delete loc.values;
         }
       }
-    } else if (type === 'integer' || type === 'number')
-      loc.numbers = widen(loc.numbers, v as number);
-    else if (type === 'array') {
+    } else if (type === 'integer' || type === 'number') {
+      if (valuesToo) loc.numbers = widen(loc.numbers, v as number);
+    } else if (type === 'array') {
       const items = v as unknown[];
       loc.lengths = widen(loc.lengths, items.length);
       for (const item of items) visit(item, `${pointer}/*`, name);

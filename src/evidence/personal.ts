@@ -23,7 +23,7 @@ export function looksPersonal(name: string, value: unknown): boolean {
   if (PERSONAL_NAME.test(spaced)) return true;
   if (typeof value !== 'string') return false;
   return (
-    EMAIL.test(value) ||
+    (value.includes('@') && EMAIL.test(value)) ||
     (PHONE.test(value) && /\d{3}/.test(value) && !/^\d{4}-\d{2}-\d{2}/.test(value)) ||
     IPV4.test(value) ||
     IPV6.test(value) ||

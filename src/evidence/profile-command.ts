@@ -56,7 +56,7 @@ export function observeRecordings(
       status: meta.response.status,
       headers: meta.response.headers,
       body,
-      undeclared: undeclaredPatterns(operation, meta.response.status, body),
+      undeclared: () => undeclaredPatterns(operation, meta.response.status, body),
     });
   }
 }

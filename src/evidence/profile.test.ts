@@ -160,10 +160,16 @@ describe('observe', () => {
         query: [],
         status: 404,
         headers: { 'Content-Type': 'application/json' },
-        body: { error: 'not found' },
+        body: { error: 'not found: X', retry_after: 59 },
       },
     ]);
-    expect(p.operations.getPackage.errorShapes).toEqual({ '404': { error: 1 } });
+    expect(p.operations.getPackage.errorShapes).toEqual({ '404': { 'error,retry_after': 1 } });
+    // Its shape, not its values: they say what was asked and when.
+    expect(p.operations.getPackage.bodies['404'].locations['/retry_after']).toEqual({
+      count: 1,
+      types: { integer: 1 },
+    });
+    expect(p.operations.getPackage.bodies['404'].locations['/error'].values).toBeUndefined();
     expect(p.operations.getPackage.examples).toEqual({ '404': 'GET /packages/X' });
   });
 });

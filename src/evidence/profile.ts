@@ -62,7 +62,7 @@ export interface LocationProfile {
   lengths?: Range;
 }
 
-/** The JSON bodies of one status of one operation. */
+/** The JSON bodies of one status of one operation (an error status: its shape only, no `values` or `numbers`). */
 export interface BodyProfile {
   /** Responses with a JSON body. */
   count: number;

@@ -108,7 +108,7 @@ export function createProfileWriter(options: ProfileWriterOptions): ProfileWrite
         status: answer.status,
         headers: answer.headers,
         body,
-        undeclared: undeclaredPatterns(answer.operation, answer.status, body),
+        undeclared: () => undeclaredPatterns(answer.operation, answer.status, body),
       },
       { secrets },
     );
