@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadContract } from '../src/contract/index.js';
 import { loadAllowlist } from './support/allowlist.js';
-import { readBaseline } from './support/baseline.js';
+import { readBaselineRun } from './support/baseline.js';
 import { readOptions, type ContractOptions } from './support/options.js';
 import { EXIT_USAGE, UsageError } from '../src/usage.js';
 
@@ -55,7 +55,22 @@ const FLAGS = {
   baseline: {
     env: 'CONTRACT_BASELINE',
     value: '<report.json>',
-    help: 'a previous JSON report: findings are marked new, known or gone; the summary leads with what is new',
+    help: 'a previous JSON report (its profile.json beside it) or a profile: findings are marked new, known or gone, and what the service did is compared (removals and changes of type, format, default page size or order fail); the summary leads with what changed',
+  },
+  'drift-presence': {
+    env: 'CONTRACT_DRIFT_PRESENCE',
+    value: '<share>',
+    help: 'a field counts as in (nearly) every record at this share of them (default 0.95)',
+  },
+  'drift-min-records': {
+    env: 'CONTRACT_DRIFT_MIN_RECORDS',
+    value: '<n>',
+    help: '... and only when at least this many records were seen, then and now (default 10)',
+  },
+  'drift-enum-repeat': {
+    env: 'CONTRACT_DRIFT_ENUM_REPEAT',
+    value: '<n>',
+    help: 'a string is enum-like when seen this many times per distinct value (default 2)',
   },
   'restricted-families': {
     env: 'CONTRACT_RESTRICTED_FAMILIES',
@@ -91,7 +106,12 @@ const FLAGS = {
   'report-dir': {
     env: 'CONTRACT_REPORT_DIR',
     value: '<dir>',
-    help: 'where the JSON, Markdown and JUnit reports go (default reports/)',
+    help: 'where the JSON, Markdown and JUnit reports and profile.json go (default reports/)',
+  },
+  profile: {
+    env: 'CONTRACT_PROFILE_FILE',
+    value: '<file>',
+    help: 'where the observed profile goes (default <report-dir>/profile.json)',
   },
 } as const satisfies Record<string, { env: string; value?: string; help: string }>;
 
@@ -102,7 +122,7 @@ export function usage(): string {
     'Usage: web-data-contract [options] [base-url]',
     '',
     'Checks a Web Data API target (a base URL ending in /web-data/v1) against spec/openapi.yaml and',
-    'writes reports/contract-report.json, contract-summary.md and contract-junit.xml. Without a base URL',
+    'writes reports/contract-report.json, contract-summary.md, contract-junit.xml and profile.json. Without a base URL',
     'it starts the bundled mock and checks that.',
     '',
     'Keys come from the environment only: CONTRACT_API_KEY (required with a base URL),',
@@ -183,7 +203,7 @@ export async function validate(env: NodeJS.ProcessEnv): Promise<ContractOptions>
   try {
     options = readOptions(env);
     loadAllowlist(options.allowlistPath);
-    if (options.baselineFile) readBaseline(options.baselineFile);
+    if (options.baselineFile) readBaselineRun(options.baselineFile);
     const contract = await loadContract({ release: options.release });
     const families = [...new Set(contract.operations.map((op) => op.family))];
     const unknown = (options.restrictedFamilies ?? []).filter((f) => !families.includes(f));
@@ -196,6 +216,7 @@ export async function validate(env: NodeJS.ProcessEnv): Promise<ContractOptions>
     assertWritableDir(dirname(options.jsonFile), 'CONTRACT_JSON_REPORT');
     assertWritableDir(dirname(options.summaryFile), 'CONTRACT_SUMMARY_FILE');
     assertWritableDir(dirname(options.junitFile), 'CONTRACT_JUNIT_FILE');
+    assertWritableDir(dirname(options.profileFile), 'CONTRACT_PROFILE_FILE');
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -32,6 +32,7 @@ interface Night {
   json: string;
   markdown: string;
   junit: string;
+  profile: string;
 }
 
 let target: Target;
@@ -116,6 +117,7 @@ function night(name: string, args: string[]): Promise<Night> {
         json: read('contract-report.json'),
         markdown: read('contract-summary.md'),
         junit: read('contract-junit.xml'),
+        profile: read('profile.json'),
       });
     });
   });
@@ -141,6 +143,7 @@ function expectNoKey(n: Night): void {
     json: n.json,
     markdown: n.markdown,
     junit: n.junit,
+    profile: n.profile,
   })) {
     for (const form of keyForms())
       expect(text.includes(form), `${where} contains ${JSON.stringify(form)}`).toBe(false);
@@ -209,7 +212,11 @@ describe('web-data-contract against a live target behind a pass-through proxy', 
       // The summary leads with what is new: before the run's own line, its failures and its warnings.
       const lines = second.markdown.split('\n');
       expect(lines[0]).toMatch(/^## Contract suite: FAILED/);
-      expect(lines[2]).toMatch(/^Against the baseline .*: \*\*\d+ new failure\(s\)\*\*/);
+      // First what the service did against then (the profile beside night 1's report), then the findings.
+      expect(lines[2]).toMatch(
+        /^Against what the service did then \(.*profile\.json\): \*\*\d+ change/,
+      );
+      expect(second.markdown).toMatch(/\nAgainst the baseline .*: \*\*\d+ new failure\(s\)\*\*/);
       expect(second.markdown.indexOf('### New since the baseline')).toBeLessThan(
         second.markdown.indexOf('\nTarget '),
       );

@@ -362,6 +362,23 @@ describe('drift the schema allows', () => {
     });
   });
 
+  it('a 1.2.0 by-ID product carrying the 1.0.0 fields as well warns about them, and does not fail', async () => {
+    // Neither source forbids additionalDetails/relatedProducts beside applicationBlockDiagrams.
+    const both: Mutation = {
+      response(res, req) {
+        const body = res.json as Record<string, unknown> | undefined;
+        if (!/^\/products\/[^/]+$/.test(req.path) || res.status !== 200 || !body) return;
+        if (!('applicationBlockDiagrams' in body)) return;
+        body.additionalDetails = 'Also sold as a module.';
+        body.relatedProducts = [{ productId: 'P-OTHER', title: 'Other', href: '/x' }];
+      },
+    };
+    const findings = await run(checkEveryOperation, { family: 'products' }, both);
+    expect(findings.filter((f) => f.severity === 'failure').map(formatFinding)).toEqual([]);
+    const drift = findings.filter((f) => f.rule === 'undeclared-field').map((f) => f.pointer);
+    expect(drift).toEqual(expect.arrayContaining(['/additionalDetails', '/relatedProducts']));
+  });
+
   it('an undeclared field fails under CONTRACT_STRICT=1', async () => {
     const findings = await run(checkEveryOperation, packages, extraField, { CONTRACT_STRICT: '1' });
     expect(findings.filter((f) => f.severity === 'failure').map((f) => f.rule)).toContain(
@@ -468,6 +485,48 @@ describe('the blind spots are looked at, not passed silently', () => {
     expect(ctx.notes.some((n) => n.operationId === 'getProductPart' && n.status === 200)).toBe(
       true,
     );
+  });
+
+  // A "restricted" key that is in truth unrestricted (the live equivalent: a key whose scopes were widened).
+  const unrestrictedAsRestricted = {
+    CONTRACT_BASE_URL: '',
+    CONTRACT_API_KEY: 'demo-unlimited-key',
+    CONTRACT_RESTRICTED_API_KEY: 'demo-unlimited-key',
+  };
+
+  it('a restricted key refused nowhere (families probed) is a check that could not run, said once', async () => {
+    const { findings } = await runChecks(target, [checkAuthorization], undefined, undefined, {
+      ...unrestrictedAsRestricted,
+      CONTRACT_BASE_URL: target.proxy.url,
+    });
+    expect(findings.filter((f) => f.severity === 'failure').map(formatFinding)).toEqual([]);
+    const notRun = findings.filter((f) => f.rule === 'not-run');
+    expect(notRun).toHaveLength(1);
+    expect(notRun[0]).toMatchObject({
+      severity: 'warning',
+      expected: '403 (authorization) checked',
+      message: expect.stringMatching(
+        /^403 \(authorization\) not checked: the restricted key was refused nowhere .*CONTRACT_RESTRICTED_FAMILIES/,
+      ),
+    });
+  });
+
+  it('a restricted key that reaches the families CONTRACT_RESTRICTED_FAMILIES names fails auth.403', async () => {
+    const { findings } = await runChecks(
+      target,
+      [checkAuthorization],
+      { family: 'documents' },
+      undefined,
+      {
+        ...unrestrictedAsRestricted,
+        CONTRACT_BASE_URL: target.proxy.url,
+        CONTRACT_RESTRICTED_FAMILIES: 'documents',
+      },
+    );
+    const refused = findings.filter((f) => f.severity === 'failure' && f.rule === 'auth.403');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(formatFinding(refused[0])).toMatch(/expected: +status 403/);
+    expect(findings.filter((f) => f.rule === 'not-run')).toEqual([]);
   });
 
   it('without known competitor numbers, a live run says the matches were not checked', async () => {

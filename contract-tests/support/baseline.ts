@@ -4,10 +4,23 @@
  * finding is `new` or `known`, and findings of the previous report that did not come back are
  * `gone`. A finding is the same when its severity, rule, operation, method and pointer pattern
  * (array indices as `*`) are: URLs (ports, generated values) and sample values may change.
+ * The baseline run's observed profile (what the service did then) is found inside the report, or
+ * beside it (`profile.json`, or the name the report gives); a profile file given directly is
+ * that profile alone.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pointerPattern } from '../../src/contract/index.js';
+import {
+  asProfile,
+  PROFILE_FORMAT,
+  readProfile,
+  type Profile,
+} from '../../src/evidence/profile.js';
 import type { Finding } from './findings.js';
+
+/** The profile's file name beside a report, unless the report names another. */
+export const PROFILE_FILE_NAME = 'profile.json';
 
 /** What makes two findings of different runs the same finding. */
 export function findingKey(
@@ -22,16 +35,51 @@ export function findingKey(
   ].join(' ');
 }
 
-/** The findings of a previous JSON report; a file that is not one is an error naming it. */
-export function readBaseline(path: string): Finding[] {
-  let parsed: unknown;
+function parseJsonFile(path: string): unknown {
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new Error(
       `CONTRACT_BASELINE ${path}: cannot read a JSON report (${(error as Error).message})`,
     );
   }
+}
+
+/** The findings of a previous JSON report; a file that is not one is an error naming it. */
+export function readBaseline(path: string): Finding[] {
+  return findingsOf(parseJsonFile(path), path);
+}
+
+/** What a baseline file holds: a report's findings and its run's profile, or a profile alone. */
+export interface BaselineRun {
+  findings?: Finding[];
+  profile?: Profile;
+  /** Where the profile came from (the file, or `<report> (inside)`); undefined when none was found. */
+  profileFrom?: string;
+}
+
+/**
+ * Reads `CONTRACT_BASELINE`: a contract report (its profile inside it or beside it, if there is
+ * one) or a profile. Anything else, or a profile that does not read, is an error naming the file.
+ */
+export function readBaselineRun(path: string): BaselineRun {
+  const parsed = parseJsonFile(path) as Record<string, unknown> | null;
+  if (parsed?.format === PROFILE_FORMAT)
+    return { profile: asProfile(parsed, `CONTRACT_BASELINE ${path}`), profileFrom: path };
+  const findings = findingsOf(parsed, path);
+  const inside = parsed?.profile;
+  if (inside && typeof inside === 'object')
+    return {
+      findings,
+      profile: asProfile(inside, `CONTRACT_BASELINE ${path} (its "profile")`),
+      profileFrom: `${path} (inside)`,
+    };
+  const beside = join(dirname(path), typeof inside === 'string' ? inside : PROFILE_FILE_NAME);
+  if (!existsSync(beside)) return { findings };
+  return { findings, profile: readProfile(beside), profileFrom: beside };
+}
+
+function findingsOf(parsed: unknown, path: string): Finding[] {
   const findings = (parsed as { findings?: unknown } | null)?.findings;
   if (
     !Array.isArray(findings) ||
@@ -40,7 +88,7 @@ export function readBaseline(path: string): Finding[] {
     )
   ) {
     throw new Error(
-      `CONTRACT_BASELINE ${path}: not a contract report (expected a "findings" list as in reports/contract-report.json)`,
+      `CONTRACT_BASELINE ${path}: not a contract report (expected a "findings" list as in reports/contract-report.json) nor a profile (${PROFILE_FORMAT})`,
     );
   }
   return findings as Finding[];

@@ -10,6 +10,7 @@ import type { Allowlist } from './allowlist.js';
 import type { Auth, Client } from './client.js';
 import type { Finding } from './findings.js';
 import type { ContractOptions } from './options.js';
+import type { Profile } from '../../src/evidence/profile.js';
 
 /** One request as the coverage table sees it. */
 export interface ExerciseNote {
@@ -34,6 +35,8 @@ export interface CheckContext {
   memo: Map<string, Promise<unknown>>;
   /** Run-wide warnings already given (e.g. "no rate-limit headers"): said once per run, not per response. */
   once: Set<string>;
+  /** What the target was seen to do since the last test took it (support/evidence.ts). */
+  profile: Profile;
 }
 
 /** Narrows a check to one endpoint family (the operations' first tag). */

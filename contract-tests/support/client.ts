@@ -60,6 +60,8 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Injected so tests never sleep for real. */
   sleep?: (ms: number) => Promise<void>;
+  /** Told of every answer the suite receives (the observed profile reads them). */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 export interface Client {
@@ -319,7 +321,7 @@ export function createClient(options: ClientOptions): Client {
           retries++;
           continue;
         }
-        return {
+        const exchange: Exchange = {
           spec,
           url,
           status: response.status,
@@ -332,6 +334,8 @@ export function createClient(options: ClientOptions): Client {
           curl: curlOf(url, spec, body),
           retries,
         };
+        options.onExchange?.(exchange);
+        return exchange;
       }
     } finally {
       if (lowOnQuota) single.release();

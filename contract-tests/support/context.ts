@@ -15,6 +15,8 @@ import { loadAllowlist } from './allowlist.js';
 import { CheckAborted, type Check, type CheckContext, type Scope } from './check.js';
 import { createClient, type ClientOptions } from './client.js';
 import { secretsOf, type ContractOptions } from './options.js';
+import { emptyProfile } from '../../src/evidence/profile.js';
+import { observeExchange } from './evidence.js';
 
 // The checks name these through this module, beside createContext and runToEnd.
 export { CheckAborted, type Check, type CheckContext, type Scope } from './check.js';
@@ -35,6 +37,7 @@ export async function createContext(
 ): Promise<CheckContext> {
   const { contract = await loadContract({ release: options.release }), ...clientOverrides } =
     overrides;
+  const secrets = secretsOf(options);
   const client = createClient({
     baseUrl: options.baseUrl,
     keys: {
@@ -48,19 +51,23 @@ export async function createContext(
     maxRetryWaitMs: options.maxRetryWaitMs,
     maxBodyBytes: options.maxBodyBytes,
     maxJsonDepth: options.maxJsonDepth,
+    onExchange: (exchange) =>
+      observeExchange(ctx.profile, contract, exchange, secrets, options.baseUrl),
     ...clientOverrides,
   });
-  return {
+  const ctx: CheckContext = {
     client,
     contract,
     validators: validatorsFor(contract),
     options,
     allowlist: loadAllowlist(options.allowlistPath),
-    secrets: secretsOf(options),
+    secrets,
     notes: [],
     memo: new Map(),
     once: new Set(),
+    profile: emptyProfile(),
   };
+  return ctx;
 }
 
 /**

@@ -4,6 +4,7 @@
  * of the environment, so the same variables always give the same run.
  */
 import { resolve } from 'node:path';
+import { DEFAULT_THRESHOLDS, type DriftThresholds } from '../../src/evidence/drift.js';
 
 /** What the suite is pointed at: the mock it started itself, or a live service it must be polite to. */
 export type TargetKind = 'mock' | 'live';
@@ -44,8 +45,16 @@ export interface ContractOptions {
   publicBaseUrl?: string;
   /** Competitor part numbers the target is known to match (`CONTRACT_XREF_NUMBERS`), for the cross-reference. */
   xrefNumbers?: string[];
-  /** A previous JSON report to compare with (`CONTRACT_BASELINE`): findings marked new, known or gone. */
+  /**
+   * A previous JSON report to compare with (`CONTRACT_BASELINE`): findings marked new, known or
+   * gone, and what the service did (that run's profile.json, beside the report) against tonight.
+   * A profile file works too (then only what the service did is compared).
+   */
   baselineFile?: string;
+  /** What the target was seen to do, written beside the reports (`CONTRACT_PROFILE_FILE`). */
+  profileFile: string;
+  /** When a difference against the baseline's profile counts (src/evidence/drift.ts). */
+  drift: DriftThresholds;
   /** Lists with at most this many pages are walked whole; longer ones are sampled. */
   maxWalkPages: number;
   /** Seed for the few generated inputs (unknown identifiers, competitor part numbers). */
@@ -91,6 +100,16 @@ function positiveInt(env: Env, name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < 1)
     throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+/** A share between 0 (exclusive) and 1 (inclusive). */
+function ratio(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > 1)
+    throw new Error(`${name} must be a number above 0 and at most 1, got "${raw}"`);
   return n;
 }
 
@@ -162,6 +181,12 @@ export function readOptions(env: Env = process.env): ContractOptions {
     junitFile: resolve(env.CONTRACT_JUNIT_FILE || `${reportDir}/contract-junit.xml`),
     jsonFile: resolve(env.CONTRACT_JSON_REPORT || `${reportDir}/contract-report.json`),
     summaryFile: resolve(env.CONTRACT_SUMMARY_FILE || `${reportDir}/contract-summary.md`),
+    profileFile: resolve(env.CONTRACT_PROFILE_FILE || `${reportDir}/profile.json`),
+    drift: {
+      presence: ratio(env, 'CONTRACT_DRIFT_PRESENCE', DEFAULT_THRESHOLDS.presence),
+      minRecords: positiveInt(env, 'CONTRACT_DRIFT_MIN_RECORDS', DEFAULT_THRESHOLDS.minRecords),
+      enumRepeat: positiveInt(env, 'CONTRACT_DRIFT_ENUM_REPEAT', DEFAULT_THRESHOLDS.enumRepeat),
+    },
     githubStepSummary: env.GITHUB_STEP_SUMMARY || undefined,
   };
 }

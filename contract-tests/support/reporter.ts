@@ -9,10 +9,13 @@
  * every key is redacted from all of it.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { loadContract } from '../../src/contract/index.js';
-import { compareWithBaseline, readBaseline } from './baseline.js';
+import { compareProfiles } from '../../src/evidence/drift.js';
+import { emptyProfile, mergeInto, serializeProfile } from '../../src/evidence/profile.js';
+import { compareWithBaseline, readBaselineRun } from './baseline.js';
+import { driftFindings } from './evidence.js';
 import { coverageCells, coverageMarkdown } from './coverage.js';
 import { formatFinding, redact, type Finding } from './findings.js';
 import { readOptions, secretsOf } from './options.js';
@@ -106,6 +109,11 @@ function bullet(f: Finding): string {
   return `- ${f.severity} ${f.rule} in ${f.operationId}: ${f.message}${f.pointer ? ` (${f.pointer}${f.actual ? `, sample ${f.actual}` : ''})` : ''}${f.assumption ? `; assumed: ${f.assumption}` : ''}`;
 }
 
+/** A drift finding: what the service did then and now, and how to see it. */
+function driftBullet(f: Finding): string {
+  return `- ${f.severity} ${f.rule} in ${f.operationId}: ${f.message} (${f.pointer}); then: ${f.expected.replace(/^as then: /, '')}; now: ${f.actual}${f.curl ? `; repro: \`${f.curl}\`` : ''}`;
+}
+
 function section(
   title: string,
   items: readonly Finding[],
@@ -161,6 +169,7 @@ export default class ContractReporter implements Reporter {
       options.baseUrl ?? process.env.CONTRACT_RESOLVED_BASE_URL ?? '(the suite’s own mock)';
     let findings: Finding[] = [];
     const notes: ExerciseNote[] = [];
+    const observed = emptyProfile();
     const tests: { name: string; file: string; state: string }[] = [];
     const metas: (ContractMeta | undefined)[] = [];
     for (const module of modules) {
@@ -171,6 +180,7 @@ export default class ContractReporter implements Reporter {
         const thrown = thrownFailure(test, target);
         if (thrown) findings.push(thrown);
         notes.push(...(meta.contract?.notes ?? []));
+        if (meta.contract?.profile) mergeInto(observed, meta.contract.profile);
         tests.push({ name: test.fullName, file: module.moduleId, state: test.result().state });
       }
     }
@@ -179,10 +189,16 @@ export default class ContractReporter implements Reporter {
     if (tests.length === 0 && broken.length === 0) return;
     const contract = await loadContract({ release: options.release });
     const cells = coverageCells(contract, notes, options);
-    const baseline = options.baselineFile
-      ? compareWithBaseline(findings, readBaseline(options.baselineFile))
+    const previous = options.baselineFile ? readBaselineRun(options.baselineFile) : undefined;
+    const baseline = previous?.findings
+      ? compareWithBaseline(findings, previous.findings)
       : undefined;
     if (baseline) findings = baseline.findings;
+    // What the service did then against tonight: failures even where the document is silent.
+    const drift = previous?.profile
+      ? driftFindings(compareProfiles(previous.profile, observed, options.drift), target)
+      : [];
+    findings.push(...drift);
     const failures = findings.filter((f) => f.severity === 'failure');
     const warnings = findings.filter((f) => f.severity === 'warning');
     const notRun = warnings.filter((f) => f.rule === NOT_RUN);
@@ -206,6 +222,12 @@ export default class ContractReporter implements Reporter {
         warnings: warnings.length,
         notRun: notRun.length,
       },
+      profile: relative(dirname(options.jsonFile), options.profileFile),
+      drift: previous && {
+        profile: previous.profileFrom ?? null,
+        failures: drift.filter((f) => f.severity === 'failure').length,
+        warnings: drift.filter((f) => f.severity === 'warning').length,
+      },
       baseline: baseline && {
         file: options.baselineFile,
         new: findings.filter((f) => f.baseline === 'new').length,
@@ -219,6 +241,7 @@ export default class ContractReporter implements Reporter {
     };
     const secrets = secretsOf(options);
     write(options.jsonFile, redact(JSON.stringify(report, null, 2), secrets));
+    write(options.profileFile, redact(serializeProfile(observed), secrets));
 
     const byRule = new Map<string, number>();
     for (const w of warnings) byRule.set(w.rule, (byRule.get(w.rule) ?? 0) + 1);
@@ -229,13 +252,25 @@ export default class ContractReporter implements Reporter {
         : notRun.length > 0
           ? `passed, but ${notRun.length} check(s) could not run`
           : 'passed';
-    const fresh = findings.filter((f) => f.baseline === 'new');
+    const fresh = findings.filter((f) => f.baseline === 'new' && !drift.includes(f));
     const md = [
       `## Contract suite: ${headline}`,
       '',
+      ...(previous
+        ? previous.profile
+          ? [
+              `Against what the service did then (${previous.profileFrom}): **${report.drift!.failures} change(s) that break clients**, ${report.drift!.warnings} warning(s).`,
+              '',
+              ...section('Changed since the baseline', drift, driftBullet, options.jsonFile),
+            ]
+          : [
+              `The baseline ${options.baselineFile} has no profile beside it: what the service did was not compared.`,
+              '',
+            ]
+        : []),
       ...(baseline
         ? [
-            `Against the baseline ${options.baselineFile}: **${fresh.filter((f) => f.severity === 'failure').length} new failure(s)**, ${fresh.filter((f) => f.severity === 'warning').length} new warning(s), ${findings.length - fresh.length} known, ${baseline.gone.length} gone.`,
+            `Against the baseline ${options.baselineFile}: **${fresh.filter((f) => f.severity === 'failure').length} new failure(s)**, ${fresh.filter((f) => f.severity === 'warning').length} new warning(s), ${findings.filter((f) => f.baseline === 'known').length} known, ${baseline.gone.length} gone.`,
             '',
           ]
         : []),

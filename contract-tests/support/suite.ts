@@ -9,11 +9,15 @@ import { createContext, runToEnd, type Check, type CheckContext, type Scope } fr
 import { failuresOf, formatFinding, redact, type Finding } from './findings.js';
 import { readOptions } from './options.js';
 import type { ExerciseNote } from './check.js';
+import type { Profile } from '../../src/evidence/profile.js';
+import { takeObserved } from './evidence.js';
 
 export interface ContractMeta {
   findings: Finding[];
   /** Answers seen (operation, status): what the coverage table counts. */
   notes: ExerciseNote[];
+  /** What the target was seen to do during this test (the reporter merges them into profile.json). */
+  profile?: Profile;
   /** Requests sent, answered or not (a target that never answers in time leaves no note). */
   sent: number;
 }
@@ -45,6 +49,7 @@ export async function runCheck(test: TestContext, check: Check, scope?: Scope): 
     test.task.meta.contract = {
       findings: [],
       notes: ctx.notes.slice(before),
+      profile: takeObserved(ctx),
       sent: ctx.client.sent - sentBefore,
     };
     const message = redact(
@@ -56,6 +61,7 @@ export async function runCheck(test: TestContext, check: Check, scope?: Scope): 
   test.task.meta.contract = {
     findings,
     notes: ctx.notes.slice(before),
+    profile: takeObserved(ctx),
     sent: ctx.client.sent - sentBefore,
   };
   const failures = failuresOf(findings);

@@ -620,13 +620,15 @@ describe('broken samples fail with the right pointer and rule', () => {
     expect(check('getProduct', 200, body)).toEqual([]);
   });
 
-  it('a by-ID product mixing both shapes matches neither (the shape-exclusion rule fires)', () => {
-    expect(rules(check('getProduct', 200, { ...product120, additionalDetails: null }))).toEqual([
-      { pointer: '', rule: 'not' },
-    ]);
-    expect(rules(check('getProduct', 200, { ...product, applicationBlockDiagrams: [] }))).toEqual([
-      { pointer: '', rule: 'not' },
-    ]);
+  it('a by-ID product with applicationBlockDiagrams is the 1.2.0 shape, the 1.0.0 fields beside them undeclared, not a failure (DECISIONS 82)', () => {
+    expect(check('getProduct', 200, { ...product120, additionalDetails: null })).toEqual([]);
+    expect(check('getProduct', 200, { ...product, applicationBlockDiagrams: [] })).toEqual([]);
+    // Without the diagrams it is the 1.0.0 shape, whose stated fields stay required.
+    const { relatedProducts: _r, ...withoutRelated } = product;
+    expect(rules(check('getProduct', 200, withoutRelated))).toContainEqual({
+      pointer: '/relatedProducts',
+      rule: 'required: relatedProducts',
+    });
   });
 
   it('category level outside 1..4, in the flat form', () => {

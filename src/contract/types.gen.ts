@@ -32,8 +32,9 @@ export interface paths {
          * Get one product
          * @description Serves one of two shapes (see DECISIONS.md, "Product by-ID shapes"): the 1.0.0 shape
          *     (with `additionalDetails` and `relatedProducts`) or the 1.2.0 shape (with
-         *     `applicationBlockDiagrams`, strict `dcpDocumentId`). The shapes are mutually exclusive,
-         *     so the body itself declares which one it is.
+         *     `applicationBlockDiagrams`, strict `dcpDocumentId`). The shapes are mutually exclusive
+         *     by `applicationBlockDiagrams` alone, so the body itself declares which one it is; fields a
+         *     shape does not declare are drift to warn about, never a reason to match neither.
          */
         get: operations["getProduct"];
         put?: never;
@@ -557,16 +558,19 @@ export interface components {
         ProductV1_0_0: components["schemas"]["Product"] & unknown;
         /**
          * @description By-ID product, 1.2.0 shape (the endpoint description's version; the changelog adds
-         *     `applicationBlockDiagrams` in release 1.3.0). No `additionalDetails`, no `relatedProducts`;
-         *     the source types `dcpDocumentId` in document references as a string, the reference as
-         *     nullable: both are accepted (DECISIONS.md 6).
+         *     `applicationBlockDiagrams` in release 1.3.0). It does not declare `additionalDetails` or
+         *     `relatedProducts` (the source states them for the 1.0.0 shape only), but does not forbid
+         *     them either: a body carrying them beside `applicationBlockDiagrams` is this shape with two
+         *     undeclared fields, a warning like any other (DECISIONS.md 82). The source types
+         *     `dcpDocumentId` in document references as a string, the reference as nullable: both are
+         *     accepted (DECISIONS.md 6).
          */
         ProductV1_2_0: components["schemas"]["ProductCommon"] & {
             featuredDocuments?: components["schemas"]["DocumentReferenceStrictList"];
             relatedDocuments?: components["schemas"]["DocumentReferenceStrictList"];
             relatedDocumentsSecondary?: components["schemas"]["DocumentReferenceStrictList"];
             applicationBlockDiagrams: components["schemas"]["ApplicationBlockDiagram"][];
-        } & unknown;
+        };
         /** @description Either by-ID shape; exactly one matches. */
         ProductById: components["schemas"]["ProductV1_0_0"] | components["schemas"]["ProductV1_2_0"];
         ProductList: {
@@ -824,7 +828,8 @@ export interface components {
         /**
          * @description One attribute filter. `values` is an OR-list (eq: equal to any; gt/gte/lt/lte: against any);
          *     `range` takes `min` and/or `max`, inclusive. Numbers take every operator, strings and
-         *     booleans only `eq`.
+         *     booleans only `eq`. A yes/no attribute takes `true`/`false` and the reference's strings
+         *     (`"Yes"`/`"No"`, any letter case; its example is `["Yes", "Available"]`), DECISIONS.md 83.
          */
         SearchFilter: {
             productPartAttributeId: string;

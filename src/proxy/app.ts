@@ -35,6 +35,7 @@ import { createKeyScrubber } from './key-scrub.js';
 import { resolveProxyOptions, type ProxyInput, type ProxyOptions } from './options.js';
 import { refuseUnsafePaths } from './path-guard.js';
 import { Reporter, type Exchange } from './report.js';
+import { profileWriterFor, type ProfileWriter } from './profile-writer.js';
 import { takeBody, type BodyFailure, type TakenBody } from './take-body.js';
 import { callUpstream } from './upstream.js';
 
@@ -54,7 +55,12 @@ export const EXPOSED_HEADERS = [
 type ProxyEnv = { Variables: { exchange: Exchange; outcome: { violations?: number } } };
 
 /** `settings`, not `options`: Hono apps already have an `options()` route method. */
-export type ProxyApp = Hono<ProxyEnv> & { reporter: Reporter; settings: ProxyOptions };
+export type ProxyApp = Hono<ProxyEnv> & {
+  reporter: Reporter;
+  settings: ProxyOptions;
+  /** `--profile`: closed (written a last time) when the proxy closes. */
+  profiler?: ProfileWriter;
+};
 
 /** Where a forwarded request goes. */
 interface Route {
@@ -86,9 +92,11 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     ? createRecorder({ dir: options.fixturesDir, now: options.now, secrets: [options.apiKey] })
     : undefined;
 
+  const profiler = profileWriterFor(options, reporter);
   const app = new Hono<ProxyEnv>() as ProxyApp;
   app.reporter = reporter;
   app.settings = options;
+  app.profiler = profiler;
   // First of all: a probe names the container by any address (so no Host check) and is not counted.
   app.get(HEALTH_PATH, () => healthResponse());
   app.use('*', createMiddleware<ProxyEnv>(countEveryRequest));
@@ -191,6 +199,18 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
       headers: upstream.headers,
       body: taken.body,
     });
+    // --profile: every live answer forwarded for an operation of the document, as the checker saw it.
+    if (route.operation)
+      profiler?.observe({
+        operation: route.operation,
+        method: route.method,
+        rawPath: route.below,
+        search: route.search,
+        requestBody,
+        status: upstream.status,
+        headers: upstream.headers,
+        body: taken.body,
+      });
     const { headers, keyFound: keyInHeaders } = downstreamResponseHeaders(
       upstream.headers,
       scrubber,

@@ -33,6 +33,8 @@ it is never accepted on the command line, and never logged or sent back to the b
                              the --host address (repeatable); other Host headers get 403 (DNS rebinding)
   --port <n>                 listen port (default ${DEFAULT_PROXY_PORT}); --host <addr> (default ${DEFAULT_PROXY_HOST})
   --fixtures <dir>           record each conforming JSON response as a replayable fixture
+  --profile <file>           write what the live service was seen to do (profile.json, see
+                             docs/evidence.md) every minute and on shutdown; never a key
   --signal-violations        add x-contract-violations: <count> to validated responses
   --upstream-timeout-ms <n>  answer 504 when the live service takes longer (default ${DEFAULT_UPSTREAM_TIMEOUT_MS})
   --max-json-bytes <n>       validate JSON bodies up to this size (default ${DEFAULT_MAX_JSON_BYTES})
@@ -96,6 +98,7 @@ export function parseProxyArgs(
       port: { type: 'string' },
       host: { type: 'string' },
       fixtures: { type: 'string' },
+      profile: { type: 'string' },
       'signal-violations': { type: 'boolean', default: false },
       'upstream-timeout-ms': { type: 'string' },
       'max-json-bytes': { type: 'string' },
@@ -113,6 +116,7 @@ export function parseProxyArgs(
     port: positiveInteger('port', values.port) ?? DEFAULT_PROXY_PORT,
     host: values.host ?? DEFAULT_PROXY_HOST,
     fixturesDir: values.fixtures,
+    profileFile: values.profile,
     signalViolations: values['signal-violations'],
     upstreamTimeoutMs: positiveInteger('upstream-timeout-ms', values['upstream-timeout-ms']),
     maxJsonBytes: positiveInteger('max-json-bytes', values['max-json-bytes']),

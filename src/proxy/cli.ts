@@ -37,6 +37,7 @@ export async function runProxyCli(
       `  validate   against release ${settings.apiVersion ?? 'newest'}; violations as JSON lines on stderr${settings.signalViolations ? ', counted in x-contract-violations' : ''}`,
       `  stats      ${running.origin}${STATS_PATH}`,
       ...(settings.fixturesDir ? [`  recording  to ${settings.fixturesDir}`] : []),
+      ...(settings.profileFile ? [`  profile    to ${settings.profileFile}`] : []),
       '',
     ].join('\n'),
   );

@@ -38,6 +38,9 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     url: `${listening.origin}${BASE_PATH}`,
     origin: listening.origin,
     app,
-    close: listening.close,
+    async close() {
+      await listening.close();
+      app.profiler?.close();
+    },
   };
 }

@@ -35,6 +35,10 @@ export interface ProxyOptions {
   maxRequestBytes: number;
   /** Record conforming JSON responses here (`--fixtures`). */
   fixturesDir: string | undefined;
+  /** Write the observed profile of every forwarded answer here (`--profile`), periodically and on close. */
+  profileFile: string | undefined;
+  /** How often a changed profile is written (default 60 s). */
+  profileIntervalMs: number | undefined;
   /** Validate against this release of the document (default: the newest released). */
   apiVersion: Release | undefined;
   /** One JSON line per event; stderr by default. */
@@ -74,6 +78,8 @@ export function resolveProxyOptions(input: ProxyInput): ProxyOptions {
     maxJsonBytes: DEFAULT_MAX_JSON_BYTES,
     maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
     fixturesDir: undefined,
+    profileFile: undefined,
+    profileIntervalMs: undefined,
     apiVersion: undefined,
     log: (line) => process.stderr.write(`${line}\n`),
     now: Date.now,

@@ -3,7 +3,9 @@
  * The semantics of a parametric search filter (`POST /product-parts/search`): which filters make
  * sense for an attribute, and whether a part's values satisfy one. `values` is an OR-list, `range`
  * is inclusive on `min` and `max` (either may be left open), numbers compare with every operator,
- * strings (case-insensitively) and booleans only with `eq`.
+ * strings (case-insensitively) and booleans only with `eq`. A yes/no attribute takes booleans and
+ * strings: the reference's own example filter is `values: ["Yes", "Available"]`, so "Yes"/"No" (any
+ * letter case) stand for true/false and any other string matches no part (DECISIONS 83).
  */
 import type { components } from '../../contract/types.gen.js';
 import type { InputProblem } from '../../contract/index.js';
@@ -79,18 +81,27 @@ export function filterProblems(
       `a ${filter.operator} filter needs values`,
       filter.values ?? null,
     );
-  const wrong = values.findIndex((v) => typeof v !== rule.valueType);
+  const yesNo = rule.valueType === 'boolean';
+  const wrong = values.findIndex(
+    (v) => typeof v !== rule.valueType && !(yesNo && typeof v === 'string'),
+  );
   if (wrong >= 0)
     return problem(
       `values/${wrong}`,
-      `type: ${rule.valueType}`,
-      `attribute "${id}" takes ${rule.valueType} values`,
+      yesNo ? 'type: boolean or string ("Yes", "No")' : `type: ${rule.valueType}`,
+      yesNo
+        ? `attribute "${id}" is yes/no: it takes true, false, "Yes" or "No"`
+        : `attribute "${id}" takes ${rule.valueType} values`,
       values[wrong],
     );
   return [];
 }
 
+/** The words a yes/no filter value may use for a flag (any letter case). */
+const YES_NO: Record<string, boolean> = { yes: true, no: false };
+
 function equal(a: Scalar, b: Scalar): boolean {
+  if (typeof a === 'boolean' && typeof b === 'string') return YES_NO[b.toLowerCase()] === a;
   return typeof a === 'string' && typeof b === 'string'
     ? a.toLowerCase() === b.toLowerCase()
     : a === b;

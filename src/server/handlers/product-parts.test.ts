@@ -339,6 +339,28 @@ describe('POST /product-parts/search', () => {
     ]);
   });
 
+  it("yes/no attributes take the reference's strings ('Yes'/'No', any case; its example ['Yes', 'Available']) as well as booleans (DECISIONS 83)", async () => {
+    const yes = expected((p) => valueOf(p, flag) === true);
+    const no = expected((p) => valueOf(p, flag) === false);
+    expect(yes.length).toBeGreaterThan(0);
+    expect(no.length).toBeGreaterThan(0);
+    expect(await found([{ productPartAttributeId: flag, values: ['Yes'] }])).toEqual(yes);
+    expect(await found([{ productPartAttributeId: flag, values: ['no'] }])).toEqual(no);
+    expect(await found([{ productPartAttributeId: flag, values: ['Yes', 'Available'] }])).toEqual(
+      yes,
+    );
+    expect(await found([{ productPartAttributeId: flag, values: ['No', true] }])).toEqual(
+      sorted(own.map((p) => p.orderableId)),
+    );
+    // A number is still no yes/no value: 400 naming the value.
+    const res = await search({
+      productId,
+      filters: [{ productPartAttributeId: flag, values: [1] }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/body at "\/filters\/0\/values\/0"/);
+  });
+
   it('filters combine with AND, and the body pages with limit and offset', async () => {
     const filters = [
       { productPartAttributeId: numeric, operator: 'gte', values: [numbers[0]] },

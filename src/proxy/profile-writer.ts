@@ -1,0 +1,138 @@
+/**
+ * @module proxy/profile-writer
+ * `--profile FILE`: the proxy folds every live answer it forwards into an observed profile
+ * (src/evidence) and writes it every `intervalMs` when something changed, and once more on
+ * shutdown, each time atomically (write a temporary file, rename it over the old one). The
+ * profile never holds the key (it is passed as a secret) nor a personal-looking value of a field
+ * the document does not declare. A write that fails is reported and retried at the next tick; it
+ * never stands between the live answer and the client.
+ */
+import type { Operation, ResponseBody } from '../contract/index.js';
+import type { ProxyOptions } from './options.js';
+import type { Reporter } from './report.js';
+import { undeclaredPatterns } from '../evidence/declared.js';
+import { observe, paramsOf } from '../evidence/observe.js';
+import { emptyProfile } from '../evidence/profile.js';
+import { writeProfileAtomic } from '../evidence/write.js';
+
+/** Default time between writes of a changed profile. */
+export const DEFAULT_PROFILE_INTERVAL_MS = 60_000;
+
+export interface ProfileWriterOptions {
+  file: string;
+  /** The key the proxy holds: a value carrying it is never kept. */
+  apiKey: string;
+  /** The live service's base URL: its origin is written as `{origin}` in values kept. */
+  upstream?: string;
+  intervalMs?: number;
+  /** Told of a write that failed (the proxy logs it). */
+  onError?: (error: Error) => void;
+}
+
+/** One forwarded answer, as the forwarder has it. */
+export interface ForwardedAnswer {
+  operation: Operation;
+  method: string;
+  /** Path below the base path, still encoded. */
+  rawPath: string;
+  /** The query string without `?`. */
+  search: string;
+  requestBody: Uint8Array | undefined;
+  status: number;
+  headers: Headers;
+  body: ResponseBody;
+}
+
+export interface ProfileWriter {
+  observe(answer: ForwardedAnswer): void;
+  /** Writes now if anything changed since the last write. */
+  flush(): void;
+  /** Stops the timer and writes what is left. */
+  close(): void;
+}
+
+function jsonOf(bytes: Uint8Array | undefined): unknown {
+  if (!bytes || bytes.byteLength === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export function createProfileWriter(options: ProfileWriterOptions): ProfileWriter {
+  const profile = emptyProfile();
+  const secrets = [options.apiKey];
+  let dirty = false;
+
+  function flush(): void {
+    if (!dirty) return;
+    try {
+      writeProfileAtomic(options.file, profile);
+      dirty = false;
+    } catch (error) {
+      options.onError?.(error as Error);
+    }
+  }
+
+  const timer = setInterval(flush, options.intervalMs ?? DEFAULT_PROFILE_INTERVAL_MS);
+  timer.unref();
+
+  return {
+    observe(answer) {
+      try {
+        fold(answer);
+      } catch (error) {
+        // A body that defeats the walk (nested beyond the stack) is left out of the profile, said once per answer.
+        options.onError?.(error as Error);
+      }
+    },
+    flush,
+    close() {
+      clearInterval(timer);
+      flush();
+    },
+  };
+
+  function fold(answer: ForwardedAnswer): void {
+    const query = [...new URLSearchParams(answer.search).entries()];
+    const body = answer.body.kind === 'json' ? answer.body.value : undefined;
+    observe(
+      profile,
+      {
+        operationId: answer.operation.operationId,
+        method: answer.method,
+        path: answer.rawPath,
+        query,
+        params: paramsOf(query, jsonOf(answer.requestBody)),
+        status: answer.status,
+        headers: answer.headers,
+        body,
+        undeclared: () => undeclaredPatterns(answer.operation, answer.status, body),
+      },
+      { secrets },
+    );
+    dirty = true;
+  }
+}
+
+/** The proxy's writer when `--profile` was given; its failed writes go to the proxy's log. */
+export function profileWriterFor(
+  options: Pick<ProxyOptions, 'profileFile' | 'profileIntervalMs' | 'apiKey' | 'upstream'>,
+  reporter: Pick<Reporter, 'proxyError'>,
+): ProfileWriter | undefined {
+  const file = options.profileFile;
+  if (!file) return undefined;
+  return createProfileWriter({
+    file,
+    apiKey: options.apiKey,
+    upstream: options.upstream,
+    intervalMs: options.profileIntervalMs,
+    onError: (error) =>
+      reporter.proxyError({
+        method: '-',
+        path: file,
+        error: `profile not written: ${error.message}`,
+      }),
+  });
+}
