@@ -14,7 +14,10 @@ import { takeObserved } from './evidence.js';
 
 export interface ContractMeta {
   findings: Finding[];
+  /** Answers seen (operation, status): what the coverage table counts. */
   notes: ExerciseNote[];
+  /** Requests sent, answered or not (a target that never answers in time leaves no note). */
+  sent: number;
   /** What the target was seen to do during this test (the reporter merges them into profile.json). */
   profile?: Profile;
 }
@@ -37,6 +40,7 @@ export function suiteContext(): Promise<CheckContext> {
 export async function runCheck(test: TestContext, check: Check, scope?: Scope): Promise<Finding[]> {
   const ctx = await suiteContext();
   const before = ctx.notes.length;
+  const sentBefore = ctx.client.sent;
   let findings: Finding[];
   try {
     findings = await runToEnd(check, ctx, scope);
@@ -45,6 +49,7 @@ export async function runCheck(test: TestContext, check: Check, scope?: Scope): 
     test.task.meta.contract = {
       findings: [],
       notes: ctx.notes.slice(before),
+      sent: ctx.client.sent - sentBefore,
       profile: takeObserved(ctx),
     };
     const message = redact(
@@ -56,6 +61,7 @@ export async function runCheck(test: TestContext, check: Check, scope?: Scope): 
   test.task.meta.contract = {
     findings,
     notes: ctx.notes.slice(before),
+    sent: ctx.client.sent - sentBefore,
     profile: takeObserved(ctx),
   };
   const failures = failuresOf(findings);
