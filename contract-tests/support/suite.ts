@@ -16,10 +16,10 @@ export interface ContractMeta {
   findings: Finding[];
   /** Answers seen (operation, status): what the coverage table counts. */
   notes: ExerciseNote[];
-  /** What the target was seen to do during this test (the reporter merges them into profile.json). */
-  profile?: Profile;
   /** Requests sent, answered or not (a target that never answers in time leaves no note). */
   sent: number;
+  /** What the target was seen to do during this test (the reporter merges them into profile.json). */
+  profile?: Profile;
 }
 
 declare module '@vitest/runner' {
@@ -49,8 +49,8 @@ export async function runCheck(test: TestContext, check: Check, scope?: Scope): 
     test.task.meta.contract = {
       findings: [],
       notes: ctx.notes.slice(before),
-      profile: takeObserved(ctx),
       sent: ctx.client.sent - sentBefore,
+      profile: takeObserved(ctx),
     };
     const message = redact(
       error instanceof Error ? `${error.name}: ${error.message}` : String(error),
@@ -61,8 +61,8 @@ export async function runCheck(test: TestContext, check: Check, scope?: Scope): 
   test.task.meta.contract = {
     findings,
     notes: ctx.notes.slice(before),
-    profile: takeObserved(ctx),
     sent: ctx.client.sent - sentBefore,
+    profile: takeObserved(ctx),
   };
   const failures = failuresOf(findings);
   if (failures.length > 0) {

@@ -9,7 +9,7 @@
  * declare, never one longer than the profile's bounds.
  */
 import { compareValues } from '../server/listing.js';
-import { looksPersonal } from './personal.js';
+import { looksPersonal, personalName, personalValue } from '../recordings/personal-data.js';
 import {
   capKeys,
   emptyList,
@@ -167,6 +167,13 @@ function walkBody(
   // what the service does: its shape is kept (types, formats, lengths), not its values or numbers.
   const valuesToo = obs.status < 400;
   const undeclared = undeclaredOf(obs);
+  // A body repeats its field names thousands of times: each name is judged once.
+  const names = new Map<string, boolean>();
+  const personal = (name: string, text: string): boolean => {
+    let byName = names.get(name);
+    if (byName === undefined) names.set(name, (byName = personalName(name) !== undefined));
+    return byName || personalValue(text) !== undefined;
+  };
   const visit = (v: unknown, pointer: string, name: string): void => {
     const loc: LocationProfile = (body.locations[pointer] ??= { count: 0, types: {} });
     const type = typeOf(v);
@@ -181,7 +188,7 @@ function walkBody(
         !loc.open &&
         text.length <= bounds.valueChars &&
         !holdsSecret(text, secrets) &&
-        !(looksPersonal(name, text) && isUndeclared(pointer, undeclared()));
+        !(personal(name, text) && isUndeclared(pointer, undeclared()));
       if (!keep) {
         loc.open = true;
         delete loc.values;
@@ -214,7 +221,7 @@ export function exampleOf(obs: Observation, secrets: readonly string[]): string 
     .join('&');
   const line = `${obs.method.toUpperCase()} ${obs.path}${query ? `?${query}` : ''}`;
   if (line.length > MAX_EXAMPLE_CHARS || holdsSecret(line, secrets)) return undefined;
-  if (obs.query.some(([k, v]) => looksPersonal(k, v))) return undefined;
+  if (obs.query.some(([k, v]) => looksPersonal(k, v, { secrets }) !== undefined)) return undefined;
   return line;
 }
 

@@ -92,7 +92,7 @@ describe('observe', () => {
     expect(text).not.toContain('a@b.example');
     expect(text).toContain('c@d.example');
     // Without a document every field is undeclared: nothing personal-looking is kept.
-    const cautious = page([{ contact: 'Jane' }]);
+    const cautious = page([{ firstName: 'Jane' }]);
     delete cautious.undeclared;
     expect(serializeProfile(fold([cautious]))).not.toContain('Jane');
   });

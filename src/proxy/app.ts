@@ -199,18 +199,8 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
       headers: upstream.headers,
       body: taken.body,
     });
-    // --profile: every live answer forwarded for an operation of the document, as the checker saw it.
     if (route.operation)
-      profiler?.observe({
-        operation: route.operation,
-        method: route.method,
-        rawPath: route.below,
-        search: route.search,
-        requestBody,
-        status: upstream.status,
-        headers: upstream.headers,
-        body: taken.body,
-      });
+      profiler?.observe(route.operation, route, requestBody, upstream, verdict.body);
     const { headers, keyFound: keyInHeaders } = downstreamResponseHeaders(
       upstream.headers,
       scrubber,

@@ -29,22 +29,24 @@ export interface ProfileWriterOptions {
   onError?: (error: Error) => void;
 }
 
-/** One forwarded answer, as the forwarder has it. */
-export interface ForwardedAnswer {
-  operation: Operation;
+/** Where a forwarded request went, as the forwarder has it. */
+export interface ForwardedRequest {
   method: string;
   /** Path below the base path, still encoded. */
-  rawPath: string;
+  below: string;
   /** The query string without `?`. */
   search: string;
-  requestBody: Uint8Array | undefined;
-  status: number;
-  headers: Headers;
-  body: ResponseBody;
 }
 
 export interface ProfileWriter {
-  observe(answer: ForwardedAnswer): void;
+  /** One live answer: its status and headers from `upstream`, its body as the checker read it. */
+  observe(
+    operation: Operation,
+    request: ForwardedRequest,
+    requestBody: Uint8Array | undefined,
+    upstream: Pick<Response, 'status' | 'headers'>,
+    body: ResponseBody,
+  ): void;
   /** Writes now if anything changed since the last write. */
   flush(): void;
   /** Stops the timer and writes what is left. */
@@ -63,6 +65,7 @@ function jsonOf(bytes: Uint8Array | undefined): unknown {
 export function createProfileWriter(options: ProfileWriterOptions): ProfileWriter {
   const profile = emptyProfile();
   const secrets = [options.apiKey];
+  const origins = options.upstream ? [new URL(options.upstream).origin] : [];
   let dirty = false;
 
   function flush(): void {
@@ -79,9 +82,9 @@ export function createProfileWriter(options: ProfileWriterOptions): ProfileWrite
   timer.unref();
 
   return {
-    observe(answer) {
+    observe(operation, request, requestBody, upstream, body) {
       try {
-        fold(answer);
+        fold(operation, request, requestBody, upstream, body);
       } catch (error) {
         // A body that defeats the walk (nested beyond the stack) is left out of the profile, said once per answer.
         options.onError?.(error as Error);
@@ -94,23 +97,29 @@ export function createProfileWriter(options: ProfileWriterOptions): ProfileWrite
     },
   };
 
-  function fold(answer: ForwardedAnswer): void {
-    const query = [...new URLSearchParams(answer.search).entries()];
-    const body = answer.body.kind === 'json' ? answer.body.value : undefined;
+  function fold(
+    operation: Operation,
+    request: ForwardedRequest,
+    requestBody: Uint8Array | undefined,
+    upstream: Pick<Response, 'status' | 'headers'>,
+    answer: ResponseBody,
+  ): void {
+    const query = [...new URLSearchParams(request.search).entries()];
+    const body = answer.kind === 'json' ? answer.value : undefined;
     observe(
       profile,
       {
-        operationId: answer.operation.operationId,
-        method: answer.method,
-        path: answer.rawPath,
+        operationId: operation.operationId,
+        method: request.method,
+        path: request.below,
         query,
-        params: paramsOf(query, jsonOf(answer.requestBody)),
-        status: answer.status,
-        headers: answer.headers,
+        params: paramsOf(query, jsonOf(requestBody)),
+        status: upstream.status,
+        headers: upstream.headers,
         body,
-        undeclared: () => undeclaredPatterns(answer.operation, answer.status, body),
+        undeclared: () => undeclaredPatterns(operation, upstream.status, body),
       },
-      { secrets },
+      { secrets, origins },
     );
     dirty = true;
   }
