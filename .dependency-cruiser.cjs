@@ -9,10 +9,10 @@
 // The suite's public modules: src/contract/index.ts (the document), src/server/listen.ts (start
 // the mock for a local run), src/server/keys.ts (where the mock's keys file lives by default) and
 // src/fixtures/mulberry32.ts (the seeded generator the suite's inputs share with the mock) and
-// src/usage.ts (the one usage error every command exits 2 on).
+// src/usage.ts (the one usage error every command exits 2 on) and src/evidence/index.ts (profiles, drift, the ledger).
 const TESTS = '\\.test\\.ts$';
 const SUITE_PUBLIC =
-  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|usage)\\.ts$';
+  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|evidence/index|usage)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emptyProfile, serializeProfile } from '../../src/evidence/profile.js';
+import { emptyProfile, serializeProfile } from '../../src/evidence/index.js';
 import { readBaselineRun } from '../support/baseline.js';
 
 const report = (extra: Record<string, unknown> = {}) =>

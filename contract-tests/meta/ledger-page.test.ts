@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serializeProfile } from '../../src/evidence/profile.js';
+import { serializeProfile } from '../../src/evidence/index.js';
 import { checkPagination } from '../checks/pagination.js';
 import { runChecks, startTarget, type Target } from './harness.js';
 import type { Mutation } from './mutating-proxy.js';

@@ -15,10 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SPEC_PATH, loadContract, type Contract } from '../../src/contract/index.js';
-import { documentFacts, type DocumentFacts } from '../../src/evidence/facts.js';
-import { buildLedger, type Ledger } from '../../src/evidence/ledger.js';
-import { proposeChange } from '../../src/evidence/patch.js';
-import { listAsks, observeTarget, type Ask } from '../../src/evidence/testing.js';
+import { documentFacts, type DocumentFacts } from '../../src/evidence/index.js';
+import { buildLedger, type Ledger } from '../../src/evidence/index.js';
+import { proposeChange } from '../../src/evidence/index.js';
+import { listAsks, observeTarget, type Ask } from '../../src/evidence/index.js';
 import { onList, startTarget, type Target } from './harness.js';
 import type { Mutation } from './mutating-proxy.js';
 

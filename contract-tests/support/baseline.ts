@@ -11,12 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pointerPattern } from '../../src/contract/index.js';
-import {
-  asProfile,
-  PROFILE_FORMAT,
-  readProfile,
-  type Profile,
-} from '../../src/evidence/profile.js';
+import { asProfile, PROFILE_FORMAT, readProfile, type Profile } from '../../src/evidence/index.js';
 import type { Finding } from './findings.js';
 
 /** The profile's file name beside a report, unless the report names another. */

@@ -10,7 +10,7 @@ import type { Allowlist } from './allowlist.js';
 import type { Auth, Client } from './client.js';
 import type { Finding } from './findings.js';
 import type { ContractOptions } from './options.js';
-import type { Profile } from '../../src/evidence/profile.js';
+import type { Profile } from '../../src/evidence/index.js';
 
 /** One request as the coverage table sees it. */
 export interface ExerciseNote {

@@ -15,7 +15,7 @@ import { loadAllowlist } from './allowlist.js';
 import { CheckAborted, type Check, type CheckContext, type Scope } from './check.js';
 import { createClient, type ClientOptions } from './client.js';
 import { secretsOf, type ContractOptions } from './options.js';
-import { emptyProfile } from '../../src/evidence/profile.js';
+import { emptyProfile } from '../../src/evidence/index.js';
 import { observeExchange } from './evidence.js';
 
 // The checks name these through this module, beside createContext and runToEnd.

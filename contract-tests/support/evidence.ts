@@ -7,10 +7,10 @@
  * what was observed since the last one into its meta; the reporter merges them into profile.json.
  */
 import { BASE_PATH, type Contract } from '../../src/contract/index.js';
-import { undeclaredPatterns } from '../../src/evidence/declared.js';
-import { observe, paramsOf } from '../../src/evidence/observe.js';
-import { emptyProfile, type Profile } from '../../src/evidence/profile.js';
-import type { Drift } from '../../src/evidence/drift.js';
+import { undeclaredPatterns } from '../../src/evidence/index.js';
+import { observe, paramsOf } from '../../src/evidence/index.js';
+import { emptyProfile, type Profile } from '../../src/evidence/index.js';
+import type { Drift } from '../../src/evidence/index.js';
 import { curlOf, type Exchange, type RequestSpec } from './client.js';
 import type { Finding } from './findings.js';
 

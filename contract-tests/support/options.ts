@@ -4,7 +4,7 @@
  * of the environment, so the same variables always give the same run.
  */
 import { resolve } from 'node:path';
-import { DEFAULT_THRESHOLDS, type DriftThresholds } from '../../src/evidence/drift.js';
+import { DEFAULT_THRESHOLDS, type DriftThresholds } from '../../src/evidence/index.js';
 
 /** What the suite is pointed at: the mock it started itself, or a live service it must be polite to. */
 export type TargetKind = 'mock' | 'live';

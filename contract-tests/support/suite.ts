@@ -9,7 +9,7 @@ import { createContext, runToEnd, type Check, type CheckContext, type Scope } fr
 import { failuresOf, formatFinding, redact, type Finding } from './findings.js';
 import { readOptions } from './options.js';
 import type { ExerciseNote } from './check.js';
-import type { Profile } from '../../src/evidence/profile.js';
+import type { Profile } from '../../src/evidence/index.js';
 import { takeObserved } from './evidence.js';
 
 export interface ContractMeta {

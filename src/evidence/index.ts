@@ -1,0 +1,15 @@
+/**
+ * @module evidence
+ * What the rest of the project (the contract suite above all) may use of the evidence layer: the
+ * observed profile, folding an answer into it, drift between two profiles, the fact ledger and the
+ * proposed change, and the helpers the meta-tests observe a target with. Everything else in
+ * src/evidence is internal to it.
+ */
+export * from './profile.js';
+export * from './observe.js';
+export * from './drift.js';
+export * from './declared.js';
+export * from './facts.js';
+export * from './ledger.js';
+export * from './patch.js';
+export * from './testing.js';
