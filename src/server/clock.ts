@@ -22,6 +22,10 @@ export class AdjustableClock implements Clock {
     if (!(ms >= 0)) throw new RangeError('a clock only moves forward');
     this.#offsetMs += ms;
   }
+  /** Takes a shared offset (another instance advanced the clock); the clock still never goes back. */
+  follow(offsetMs: number): void {
+    if (offsetMs > this.#offsetMs) this.#offsetMs = offsetMs;
+  }
   get offsetMs(): number {
     return this.#offsetMs;
   }

@@ -1,13 +1,14 @@
 /**
  * @module middleware/request-log
  * Gives each request an id, times it, and records it in a bounded journal (method, path, status,
- * key name, duration; never the key, not even one sent in the query string) that the admin
- * endpoint lists and the CLI can print.
+ * key name, duration, the instance that answered; never the key, not even one sent in the query
+ * string) that the admin endpoint lists and the CLI can print. The journal lives in the state store.
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.js';
 import { splitUrl } from '../query-string.js';
 import { redactQueryKeys } from './query-keys.js';
+import { journalLine, type JournalLine, type StateStore } from '../../state/store.js';
 
 export interface JournalEntry {
   id: string;
@@ -20,6 +21,8 @@ export interface JournalEntry {
   key: string | null;
   operation: string | null;
   ms: number;
+  /** The mock instance that answered (`--instance-id`, default hostname:pid). */
+  instance: string;
 }
 
 /** The last `capacity` requests, oldest dropped first. */
@@ -33,7 +36,7 @@ export class Journal {
     this.#next += 1;
   }
   /** Newest first, with `at` as an ISO date. */
-  last(n = this.capacity): (Omit<JournalEntry, 'atMs'> & { at: string })[] {
+  last(n = this.capacity): JournalLine[] {
     const ordered =
       this.#entries.length < this.capacity
         ? [...this.#entries]
@@ -41,10 +44,7 @@ export class Journal {
             ...this.#entries.slice(this.#next % this.capacity),
             ...this.#entries.slice(0, this.#next % this.capacity),
           ];
-    return ordered
-      .reverse()
-      .slice(0, n)
-      .map(({ atMs, ...entry }) => ({ at: new Date(atMs).toISOString(), ...entry }));
+    return ordered.reverse().slice(0, n).map(journalLine);
   }
   clear(): void {
     this.#entries.length = 0;
@@ -53,11 +53,12 @@ export class Journal {
 }
 
 export function requestLog(options: {
-  journal: Journal;
+  store: Pick<StateStore, 'record'>;
   now: () => number;
+  instance: string;
   log?: (line: string) => void;
 }) {
-  const { journal, now, log } = options;
+  const { store, now, instance, log } = options;
   let counter = 0;
   return createMiddleware<AppEnv>(async function logRequest(c, next) {
     const started = performance.now();
@@ -75,8 +76,9 @@ export function requestLog(options: {
         key: c.get('key')?.name ?? null,
         operation: c.get('operation')?.operationId ?? null,
         ms: Math.round((performance.now() - started) * 100) / 100,
+        instance,
       };
-      journal.add(entry);
+      store.record(entry);
       log?.(`${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms key=${entry.key ?? '-'}`);
     }
   });

@@ -2,7 +2,8 @@
  * @module qa/admin
  * Control endpoints under `/__mock/` (off unless an admin token is configured; never part of the
  * API document): reset rate limits, advance the rate-limit clock, arm and clear faults, list the
- * last requests (never a key's secret), read the configuration.
+ * last requests (never a key's secret), read the configuration. All of it reads and changes the
+ * state store, so with a shared store any instance's controls act on the whole fleet.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
@@ -17,6 +18,8 @@ import {
   type FaultAction,
 } from './actions.js';
 import type { FaultPlan } from './fault-plan.js';
+import type { StateStore } from '../../state/store.js';
+import { STATE_HEADER } from '../middleware/rate-limit.js';
 
 export const ADMIN_PREFIX = '/__mock';
 export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token';
@@ -55,8 +58,13 @@ function actionOf(body: Record<string, unknown>): FaultAction {
   return action;
 }
 
-export function adminRoutes(options: { token: string; state: MockState; plan: FaultPlan }): Hono {
-  const { state, plan } = options;
+export function adminRoutes(options: {
+  token: string;
+  state: MockState;
+  plan: FaultPlan;
+  store: StateStore;
+}): Hono {
+  const { state, plan, store } = options;
   const expected = digest(options.token);
   const admin = new Hono();
   admin.use('*', async (c, next) => {
@@ -64,6 +72,8 @@ export function adminRoutes(options: { token: string; state: MockState; plan: Fa
     if (!presented || !timingSafeEqual(digest(presented), expected))
       throw apiError(401, `admin token missing or wrong (send it in ${ADMIN_TOKEN_HEADER})`);
     await next();
+    // What was read or changed here was this instance's own state: the shared store is away.
+    if (store.local) c.res.headers.set(STATE_HEADER, 'local');
   });
   const badAction = (error: unknown) => {
     if (error instanceof ActionError)
@@ -73,8 +83,8 @@ export function adminRoutes(options: { token: string; state: MockState; plan: Fa
     throw error;
   };
 
-  admin.get('/config', (c) => {
-    const { options: o, contract, keys, clock } = state;
+  admin.get('/config', async (c) => {
+    const { options: o, contract, keys } = state;
     return c.json({
       release: contract.release,
       seed: o.seed,
@@ -89,21 +99,22 @@ export function adminRoutes(options: { token: string; state: MockState; plan: Fa
         expiresAt: k.expiresAt === undefined ? null : new Date(k.expiresAt).toISOString(),
         purpose: k.purpose,
       })),
-      clockOffsetSeconds: clock.offsetMs / 1000,
+      clockOffsetSeconds: (await store.clockOffsetMs()) / 1000,
+      state: { store: store.description, instance: o.instanceId, local: store.local },
       faults: {
         seed: plan.options.seed,
         random: plan.options.random ?? null,
         latency: plan.options.latency ?? null,
-        armed: plan.armed(),
+        armed: await store.armed(),
       },
     });
   });
   admin.post('/rate-limits/reset', async (c) => {
     const { key } = await jsonBody(c);
-    state.limiter.reset(typeof key === 'string' ? key : undefined);
+    await store.resetLimits(typeof key === 'string' ? key : undefined);
     return c.json({ reset: typeof key === 'string' ? key : 'all' });
   });
-  admin.get('/rate-limits', (c) => c.json(state.limiter.snapshot()));
+  admin.get('/rate-limits', async (c) => c.json(await store.limits()));
   admin.post('/clock/advance', async (c) => {
     const { seconds } = await jsonBody(c);
     if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > MAX_CLOCK_ADVANCE_SECONDS) {
@@ -119,10 +130,9 @@ export function adminRoutes(options: { token: string; state: MockState; plan: Fa
         ],
       });
     }
-    state.clock.advance(seconds * 1000);
-    return c.json({ clockOffsetSeconds: state.clock.offsetMs / 1000 });
+    return c.json({ clockOffsetSeconds: (await store.advanceClock(seconds * 1000)) / 1000 });
   });
-  admin.get('/scenarios', (c) => c.json({ armed: plan.armed() }));
+  admin.get('/scenarios', async (c) => c.json({ armed: await store.armed() }));
   admin.post('/scenarios', async (c) => {
     const body = await jsonBody(c);
     const count = body.count ?? 1;
@@ -158,29 +168,30 @@ export function adminRoutes(options: { token: string; state: MockState; plan: Fa
       });
     }
     try {
-      return c.json(plan.arm(match, count as number, actionOf(body)), 201);
+      return c.json(await store.arm(match, count as number, actionOf(body)), 201);
     } catch (error) {
       return badAction(error);
     }
   });
-  admin.delete('/scenarios', (c) => c.json({ cleared: plan.disarm() }));
-  admin.delete('/scenarios/:id', (c) => {
-    const cleared = plan.disarm(c.req.param('id'));
+  admin.delete('/scenarios', async (c) => c.json({ cleared: await store.disarm() }));
+  admin.delete('/scenarios/:id', async (c) => {
+    const cleared = await store.disarm(c.req.param('id'));
     if (cleared === 0) throw apiError(404, `no armed fault ${c.req.param('id')}`);
     return c.json({ cleared });
   });
-  admin.post('/faults/reset', (c) => {
+  admin.post('/faults/reset', async (c) => {
     plan.reset();
+    await store.disarm();
     return c.json({ reset: true });
   });
-  admin.get('/requests', (c) => {
+  admin.get('/requests', async (c) => {
     const limit = Number(c.req.query('limit') ?? 50);
-    if (!Number.isInteger(limit) || limit < 1 || limit > state.journal.capacity)
-      throw apiError(400, `limit must be an integer from 1 to ${state.journal.capacity}`);
-    return c.json({ requests: state.journal.last(limit) });
+    if (!Number.isInteger(limit) || limit < 1 || limit > store.journalCapacity)
+      throw apiError(400, `limit must be an integer from 1 to ${store.journalCapacity}`);
+    return c.json({ requests: await store.journal(limit) });
   });
-  admin.delete('/requests', (c) => {
-    state.journal.clear();
+  admin.delete('/requests', async (c) => {
+    await store.clearJournal();
     return c.json({ cleared: true });
   });
   admin.notFound((c) =>
