@@ -15,6 +15,9 @@ import { ActionError, parseLatency, parseRandomFaults } from './server/qa/action
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
 import { ProxyUsageError, runProxyCli } from './proxy/index.js';
 import { RecordingsError } from './recordings/index.js';
+import cluster from 'node:cluster';
+import { redactUrl, StateUnreachableError } from './state/redis.js';
+import { runWorkers } from './workers.js';
 
 export const HELP = `web-data-mock: offline double of the Web Data API
 
@@ -42,6 +45,14 @@ QA
   --replay <dir>          serve responses the proxy recorded (--fixtures) where a request matches
   --admin-token <t>       enable /__mock/* control endpoints with this token (env MOCK_ADMIN_TOKEN)
   --validate-responses    check every response against the document before sending it
+Fleet (several instances that behave as one service; see docs/shared-state.md)
+  --state <url>           keep rate limits, armed faults, the journal and the QA clock in Redis
+                          (env MOCK_STATE), e.g. redis://127.0.0.1:6379/0; default: in this process
+  --state-prefix <p>      prefix of every Redis key (env MOCK_STATE_PREFIX; default web-data-mock:)
+  --state-lease <s>       a concurrent-connection slot's lease in Redis, renewed while the request
+                          lives; a crashed instance's slots free after it (default 15)
+  --instance-id <id>      this instance in the journal (env MOCK_INSTANCE_ID; default hostname:pid)
+  --workers <n>           run n processes on one port (node:cluster); needs --state
   --log                   one line per request on stdout (never the key)
   -h, --help              this text
 
@@ -125,12 +136,29 @@ export async function main(
       faults: { type: 'string' },
       'fault-seed': { type: 'string' },
       'validate-responses': { type: 'boolean', default: false },
+      state: { type: 'string' },
+      'state-prefix': { type: 'string' },
+      'instance-id': { type: 'string' },
+      'state-lease': { type: 'string' },
+      workers: { type: 'string' },
       log: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
     process.stdout.write(HELP);
+    return undefined;
+  }
+  const stateUrl = stateUrlOf(values.state ?? env.MOCK_STATE);
+  const workers = integer('workers', values.workers, 1) ?? 1;
+  if (workers > 1 && !stateUrl)
+    // Each worker would keep its own counters: a 20-a-minute key could make 20 x n. Sharing
+    // through the primary would put an IPC round trip on every request; Redis is the one way.
+    throw new UsageError(
+      '--workers needs --state redis://... (each worker would otherwise keep its own rate limits, faults and journal)',
+    );
+  if (workers > 1 && cluster.isPrimary) {
+    await runWorkers(workers, stateUrl!);
     return undefined;
   }
   const scale =
@@ -153,9 +181,44 @@ export async function main(
     replayDir: values.replay,
     validateResponses: values['validate-responses'] || undefined,
     log: values.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
+    stateUrl,
+    stateOptions: {
+      prefix: values['state-prefix'] ?? env.MOCK_STATE_PREFIX,
+      leaseMs: leaseMsOf(values['state-lease']),
+    },
+    instanceId: instanceIdOf(values['instance-id'] ?? env.MOCK_INSTANCE_ID),
   });
-  printBanner(running, Math.round(performance.now() - started));
+  // One banner for a cluster: the first worker's.
+  if (!cluster.isWorker || cluster.worker?.id === 1)
+    printBanner(running, Math.round(performance.now() - started));
   return running;
+}
+
+/** `--state`: a Redis URL, or `memory` (the default, said explicitly). */
+function stateUrlOf(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '' || raw === 'memory') return undefined;
+  if (!/^rediss?:\/\//.test(raw))
+    throw new UsageError(
+      `--state must be redis://host:port/db, rediss://... or memory (got "${redactUrl(raw)}")`,
+    );
+  return raw;
+}
+
+/** `--state-lease` in seconds (fractions allowed: tests use short leases), as ms. */
+function leaseMsOf(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const seconds = Number(raw);
+  if (!(seconds >= 0.1 && seconds <= 3600))
+    throw new UsageError(
+      `--state-lease must be a number of seconds from 0.1 to 3600 (got "${raw}")`,
+    );
+  return Math.round(seconds * 1000);
+}
+
+/** A worker of a cluster is its own instance: the id given, with the worker's number. */
+function instanceIdOf(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  return cluster.isWorker ? `${raw}/w${cluster.worker!.id}` : raw;
 }
 
 function printBanner(running: RunningServer, ms: number): void {
@@ -164,6 +227,7 @@ function printBanner(running: RunningServer, ms: number): void {
     `Web Data API mock (release ${state.contract.release}, seed ${state.options.seed}, scale ${state.options.scale}) ready in ${ms} ms`,
     ...state.apis.map((api) => `  ${api.environment.padEnd(10)} ${running.origin}${api.basePath}`),
     `  docs       ${running.origin}/docs  (document: ${running.origin}/openapi.yaml)`,
+    `  state      ${state.store.description} (instance ${state.options.instanceId})`,
     state.options.adminToken ? `  controls   ${running.origin}/__mock/ (admin token required)` : '',
     '',
     'Demo keys (send as the x-api-key header):',
@@ -215,9 +279,12 @@ export async function run(): Promise<void> {
       error instanceof ProxyUsageError ||
       error instanceof RecordingsError ||
       error instanceof ConfigFileError ||
+      error instanceof StateUnreachableError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
-      console.error(`web-data-mock: ${(error as Error).message}\n(see --help)`);
+      // Redis away is not a mistake in the flags: one line is the whole story.
+      const hint = error instanceof StateUnreachableError ? '' : '\n(see --help)';
+      console.error(`web-data-mock: ${(error as Error).message}${hint}`);
       process.exit(2);
     }
     console.error(`web-data-mock: ${(error as Error).message}`);

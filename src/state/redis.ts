@@ -54,7 +54,7 @@ export interface RedisStoreOptions {
 export const REDIS_STORE_DEFAULTS = {
   prefix: 'web-data-mock:',
   leaseMs: 15_000,
-  commandTimeoutMs: 250,
+  commandTimeoutMs: 1000,
   reconnectMaxMs: 5_000,
   keepMs: 24 * 3600 * 1000,
 } as const;
@@ -101,6 +101,56 @@ const SCRIPTS: Record<keyof Scripted, { numberOfKeys: number; lua: string }> = {
   listFaults: { numberOfKeys: 3, lua: lua.LIST_FAULTS },
   record: { numberOfKeys: 1, lua: lua.RECORD },
 };
+
+/**
+ * A connection that answered PING, or a StateUnreachableError naming the URL (password redacted).
+ * At start one attempt, bounded; once open, reconnection backs off up to `reconnectMaxMs`.
+ */
+async function openRedis(
+  url: string,
+  options: Pick<RedisStoreOptions, 'commandTimeoutMs' | 'reconnectMaxMs'>,
+): Promise<Redis> {
+  let started = false;
+  const settings: RedisOptions = {
+    lazyConnect: true,
+    // Fail at once instead of queueing while disconnected: the caller answers from local state.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: options.commandTimeoutMs,
+    connectTimeout: Math.max(1000, options.commandTimeoutMs * 4),
+    // Commands issued in the same tick go out in one write (fewer syscalls under load).
+    enableAutoPipelining: true,
+    retryStrategy: (times) =>
+      started ? Math.min(options.reconnectMaxMs, 50 * 2 ** Math.min(times, 16)) : null,
+  };
+  let redis: Redis;
+  try {
+    redis = new Redis(url, settings);
+  } catch (error) {
+    throw new StateUnreachableError(
+      `--state ${redactUrl(url)}: not a Redis URL (${(error as Error).message})`,
+    );
+  }
+  // The socket's own reason (ECONNREFUSED, ENOTFOUND); connect() itself only says the connection closed.
+  let cause: Error | undefined;
+  redis.on('error', (error: Error) => (cause ??= error));
+  try {
+    await redis.connect();
+    const pong = await redis.ping();
+    if (pong !== 'PONG') throw new Error(`PING answered ${pong}`);
+  } catch (error) {
+    redis.disconnect();
+    const reason = (cause ?? (error as Error)).message.split(url).join(redactUrl(url));
+    throw new StateUnreachableError(`--state ${redactUrl(url)}: Redis unreachable (${reason})`);
+  }
+  started = true;
+  return redis;
+}
+
+/** Checks that Redis at `url` answers (the cluster primary, before it starts workers). */
+export async function probeRedis(url: string): Promise<void> {
+  (await openRedis(url, REDIS_STORE_DEFAULTS)).disconnect();
+}
 
 /** Glob characters in a prefix, escaped for SCAN's MATCH. */
 const globSafe = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
@@ -158,40 +208,7 @@ export class RedisStore implements StateStore {
       log: (line) => console.error(line),
       ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)),
     } as RedisStoreOptions;
-    let started = false;
-    const settings: RedisOptions = {
-      lazyConnect: true,
-      // Fail at once instead of queueing while disconnected: the caller answers from local state.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs,
-      connectTimeout: Math.max(1000, options.commandTimeoutMs * 4),
-      // Commands issued in the same tick go out in one write (fewer syscalls under load).
-      enableAutoPipelining: true,
-      // At start, one attempt (the CLI says so and exits); once serving, back off up to reconnectMaxMs.
-      retryStrategy: (times) =>
-        started ? Math.min(options.reconnectMaxMs, 50 * 2 ** Math.min(times, 16)) : null,
-    };
-    let redis: Redis;
-    try {
-      redis = new Redis(url, settings);
-    } catch (error) {
-      throw new StateUnreachableError(
-        `--state ${redactUrl(url)}: not a Redis URL (${(error as Error).message})`,
-      );
-    }
-    redis.on('error', () => {}); // reported by connect() below, then by the store
-    try {
-      await redis.connect();
-      const pong = await redis.ping();
-      if (pong !== 'PONG') throw new Error(`PING answered ${pong}`);
-    } catch (error) {
-      redis.disconnect();
-      const reason = (error as Error).message.replace(url, redactUrl(url));
-      throw new StateUnreachableError(`--state ${redactUrl(url)}: Redis unreachable (${reason})`);
-    }
-    started = true;
-    return new RedisStore(redis, url, parts, options);
+    return new RedisStore(await openRedis(url, options), url, parts, options);
   }
 
   get journalCapacity(): number {
