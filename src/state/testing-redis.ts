@@ -41,6 +41,11 @@ export class TestRedis {
     return redis;
   }
 
+  /** The running redis-server's process id (the bench reads its CPU time). */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
   get url(): string {
     return `redis://127.0.0.1:${this.port}/0`;
   }
