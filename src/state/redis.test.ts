@@ -11,6 +11,7 @@ import { startMockServer, type RunningServer } from '../server/listen.js';
 import type { ListenOptions } from '../server/listen.js';
 import { DEMO, sharedDataset } from '../server/testing.js';
 import type { Tier } from '../server/tiers.js';
+import { redactUrl } from './redis.js';
 import { redisAvailable, TestRedis } from './testing-redis.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -45,7 +46,9 @@ async function fleet(
       instanceId: `instance-${String.fromCharCode(97 + i)}`,
       tierOverride: tier,
       ...options,
-      stateOptions: { prefix, ...options.stateOptions },
+      // Generous here: a loaded test machine must not turn a slow reply into a local decision
+      // (the failover test stops Redis, which closes the connection at once).
+      stateOptions: { prefix, commandTimeoutMs: 5000, ...options.stateOptions },
     });
     running.push(server);
     out.push(server);
@@ -65,6 +68,17 @@ async function admin(server: RunningServer, path: string, body?: unknown, method
   });
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
+
+describe('the state URL in messages', () => {
+  it('never shows a password', () => {
+    expect(redactUrl('redis://:s3cret@db.internal:6379/2')).toBe('redis://:***@db.internal:6379/2');
+    expect(redactUrl('redis://user:s3cret@db.internal:6379')).toBe(
+      'redis://user:***@db.internal:6379',
+    );
+    expect(redactUrl('redis://127.0.0.1:6379/0')).toBe('redis://127.0.0.1:6379/0');
+    expect(redactUrl('not a url :s3cret@')).not.toContain('s3cret');
+  });
+});
 
 const canRun = redisAvailable();
 
