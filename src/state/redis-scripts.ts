@@ -143,10 +143,13 @@ end
 return out
 `;
 
-/** Add a journal entry, keep the newest ARGV[2], refresh the ttl. KEYS: journal. ARGV: JSON, cap, ttl ms. */
+/**
+ * Add journal entries (oldest first), keep the newest ARGV[1], refresh the ttl.
+ * KEYS: journal. ARGV: cap, ttl ms, entry JSON...
+ */
 export const RECORD = `
-redis.call('LPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('LPUSH', KEYS[1], unpack(ARGV, 3))
+redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
