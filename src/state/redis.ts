@@ -10,7 +10,8 @@
  * in-memory state (said once in the log, and on each such response as `x-mock-state: local`),
  * reconnecting with back-off and going back to the shared state once Redis answers again.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { openRedis, probeRedis as probeConnection, redactUrl } from './redis-connection.js';
 import type { AdjustableClock } from '../server/clock.js';
 import type { JournalEntry } from '../server/middleware/request-log.js';
 import { ActionError, type FaultAction } from '../server/qa/actions.js';
@@ -51,6 +52,12 @@ export interface RedisStoreOptions {
   log: (line: string) => void;
 }
 
+/** Checks that Redis at `url` answers (the cluster primary, before it starts workers). */
+export const probeRedis = (url: string) =>
+  probeConnection(url, REDIS_STORE_DEFAULTS.commandTimeoutMs);
+
+export { redactUrl, StateUnreachableError } from './redis-connection.js';
+
 export const REDIS_STORE_DEFAULTS = {
   prefix: 'web-data-mock:',
   leaseMs: 15_000,
@@ -58,20 +65,6 @@ export const REDIS_STORE_DEFAULTS = {
   reconnectMaxMs: 5_000,
   keepMs: 24 * 3600 * 1000,
 } as const;
-
-/** The URL is the user's input and may carry a password: never print it. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
-}
-
-/** Redis at the given URL could not be reached (or answered wrongly) when the mock started. */
-export class StateUnreachableError extends Error {}
 
 const KINDS: readonly LimitKind[] = [
   'requests per minute',
@@ -101,56 +94,6 @@ const SCRIPTS: Record<keyof Scripted, { numberOfKeys: number; lua: string }> = {
   listFaults: { numberOfKeys: 3, lua: lua.LIST_FAULTS },
   record: { numberOfKeys: 1, lua: lua.RECORD },
 };
-
-/**
- * A connection that answered PING, or a StateUnreachableError naming the URL (password redacted).
- * At start one attempt, bounded; once open, reconnection backs off up to `reconnectMaxMs`.
- */
-async function openRedis(
-  url: string,
-  options: Pick<RedisStoreOptions, 'commandTimeoutMs' | 'reconnectMaxMs'>,
-): Promise<Redis> {
-  let started = false;
-  const settings: RedisOptions = {
-    lazyConnect: true,
-    // Fail at once instead of queueing while disconnected: the caller answers from local state.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs,
-    connectTimeout: Math.max(1000, options.commandTimeoutMs * 4),
-    // Commands issued in the same tick go out in one write (fewer syscalls under load).
-    enableAutoPipelining: true,
-    retryStrategy: (times) =>
-      started ? Math.min(options.reconnectMaxMs, 50 * 2 ** Math.min(times, 16)) : null,
-  };
-  let redis: Redis;
-  try {
-    redis = new Redis(url, settings);
-  } catch (error) {
-    throw new StateUnreachableError(
-      `--state ${redactUrl(url)}: not a Redis URL (${(error as Error).message})`,
-    );
-  }
-  // The socket's own reason (ECONNREFUSED, ENOTFOUND); connect() itself only says the connection closed.
-  let cause: Error | undefined;
-  redis.on('error', (error: Error) => (cause ??= error));
-  try {
-    await redis.connect();
-    const pong = await redis.ping();
-    if (pong !== 'PONG') throw new Error(`PING answered ${pong}`);
-  } catch (error) {
-    redis.disconnect();
-    const reason = (cause ?? (error as Error)).message.split(url).join(redactUrl(url));
-    throw new StateUnreachableError(`--state ${redactUrl(url)}: Redis unreachable (${reason})`);
-  }
-  started = true;
-  return redis;
-}
-
-/** Checks that Redis at `url` answers (the cluster primary, before it starts workers). */
-export async function probeRedis(url: string): Promise<void> {
-  (await openRedis(url, REDIS_STORE_DEFAULTS)).disconnect();
-}
 
 /** Glob characters in a prefix, escaped for SCAN's MATCH. */
 const globSafe = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
