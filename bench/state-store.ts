@@ -117,6 +117,14 @@ export async function compareStores(settings: StoreSettings): Promise<string> {
   const cpuM = pick((x) => x.memory.cpuMicrosPerRequest);
   const cpuR = pick((x) => x.redis.cpuMicrosPerRequest);
   const redisCpu = pick((x) => x.redis.redisMicrosPerRequest ?? 0);
+  // As run.ts: each round's own ratio (its two runs shared the machine's state), then the median.
+  const ratios = rows.map(
+    (x) => x.redis.result.requestsPerSecond / x.memory.result.requestsPerSecond,
+  );
+  const p99Ratios = rows.map(
+    (x) => x.redis.result.latencyP99 / Math.max(x.memory.result.latencyP99, 0.001),
+  );
+  const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
   const errors = rows.reduce((n, x) => n + x.redis.result.non2xx + x.redis.result.errors, 0);
   return [
     '## State store (one instance, Redis against memory)',
@@ -128,7 +136,7 @@ export async function compareStores(settings: StoreSettings): Promise<string> {
     `| memory | ${Math.round(rpsM)} | ${p99M} | ${cpuM.toFixed(1)} | - |`,
     `| redis | ${Math.round(rpsR)} | ${p99R} | ${cpuR.toFixed(1)} | ${redisCpu.toFixed(1)} |`,
     '',
-    `Ratio redis/memory: throughput ${(rpsR / rpsM).toFixed(2)}, p99 ${(p99R / Math.max(p99M, 0.001)).toFixed(2)}. ` +
+    `Ratio redis/memory (median of the rounds' own ratios, lowest-highest round): throughput ${median(ratios).toFixed(2)} (${spread(ratios)}), p99 ${median(p99Ratios).toFixed(2)} (${spread(p99Ratios)}). ` +
       `Added per request: ${(cpuR - cpuM).toFixed(1)} us of the mock's CPU, ${redisCpu.toFixed(1)} us of redis-server's` +
       `${errors > 0 ? `; ${errors} non-2xx or failed requests under Redis` : ''}.`,
     '',
