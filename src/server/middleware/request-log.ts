@@ -2,12 +2,13 @@
  * @module middleware/request-log
  * Gives each request an id, times it, and records it in a bounded journal (method, path, status,
  * key name, duration, the instance that answered; never the key, not even one sent in the query
- * string) that the admin endpoint lists and the CLI can print. The journal lives in the state store.
+ * string under a key-like name or any name at all) that the admin endpoint lists and the CLI can
+ * print. The journal lives in the state store.
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.js';
 import { splitUrl } from '../query-string.js';
-import { redactQueryKeys } from './query-keys.js';
+import { redactQueryKeys, type IsSecret } from './query-keys.js';
 import { journalLine, type JournalLine, type StateStore } from '../../state/store.js';
 
 export interface JournalEntry {
@@ -15,7 +16,7 @@ export interface JournalEntry {
   /** Epoch ms; formatted only when the journal is read (a Date per request costs throughput). */
   atMs: number;
   method: string;
-  /** Path and query as received, the value of any key-like query parameter (`api_key`, ...) redacted. */
+  /** Path and query as received, the value of any key-like query parameter (`api_key`, ...) or secret redacted. */
   path: string;
   status: number;
   key: string | null;
@@ -57,8 +58,12 @@ export function requestLog(options: {
   now: () => number;
   instance: string;
   log?: (line: string) => void;
+  /** Query values equal to a configured secret are redacted too, whatever their parameter's name. */
+  isSecret?: IsSecret;
+  /** The shortest secret's length: shorter query texts are not searched for one (the common case). */
+  shortestSecret?: number;
 }) {
-  const { store, now, instance, log } = options;
+  const { store, now, instance, log, isSecret, shortestSecret } = options;
   let counter = 0;
   return createMiddleware<AppEnv>(async function logRequest(c, next) {
     const started = performance.now();
@@ -71,7 +76,7 @@ export function requestLog(options: {
         id,
         atMs: now(),
         method: c.req.method,
-        path: search ? `${rawPath}?${redactQueryKeys(search)}` : rawPath,
+        path: search ? `${rawPath}?${redactQueryKeys(search, isSecret, shortestSecret)}` : rawPath,
         status: c.res.status,
         key: c.get('key')?.name ?? null,
         operation: c.get('operation')?.operationId ?? null,
