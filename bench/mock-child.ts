@@ -4,8 +4,8 @@
  * size, tells the orchestrator its URL and what the scenarios need, read from the running mock
  * (its `GET /examples.json`, and its dataset for the 200 cross-reference numbers and a
  * three-filter search), then answers memory questions until it is told to stop.
- * Usage (forked by bench/run.ts and bench/soak.ts): `node --import tsx bench/mock-child.ts <size> [seed]`,
- * size a scale factor or `live`.
+ * Usage (forked by bench/run.ts and bench/soak.ts): `node --import tsx bench/mock-child.ts <size> [seed] [state URL]`,
+ * size a scale factor or `live`; a state URL (redis://...) keeps the mock's state in Redis (bench/state-store.ts).
  */
 import { startMockServer, type ListenOptions } from '../src/server/listen.js';
 import { searchBody, type Examples, type SearchExample } from '../src/server/examples.js';
@@ -97,7 +97,7 @@ function mergeBodies(bodies: unknown[]): unknown {
 }
 
 const send = serveParent();
-const [sizeArg = '1', seedArg = '1'] = process.argv.slice(2);
+const [sizeArg = '1', seedArg = '1', stateArg] = process.argv.slice(2);
 
 try {
   const running = await startMockServer({
@@ -105,6 +105,7 @@ try {
     ...sizeOptions(sizeArg),
     seed: Number(seedArg),
     validateResponses: false,
+    stateUrl: stateArg,
   });
   const { dataset } = running.app.state.apis[0];
   const examples = (await (

@@ -11,7 +11,8 @@
  * BENCH_ROUNDS (default 3: mock then baseline, back to back, that many times), `--connections` (50), `--sizes 1,live` (scale factors or
  * `live`; the first size runs every scenario, the others the list pages), `--startup-scales 1,1000`
  * (empty to skip), `--only <scenario id>`, `--profile` (the mock child writes a V8 CPU profile to
- * bench/results/profiles/).
+ * bench/results/profiles/), `--no-state-store` (skip the Redis-against-memory comparison, which
+ * otherwise ends a full run and writes `bench/results/state-store.md`).
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -37,12 +38,15 @@ import {
   type Scenario,
 } from './scenarios.js';
 import { BENCH_KEY, probeStartup, type StartupResult } from './startup.js';
+import { compareStores } from './state-store.js';
+import { writeFileSync } from 'node:fs';
 
 const DEFAULT_DURATION_S = 4;
 /** Mock and baseline measured back to back this many times per scenario: one pair alone moved by tens of percent between runs. */
 const DEFAULT_ROUNDS = 3;
 const DEFAULT_WARMUP_S = 2;
 const DEFAULT_CONNECTIONS = 50;
+const STATE_REPORT = fileURLToPath(new URL('./results/state-store.md', import.meta.url));
 const PROFILE_DIR = fileURLToPath(new URL('./results/profiles/', import.meta.url));
 
 const { values } = parseArgs({
@@ -55,7 +59,9 @@ const { values } = parseArgs({
     'startup-scales': { type: 'string', default: '1,1000' },
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    'state-store': { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
 
 const list = (raw: string) => raw.split(',').filter(Boolean);
@@ -267,3 +273,11 @@ const report: BenchReport = {
 if (JSON.stringify(report).includes(BENCH_KEY))
   throw new Error('the report would contain the API key');
 process.stdout.write(writeReport(report));
+
+// The shared state store's cost (one instance, Redis against memory): skipped for one scenario.
+if (!values.only && values['state-store']) {
+  log('state store: one instance with Redis against the same in memory');
+  const section = await compareStores(settings);
+  writeFileSync(STATE_REPORT, section);
+  process.stdout.write(`\n${section}`);
+}

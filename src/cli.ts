@@ -14,10 +14,13 @@ import { ActionError, parseLatency, parseRandomFaults } from './server/qa/action
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
 import { runProxyCli } from './proxy/index.js';
 import { EXIT_USAGE, exitCodeFor, UsageError } from './usage.js';
+import cluster from 'node:cluster';
+import { redactUrl, StateUnreachableError } from './state/redis.js';
+import { runWorkers } from './workers.js';
 
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {
-  section: 'Server' | 'QA';
+  section: 'Server' | 'QA' | 'Fleet';
   value?: string;
   help: readonly string[];
   short?: string;
@@ -123,8 +126,43 @@ const FLAGS = {
     default: false,
     help: ['check every response against the document before sending it'],
   },
-  log: { section: 'QA', default: false, help: ['one line per request on stdout (never the key)'] },
-  help: { section: 'QA', short: 'h', default: false, help: ['this text'] },
+  state: {
+    section: 'Fleet',
+    value: '<url>',
+    help: [
+      'keep rate limits, armed faults, the journal and the QA clock in Redis',
+      '(env MOCK_STATE), e.g. redis://127.0.0.1:6379/0; default: in this process',
+    ],
+  },
+  'state-prefix': {
+    section: 'Fleet',
+    value: '<p>',
+    help: ['prefix of every Redis key (env MOCK_STATE_PREFIX; default web-data-mock:)'],
+  },
+  'state-lease': {
+    section: 'Fleet',
+    value: '<s>',
+    help: [
+      "a concurrent-connection slot's lease in Redis, renewed while the request",
+      "lives; a crashed instance's slots free after it (default 15)",
+    ],
+  },
+  'instance-id': {
+    section: 'Fleet',
+    value: '<id>',
+    help: ['this instance in the journal (env MOCK_INSTANCE_ID; default hostname:pid)'],
+  },
+  workers: {
+    section: 'Fleet',
+    value: '<n>',
+    help: ['run n processes on one port (node:cluster); needs --state'],
+  },
+  log: {
+    section: 'Fleet',
+    default: false,
+    help: ['one line per request on stdout (never the key)'],
+  },
+  help: { section: 'Fleet', short: 'h', default: false, help: ['this text'] },
 } as const satisfies Record<string, Flag>;
 
 /** The parser's option for each flag: a string where the flag takes a value, else a switch. */
@@ -174,6 +212,8 @@ export const HELP = [
   ...helpSection('Server'),
   'QA',
   ...helpSection('QA'),
+  'Fleet (several instances that behave as one service; see docs/shared-state.md)',
+  ...helpSection('Fleet'),
   '',
   'Proxy (browser apps and live validation; see npm start -- --proxy --help)',
   '  --proxy <live base URL> forward /web-data/v1 to the live API with the key from WEB_DATA_API_KEY',
@@ -260,6 +300,18 @@ export async function main(
     process.stdout.write(HELP);
     return undefined;
   }
+  const stateUrl = stateUrlOf(values.state ?? env.MOCK_STATE);
+  const workers = integer('workers', values.workers, 1) ?? 1;
+  if (workers > 1 && !stateUrl)
+    // Each worker would keep its own counters: a 20-a-minute key could make 20 x n. Sharing
+    // through the primary would put an IPC round trip on every request; Redis is the one way.
+    throw new UsageError(
+      '--workers needs --state redis://... (each worker would otherwise keep its own rate limits, faults and journal)',
+    );
+  if (workers > 1 && cluster.isPrimary) {
+    await runWorkers(workers, stateUrl!);
+    return undefined;
+  }
   const scale =
     values.scale === undefined || values.scale === 'live' ? values.scale : Number(values.scale);
   if (typeof scale === 'number' && !(scale > 0 && Number.isFinite(scale)))
@@ -281,9 +333,44 @@ export async function main(
     replayDir: values.replay,
     validateResponses: values['validate-responses'] || undefined,
     log: values.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
+    stateUrl,
+    stateOptions: {
+      prefix: values['state-prefix'] ?? env.MOCK_STATE_PREFIX,
+      leaseMs: leaseMsOf(values['state-lease']),
+    },
+    instanceId: instanceIdOf(values['instance-id'] ?? env.MOCK_INSTANCE_ID),
   });
-  printBanner(running, Math.round(performance.now() - started));
+  // One banner for a cluster: the first worker's.
+  if (!cluster.isWorker || cluster.worker?.id === 1)
+    printBanner(running, Math.round(performance.now() - started));
   return running;
+}
+
+/** `--state`: a Redis URL, or `memory` (the default, said explicitly). */
+function stateUrlOf(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '' || raw === 'memory') return undefined;
+  if (!/^rediss?:\/\//.test(raw))
+    throw new UsageError(
+      `--state must be redis://host:port/db, rediss://... or memory (got "${redactUrl(raw)}")`,
+    );
+  return raw;
+}
+
+/** `--state-lease` in seconds (fractions allowed: tests use short leases), as ms. */
+function leaseMsOf(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const seconds = Number(raw);
+  if (!(seconds >= 0.1 && seconds <= 3600))
+    throw new UsageError(
+      `--state-lease must be a number of seconds from 0.1 to 3600 (got "${raw}")`,
+    );
+  return Math.round(seconds * 1000);
+}
+
+/** A worker of a cluster is its own instance: the id given, with the worker's number. */
+function instanceIdOf(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  return cluster.isWorker ? `${raw}/w${cluster.worker!.id}` : raw;
 }
 
 function printBanner(running: RunningServer, ms: number): void {
@@ -292,6 +379,7 @@ function printBanner(running: RunningServer, ms: number): void {
     `Web Data API mock (release ${state.contract.release}, seed ${state.options.seed}, scale ${state.options.scale}) ready in ${ms} ms`,
     ...state.apis.map((api) => `  ${api.environment.padEnd(10)} ${running.origin}${api.basePath}`),
     `  docs       ${running.origin}/docs  (document: ${running.origin}/openapi.yaml)`,
+    `  state      ${state.store.description} (instance ${state.options.instanceId})`,
     state.options.adminToken ? `  controls   ${running.origin}/__mock/ (admin token required)` : '',
     '',
     'Demo keys (send as the x-api-key header):',
@@ -340,7 +428,9 @@ export async function run(): Promise<void> {
     // A bad flag, or a bad keys, tiers or replay file (the user's input, like a flag): exit 2 with
     // the flag or file named; anything else exits 1.
     const code = exitCodeFor(error);
-    const hint = code === EXIT_USAGE ? '\n(see --help)' : '';
+    // Redis away is not a mistake in the flags: one line is the whole story.
+    const hint =
+      code === EXIT_USAGE && !(error instanceof StateUnreachableError) ? '\n(see --help)' : '';
     console.error(`web-data-mock: ${(error as Error).message}${hint}`);
     process.exit(code);
   }

@@ -48,6 +48,9 @@ import { mountDocs } from './docs.js';
 import { buildExamples, EXAMPLES_PATH } from './examples.js';
 import { createReplayMiddleware } from '../recordings/index.js';
 import { HEALTH_PATH, healthResponse } from '../net/health.js';
+import { MemoryStore } from '../state/memory.js';
+import { RedisStore } from '../state/redis.js';
+import type { StateStore } from '../state/store.js';
 
 /** What the app is made of, for the CLI banner, admin endpoints and tests. */
 export interface MockState {
@@ -59,6 +62,8 @@ export interface MockState {
   clock: AdjustableClock;
   journal: Journal;
   faults: FaultPlan;
+  /** Where the mutable state lives: `limiter`, `faults`, `journal` and `clock` above, or Redis (src/state/). */
+  store: StateStore;
   apis: ApiContext[];
 }
 
@@ -82,6 +87,14 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   const limiter = new RateLimiter(tiers, clock);
   const journal = new Journal();
   const faults = new FaultPlan(options.faults);
+  const local = new MemoryStore({ limiter, plan: faults, journal, clock });
+  const store: StateStore = options.stateUrl
+    ? await RedisStore.connect(
+        options.stateUrl,
+        { local, tiers, clock },
+        { ...options.stateOptions, instanceId: options.instanceId },
+      )
+    : local;
   const apis = options.environments.map((environment) => {
     const basePath = basePathFor(environment, options.environments);
     const dataset =
@@ -95,15 +108,16 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   });
 
   const app = new Hono<AppEnv>() as MockApp;
-  app.state = { options, contract, validators, keys, limiter, clock, journal, faults, apis };
+  app.state = { options, contract, validators, keys, limiter, clock, journal, faults, store, apis };
   // Before the request log: an orchestrator's probe every few seconds must not fill the journal.
   app.get(HEALTH_PATH, () => healthResponse());
   const isSecret = (value: string) => keys.isSecret(value);
   app.use(
     '*',
     requestLog({
-      journal,
+      store,
       now: () => clock.now(),
+      instance: options.instanceId,
       log: options.log,
       isSecret,
       shortestSecret: keys.shortestSecret,
@@ -134,7 +148,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   if (options.adminToken)
     app.route(
       ADMIN_PREFIX,
-      adminRoutes({ token: options.adminToken, state: app.state, plan: faults }),
+      adminRoutes({ token: options.adminToken, state: app.state, plan: faults, store }),
     );
 
   const pipeline: Step[] = [
@@ -143,9 +157,9 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     // Sees every response whole, before delivery cuts or slows it.
     ...(options.validateResponses ? [responseCheck({ validators })] : []),
     auth({ keys, clock }),
-    rateLimit({ limiter }),
+    rateLimit({ store }),
     // QA controls act only on authenticated, admitted requests.
-    scenarios({ plan: faults, validators, maxDurationMs: options.maxQaDurationMs }),
+    scenarios({ plan: faults, store, validators, maxDurationMs: options.maxQaDurationMs }),
     // Recorded live responses (behind auth and limits, like everything the mock serves).
     ...(options.replayDir
       ? [

@@ -25,6 +25,11 @@ export class AdjustableClock implements Clock {
       throw new RangeError(`the clock offset is bounded at ${MAX_CLOCK_OFFSET_SECONDS} s`);
     this.#offsetMs += ms;
   }
+  /** Takes a shared offset (another instance advanced the clock); the clock still never goes back. */
+  follow(offsetMs: number): void {
+    if (offsetMs > this.#offsetMs)
+      this.#offsetMs = Math.min(offsetMs, MAX_CLOCK_OFFSET_SECONDS * 1000);
+  }
   get offsetMs(): number {
     return this.#offsetMs;
   }

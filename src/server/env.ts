@@ -4,7 +4,7 @@
  */
 import type { Operation, ParsedInput } from '../contract/index.js';
 import type { KeyRecord } from './keys.js';
-import type { Slot } from './rate-limiter.js';
+import type { SlotHandle } from '../state/store.js';
 import type { ApiContext } from './context.js';
 import type { BodyShape } from './qa/actions.js';
 
@@ -29,6 +29,6 @@ export interface AppEnv {
     /** `x-ratelimit-limit` and `-remaining` for a successful answer (set by the rate limiter). */
     rateLimitHeaders: Record<string, string>;
     /** The rate limiter's concurrent-connection slot, released by the delivery step with the body bytes actually written. */
-    slot: Slot;
+    slot: SlotHandle;
   };
 }

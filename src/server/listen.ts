@@ -43,7 +43,8 @@ export async function startMockServer(options: ListenOptions = {}): Promise<Runn
       origin,
       app: built,
       server: listening.server,
-      close: listening.close,
+      // The store after the last response: a shared one gives back what this instance still holds.
+      close: () => listening.close().finally(() => built.state.store.close()),
     };
   } catch (error) {
     await listening.close();

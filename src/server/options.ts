@@ -3,7 +3,9 @@
  * Everything the app factory can be told, with the defaults `npm start` uses. The CLI maps flags
  * and environment variables onto this; tests pass what they need.
  */
+import { hostname } from 'node:os';
 import type { Release } from '../contract/index.js';
+import type { RedisStoreOptions } from '../state/redis.js';
 import type { Dataset, Scale } from '../fixtures/dataset.js';
 import type { FaultPlanOptions } from './qa/fault-plan.js';
 import { MAX_QA_DURATION_MS } from './qa/actions.js';
@@ -46,6 +48,12 @@ export interface AppOptions {
   faults: FaultPlanOptions;
   /** Longest a response may be held up by QA delays and dribbles together (tests shorten it). */
   maxQaDurationMs: number;
+  /** Shared state (`redis://host:port/db`); undefined keeps it in this process (see src/state/). */
+  stateUrl: string | undefined;
+  /** Key prefix, lease, timeouts of the shared store (defaults in src/state/redis.ts). */
+  stateOptions: Partial<Omit<RedisStoreOptions, 'instanceId'>>;
+  /** This instance in the journal (default hostname:pid). */
+  instanceId: string;
   /** A dataset built elsewhere (tests share one between apps); otherwise built from seed and scale. */
   datasets: Partial<Record<EnvironmentName, Dataset>>;
 }
@@ -73,6 +81,9 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     datasets: {},
     faults: { seed: DEFAULT_SEED },
     maxQaDurationMs: MAX_QA_DURATION_MS,
+    stateUrl: undefined,
+    stateOptions: {},
+    instanceId: `${hostname()}:${process.pid}`,
     ...given,
   };
 }

@@ -5,31 +5,40 @@
  * it lets through. The request holds its concurrent-connection slot until the delivery step says
  * its response was fully written or its connection closed, and is charged the body bytes actually
  * written (none for a HEAD, half for a cut body, what got out before a client went away).
+ * The decision is the state store's (src/state/): at once in memory, one Redis script when
+ * shared; a shared store that was away answers from local state and the response says so
+ * (`x-mock-state: local`).
  */
 import type { Context, Next } from 'hono';
 import type { Step } from '../chain.js';
 import type { AppEnv } from '../env.js';
 import { tooManyRequests } from '../errors.js';
-import type { RateLimiter } from '../rate-limiter.js';
+import type { Admission, StateStore } from '../../state/store.js';
 
-export function rateLimit(options: { limiter: RateLimiter }) {
-  if (!options.limiter) throw new Error('rateLimit: limiter is required');
-  const { limiter } = options;
+/** On a response decided on this instance's own state because the shared store was unreachable. */
+export const STATE_HEADER = 'x-mock-state';
+
+function apply(c: Context<AppEnv>, next: Next, admission: Admission) {
+  const headers: Record<string, string> = {
+    'x-ratelimit-limit': String(admission.limit),
+    'x-ratelimit-remaining': admission.ok ? String(admission.remaining) : '0',
+  };
+  if (admission.local) headers[STATE_HEADER] = 'local';
+  if (!admission.ok) throw tooManyRequests(admission.kind, admission.retryAfterSeconds, headers);
+  // Put on the answer by whoever builds it (a plain object: see src/server/response.ts).
+  c.set('rateLimitHeaders', headers);
+  c.set('slot', admission.slot);
+  return next();
+}
+
+export function rateLimit(options: { store: Pick<StateStore, 'admit'> }) {
+  if (!options.store) throw new Error('rateLimit: store is required');
+  const { store } = options;
   return function limitRate(c: Context<AppEnv>, next: Next) {
     const key = c.get('key');
-    const admission = limiter.admit(key.name, key.tier);
-    if (!admission.ok) {
-      throw tooManyRequests(admission.kind, admission.retryAfterSeconds, {
-        'x-ratelimit-limit': String(admission.limit),
-        'x-ratelimit-remaining': '0',
-      });
-    }
-    // Put on the answer by whoever builds it (a plain object: see src/server/response.ts).
-    c.set('rateLimitHeaders', {
-      'x-ratelimit-limit': String(admission.limit),
-      'x-ratelimit-remaining': String(admission.remaining),
-    });
-    c.set('slot', admission.slot);
-    return next();
+    const admission = store.admit(key.name, key.tier);
+    // In memory the answer is at hand: no promise on the hot path.
+    if (admission instanceof Promise) return admission.then((a) => apply(c, next, a));
+    return apply(c, next, admission);
   } satisfies Step;
 }

@@ -1,27 +1,22 @@
 /**
  * @module middleware/request-log
  * Gives each request an id, times it, and records it in a bounded journal (method, path, status,
- * key name, duration; never the key, not even one sent in the query string under a key-like name
- * or any name at all) that the admin
- * endpoint lists and the CLI can print.
+ * key name, duration, the instance that answered; never the key, not even one sent in the query
+ * string under a key-like name or any name at all) that the admin endpoint lists and the CLI can
+ * print. The journal lives in the state store.
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.js';
 import { splitUrl } from '../query-string.js';
 import { redactQueryKeys, type IsSecret } from './query-keys.js';
+import {
+  journalLine,
+  type JournalEntry,
+  type JournalLine,
+  type StateStore,
+} from '../../state/store.js';
 
-export interface JournalEntry {
-  id: string;
-  /** Epoch ms; formatted only when the journal is read (a Date per request costs throughput). */
-  atMs: number;
-  method: string;
-  /** Path and query as received, the value of any key-like query parameter (`api_key`, ...) or secret redacted. */
-  path: string;
-  status: number;
-  key: string | null;
-  operation: string | null;
-  ms: number;
-}
+export type { JournalEntry };
 
 /** The last `capacity` requests, oldest dropped first. */
 export class Journal {
@@ -34,7 +29,7 @@ export class Journal {
     this.#next += 1;
   }
   /** Newest first, with `at` as an ISO date. */
-  last(n = this.capacity): (Omit<JournalEntry, 'atMs'> & { at: string })[] {
+  last(n = this.capacity): JournalLine[] {
     const ordered =
       this.#entries.length < this.capacity
         ? [...this.#entries]
@@ -42,10 +37,7 @@ export class Journal {
             ...this.#entries.slice(this.#next % this.capacity),
             ...this.#entries.slice(0, this.#next % this.capacity),
           ];
-    return ordered
-      .reverse()
-      .slice(0, n)
-      .map(({ atMs, ...entry }) => ({ at: new Date(atMs).toISOString(), ...entry }));
+    return ordered.reverse().slice(0, n).map(journalLine);
   }
   clear(): void {
     this.#entries.length = 0;
@@ -54,15 +46,16 @@ export class Journal {
 }
 
 export function requestLog(options: {
-  journal: Journal;
+  store: Pick<StateStore, 'record'>;
   now: () => number;
+  instance: string;
   log?: (line: string) => void;
   /** Query values equal to a configured secret are redacted too, whatever their parameter's name. */
   isSecret?: IsSecret;
   /** The shortest secret's length: shorter query texts are not searched for one (the common case). */
   shortestSecret?: number;
 }) {
-  const { journal, now, log, isSecret, shortestSecret } = options;
+  const { store, now, instance, log, isSecret, shortestSecret } = options;
   let counter = 0;
   return createMiddleware<AppEnv>(async function logRequest(c, next) {
     const started = performance.now();
@@ -80,8 +73,9 @@ export function requestLog(options: {
         key: c.get('key')?.name ?? null,
         operation: c.get('operation')?.operationId ?? null,
         ms: Math.round((performance.now() - started) * 100) / 100,
+        instance,
       };
-      journal.add(entry);
+      store.record(entry);
       log?.(`${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms key=${entry.key ?? '-'}`);
     }
   });

@@ -4,6 +4,8 @@
  * API document): reset rate limits, advance the rate-limit clock (within MAX_CLOCK_OFFSET_SECONDS
  * in all), arm and clear faults, list the last requests (never a key's secret), read the
  * configuration. A body is read no further than MAX_ADMIN_BODY_BYTES, within the body time bound.
+ * All of it reads and changes the state store, so with a shared store any instance's controls act
+ * on the whole fleet.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context, type Env } from 'hono';
@@ -25,6 +27,8 @@ import {
   type FaultAction,
 } from './actions.js';
 import type { FaultPlan } from './fault-plan.js';
+import type { StateStore } from '../../state/store.js';
+import { STATE_HEADER } from '../middleware/rate-limit.js';
 
 export const ADMIN_PREFIX = '/__mock';
 export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token';
@@ -79,7 +83,7 @@ function actionOf(body: Record<string, unknown>): FaultAction {
 
 /** The parts of the app the control endpoints read and change (not the app itself). */
 export interface AdminParts {
-  options: Pick<AppOptions, 'seed' | 'scale' | 'tierOverride' | 'bodyTimeoutMs'>;
+  options: Pick<AppOptions, 'seed' | 'scale' | 'tierOverride' | 'bodyTimeoutMs' | 'instanceId'>;
   contract: Contract;
   keys: KeyStore;
   limiter: RateLimiter;
@@ -88,8 +92,13 @@ export interface AdminParts {
   apis: readonly Pick<ApiContext, 'environment' | 'basePath'>[];
 }
 
-export function adminRoutes(options: { token: string; state: AdminParts; plan: FaultPlan }): Hono {
-  const { state, plan } = options;
+export function adminRoutes(options: {
+  token: string;
+  state: AdminParts;
+  plan: FaultPlan;
+  store: StateStore;
+}): Hono {
+  const { state, plan, store } = options;
   const bodyOf = (c: Context<Env, string>) => jsonBody(c, state.options.bodyTimeoutMs);
   const expected = digest(options.token);
   const admin = new Hono();
@@ -98,6 +107,8 @@ export function adminRoutes(options: { token: string; state: AdminParts; plan: F
     if (!presented || !timingSafeEqual(digest(presented), expected))
       throw apiError(401, `admin token missing or wrong (send it in ${ADMIN_TOKEN_HEADER})`);
     await next();
+    // What was read or changed here was this instance's own state: the shared store is away.
+    if (store.local) c.res.headers.set(STATE_HEADER, 'local');
   });
   const badAction = (error: unknown) => {
     if (error instanceof ActionError)
@@ -107,8 +118,8 @@ export function adminRoutes(options: { token: string; state: AdminParts; plan: F
     throw error;
   };
 
-  admin.get('/config', (c) => {
-    const { options: o, contract, keys, clock } = state;
+  admin.get('/config', async (c) => {
+    const { options: o, contract, keys } = state;
     return c.json({
       release: contract.release,
       seed: o.seed,
@@ -123,21 +134,22 @@ export function adminRoutes(options: { token: string; state: AdminParts; plan: F
         expiresAt: k.expiresAt === undefined ? null : new Date(k.expiresAt).toISOString(),
         purpose: k.purpose,
       })),
-      clockOffsetSeconds: clock.offsetMs / 1000,
+      clockOffsetSeconds: (await store.clockOffsetMs()) / 1000,
+      state: { store: store.description, instance: o.instanceId, local: store.local },
       faults: {
         seed: plan.options.seed,
         random: plan.options.random ?? null,
         latency: plan.options.latency ?? null,
-        armed: plan.armed(),
+        armed: await store.armed(),
       },
     });
   });
   admin.post('/rate-limits/reset', async (c) => {
     const { key } = await bodyOf(c);
-    state.limiter.reset(typeof key === 'string' ? key : undefined);
+    await store.resetLimits(typeof key === 'string' ? key : undefined);
     return c.json({ reset: typeof key === 'string' ? key : 'all' });
   });
-  admin.get('/rate-limits', (c) => c.json(state.limiter.snapshot()));
+  admin.get('/rate-limits', async (c) => c.json(await store.limits()));
   admin.post('/clock/advance', async (c) => {
     const { seconds } = await bodyOf(c);
     const badSeconds = (error: string, rule: string) =>
@@ -153,16 +165,15 @@ export function adminRoutes(options: { token: string; state: AdminParts; plan: F
       );
     // Bounded in all, so every date the mock prints stays a valid date (unbounded, 300,000
     // advances of a year made /__mock/requests answer 500: "Invalid time value").
-    const offsetSeconds = state.clock.offsetMs / 1000;
+    const offsetSeconds = (await store.clockOffsetMs()) / 1000;
     if (offsetSeconds + seconds > MAX_CLOCK_OFFSET_SECONDS)
       throw badSeconds(
         `seconds: advancing by ${seconds} would put the clock ${offsetSeconds + seconds} s ahead; the bound is ${MAX_CLOCK_OFFSET_SECONDS} s (ten years) in all, ${MAX_CLOCK_OFFSET_SECONDS - offsetSeconds} s left (restart the mock to start again)`,
         `clock offset <= ${MAX_CLOCK_OFFSET_SECONDS} s`,
       );
-    state.clock.advance(seconds * 1000);
-    return c.json({ clockOffsetSeconds: state.clock.offsetMs / 1000 });
+    return c.json({ clockOffsetSeconds: (await store.advanceClock(seconds * 1000)) / 1000 });
   });
-  admin.get('/scenarios', (c) => c.json({ armed: plan.armed() }));
+  admin.get('/scenarios', async (c) => c.json({ armed: await store.armed() }));
   admin.post('/scenarios', async (c) => {
     const body = await bodyOf(c);
     const count = body.count ?? 1;
@@ -198,29 +209,30 @@ export function adminRoutes(options: { token: string; state: AdminParts; plan: F
       });
     }
     try {
-      return c.json(plan.arm(match, count as number, actionOf(body)), 201);
+      return c.json(await store.arm(match, count as number, actionOf(body)), 201);
     } catch (error) {
       return badAction(error);
     }
   });
-  admin.delete('/scenarios', (c) => c.json({ cleared: plan.disarm() }));
-  admin.delete('/scenarios/:id', (c) => {
-    const cleared = plan.disarm(c.req.param('id'));
+  admin.delete('/scenarios', async (c) => c.json({ cleared: await store.disarm() }));
+  admin.delete('/scenarios/:id', async (c) => {
+    const cleared = await store.disarm(c.req.param('id'));
     if (cleared === 0) throw apiError(404, `no armed fault ${c.req.param('id')}`);
     return c.json({ cleared });
   });
-  admin.post('/faults/reset', (c) => {
+  admin.post('/faults/reset', async (c) => {
     plan.reset();
+    await store.disarm();
     return c.json({ reset: true });
   });
-  admin.get('/requests', (c) => {
+  admin.get('/requests', async (c) => {
     const limit = Number(c.req.query('limit') ?? 50);
-    if (!Number.isInteger(limit) || limit < 1 || limit > state.journal.capacity)
-      throw apiError(400, `limit must be an integer from 1 to ${state.journal.capacity}`);
-    return c.json({ requests: state.journal.last(limit) });
+    if (!Number.isInteger(limit) || limit < 1 || limit > store.journalCapacity)
+      throw apiError(400, `limit must be an integer from 1 to ${store.journalCapacity}`);
+    return c.json({ requests: await store.journal(limit) });
   });
-  admin.delete('/requests', (c) => {
-    state.journal.clear();
+  admin.delete('/requests', async (c) => {
+    await store.clearJournal();
     return c.json({ cleared: true });
   });
   admin.notFound((c) =>

@@ -45,6 +45,20 @@ export interface FaultPlanOptions {
   latency?: LatencySpec;
 }
 
+/** A fault to arm, its count and action checked (the same rules for every store). */
+export function newArmedFault(match: FaultMatch, count: number, action: FaultAction): ArmedFault {
+  if (!Number.isInteger(count) || count < 1 || count > MAX_ARMED_COUNT)
+    throw new ActionError(`count must be an integer from 1 to ${MAX_ARMED_COUNT}`);
+  if (Object.keys(action).length === 0)
+    throw new ActionError(
+      'an action is required: status, delayMs, reset, truncate or slowBytesPerTick',
+    );
+  return { id: randomUUID(), match: { ...match }, remaining: count, action: { ...action } };
+}
+
+export const tooManyArmed = () =>
+  new ActionError(`at most ${MAX_ARMED_FAULTS} faults can be armed at once; clear some first`);
+
 export class FaultPlan {
   #armed: ArmedFault[] = [];
   #random: () => number;
@@ -56,22 +70,8 @@ export class FaultPlan {
   }
 
   arm(match: FaultMatch, count: number, action: FaultAction): ArmedFault {
-    if (!Number.isInteger(count) || count < 1 || count > MAX_ARMED_COUNT)
-      throw new ActionError(`count must be an integer from 1 to ${MAX_ARMED_COUNT}`);
-    if (Object.keys(action).length === 0)
-      throw new ActionError(
-        'an action is required: status, delayMs, reset, truncate or slowBytesPerTick',
-      );
-    if (this.#armed.length >= MAX_ARMED_FAULTS)
-      throw new ActionError(
-        `at most ${MAX_ARMED_FAULTS} faults can be armed at once; clear some first`,
-      );
-    const fault: ArmedFault = {
-      id: randomUUID(),
-      match: { ...match },
-      remaining: count,
-      action: { ...action },
-    };
+    const fault = newArmedFault(match, count, action);
+    if (this.#armed.length >= MAX_ARMED_FAULTS) throw tooManyArmed();
     this.#armed.push(fault);
     return fault;
   }
@@ -93,28 +93,42 @@ export class FaultPlan {
     this.#latencyRandom = seededRandom(this.options.seed ^ 0x5f3759df);
   }
 
+  /** How many faults are armed here. */
+  get armedCount(): number {
+    return this.#armed.length;
+  }
+
   /** True when no request can get a fault: nothing armed, no random faults, no added latency. */
   get idle(): boolean {
     return this.#armed.length === 0 && !this.options.random && !this.options.latency;
   }
 
   /**
-   * The fault for one API request, or undefined. An armed fault is used first (oldest first) and
-   * counted down; a forced status only applies where the operation declares it.
+   * Uses up one count of the oldest armed fault that matches the request, or undefined; a forced
+   * status only applies where the operation declares it.
    */
-  decide(request: RequestFacts): FaultAction | undefined {
-    let action: FaultAction | undefined;
+  takeArmed(request: RequestFacts): FaultAction | undefined {
     const armed = this.#armed.find(
       (f) =>
         (f.match.key === undefined || f.match.key === request.keyName) &&
         (f.match.operationId === undefined || f.match.operationId === request.operationId) &&
         (f.action.status === undefined || request.declares(f.action.status)),
     );
-    if (armed) {
-      armed.remaining -= 1;
-      if (armed.remaining <= 0) this.#armed = this.#armed.filter((f) => f !== armed);
-      action = { ...armed.action };
-    }
+    if (!armed) return undefined;
+    armed.remaining -= 1;
+    if (armed.remaining <= 0) this.#armed = this.#armed.filter((f) => f !== armed);
+    return { ...armed.action };
+  }
+
+  /**
+   * The fault for one API request, or undefined: an armed fault first (`armed`, taken from this
+   * plan unless a shared store took it), else a seeded random one; global latency on top.
+   */
+  decide(
+    request: RequestFacts,
+    armed: FaultAction | undefined = this.takeArmed(request),
+  ): FaultAction | undefined {
+    let action = armed;
     const random = this.options.random;
     if (random) {
       // One draw per request whatever happens, so the sequence depends only on request order.
@@ -140,5 +154,10 @@ export class FaultPlan {
       action = { ...action, delayMs: (action?.delayMs ?? 0) + extra };
     }
     return action;
+  }
+
+  /** True when this plan draws random faults or adds latency (per instance, from its seed). */
+  get draws(): boolean {
+    return this.options.random !== undefined || this.options.latency !== undefined;
   }
 }

@@ -3,8 +3,9 @@
  * The scenario step of the request line, after auth and rate limit (a request without a valid key
  * gets its 401/403 first, whatever it asks for): applies what QA asked for this request. A `Prefer`
  * header that asks for anything this mock knows governs the request alone and leaves the fault
- * plan untouched (no armed fault used up, no random draw); otherwise the fault plan decides
- * (armed faults, seeded random faults, global latency). Delays really wait here; a dropped
+ * plan untouched (no armed fault used up, no random draw); otherwise an armed fault from the
+ * state store (shared by every instance on one store), else the fault plan's seeded random faults,
+ * with its global latency on top. Delays really wait here; a dropped
  * connection and a cut or slowed body are carried out by the delivery step. Everything together stays within
  * MAX_QA_DURATION_MS.
  */
@@ -20,7 +21,8 @@ import {
   type FaultAction,
   type PreferAction,
 } from './actions.js';
-import type { FaultPlan } from './fault-plan.js';
+import type { FaultPlan, RequestFacts } from './fault-plan.js';
+import type { StateStore } from '../../state/store.js';
 import { forcedError } from './forced-response.js';
 
 const PREFER_RULE =
@@ -43,10 +45,16 @@ function preferOf(c: Context<AppEnv>): PreferAction | undefined {
 
 export function scenarios(options: {
   plan: FaultPlan;
+  /** Where armed faults live (this process, or shared by every instance); defaults to the plan. */
+  store?: Pick<StateStore, 'mayHaveArmed' | 'takeFault'>;
   validators: Validators;
   maxDurationMs?: number;
 }) {
   const { plan, validators } = options;
+  const store = options.store ?? {
+    mayHaveArmed: () => plan.armedCount > 0,
+    takeFault: (request: RequestFacts) => plan.takeArmed(request),
+  };
   const budgetMs = options.maxDurationMs ?? MAX_QA_DURATION_MS;
   /** What QA asked for (a `Prefer` header) or planned (the fault plan) for this request, carried out. */
   async function applyAction(
@@ -68,8 +76,12 @@ export function scenarios(options: {
         },
       ]);
     }
-    const action: FaultAction | undefined =
-      prefer ?? plan.decide({ operationId: op.operationId, keyName: c.get('key')?.name, declares });
+    let action: FaultAction | undefined = prefer;
+    if (!action) {
+      const facts = { operationId: op.operationId, keyName: c.get('key')?.name, declares };
+      // Armed faults from the store (counted down once across every instance sharing it), random ones from this plan.
+      action = plan.decide(facts, store.mayHaveArmed() ? await store.takeFault(facts) : undefined);
+    }
     if (!action) return next();
     if (action.delayMs) await sleep(Math.min(action.delayMs, budgetMs));
     if (action.reset) {
@@ -91,7 +103,7 @@ export function scenarios(options: {
   return function applyScenario(c: Context<AppEnv>, next: Next) {
     const prefer = preferOf(c);
     // The common case, answered without looking further (and without an async turn): nothing asked, nothing planned.
-    if (!prefer && plan.idle) return next();
+    if (!prefer && !plan.draws && !store.mayHaveArmed()) return next();
     return applyAction(c, next, prefer);
   } satisfies Step;
 }

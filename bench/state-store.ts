@@ -1,0 +1,163 @@
+/**
+ * @module bench/state-store
+ * What keeping the mock's state in Redis costs: one mock instance with `--state redis://...`
+ * against the same instance in memory, on the same scenario (a product part by id: a small answer,
+ * so the store's share of a request shows), measured back to back in rounds. Reports throughput,
+ * p99 and their ratios (Redis / memory), the mock's CPU per request in each, the CPU it adds per
+ * request, and redis-server's own CPU per request. Runs from `npm run bench` (skipped with a note
+ * when redis-server is not installed) or alone: `npx tsx bench/state-store.ts [--rounds 3 --duration 4]`.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { redisAvailable, TestRedis } from '../src/state/testing-redis.js';
+import { Child } from './ipc.js';
+import { runLoad, type LoadResult } from './load.js';
+import { allScenarios, requestHeaders, type MockInfo } from './scenarios.js';
+
+const SCENARIO = 'part-by-id';
+/** Linux clock ticks per second for /proc/<pid>/stat. */
+const CLOCK_TICKS = 100;
+
+export interface StoreSettings {
+  rounds: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+}
+
+interface Measured {
+  result: LoadResult;
+  cpuMicrosPerRequest: number;
+  redisMicrosPerRequest?: number;
+}
+
+/** CPU (user + system) a process has used, in microseconds, from /proc. */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // After "pid (comm) ": state is field 0, utime 11, stime 12.
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+}
+
+async function measure(
+  mock: Mock,
+  settings: StoreSettings,
+  round: number,
+  redisPid?: number,
+): Promise<Measured> {
+  const { child, url } = mock;
+  const scenario = allScenarios(mock.info).find((s) => s.id === SCENARIO)!;
+  let redisMark = 0;
+  const result = await runLoad(
+    {
+      url: `${url}${scenario.path}`,
+      method: scenario.method,
+      headers: requestHeaders(scenario),
+      connections: settings.connections,
+      durationSeconds: settings.durationSeconds,
+      warmupSeconds: round === 0 ? settings.warmupSeconds : Math.ceil(settings.warmupSeconds / 2),
+    },
+    () => {
+      child.send({ type: 'reset-peak' });
+      if (redisPid) redisMark = cpuMicros(redisPid);
+    },
+  );
+  const stats = await child.stats();
+  const requests = Math.max(1, result.requests);
+  return {
+    result,
+    cpuMicrosPerRequest: stats.cpuMicrosSinceReset / requests,
+    redisMicrosPerRequest: redisPid ? (cpuMicros(redisPid) - redisMark) / requests : undefined,
+  };
+}
+
+interface Mock {
+  child: Child;
+  url: string;
+  info: MockInfo;
+}
+
+async function startMock(stateUrl?: string): Promise<Mock> {
+  const child = new Child('./mock-child.ts', ['1', '1', ...(stateUrl ? [stateUrl] : [])], {
+    execArgv: ['--expose-gc'],
+  });
+  const ready = await child.next('ready');
+  return { child, url: ready.url, info: ready.info as unknown as MockInfo };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Runs the comparison and returns its Markdown section (or a note when redis-server is missing). */
+export async function compareStores(settings: StoreSettings): Promise<string> {
+  if (!redisAvailable())
+    return '## State store\n\nNot measured: redis-server is not installed on this machine.\n';
+  const redis = await TestRedis.start();
+  const pid = redis.pid;
+  const memory = await startMock();
+  const shared = await startMock(redis.url);
+  const rows: { memory: Measured; redis: Measured }[] = [];
+  try {
+    for (let k = 0; k < settings.rounds; k += 1) {
+      process.stderr.write(`[bench] state store: round ${k + 1} of ${settings.rounds}\n`);
+      const m = await measure(memory, settings, k);
+      const r = await measure(shared, settings, k, pid);
+      rows.push({ memory: m, redis: r });
+      process.stderr.write(
+        `[bench]   memory ${Math.round(m.result.requestsPerSecond)} req/s p99 ${m.result.latencyP99} ms | redis ${Math.round(r.result.requestsPerSecond)} req/s p99 ${r.result.latencyP99} ms\n`,
+      );
+    }
+  } finally {
+    await Promise.all([memory.child.stop(), shared.child.stop()]);
+    await redis.stop();
+  }
+  const pick = (f: (row: (typeof rows)[number]) => number) => median(rows.map(f));
+  const rpsM = pick((x) => x.memory.result.requestsPerSecond);
+  const rpsR = pick((x) => x.redis.result.requestsPerSecond);
+  const p99M = pick((x) => x.memory.result.latencyP99);
+  const p99R = pick((x) => x.redis.result.latencyP99);
+  const cpuM = pick((x) => x.memory.cpuMicrosPerRequest);
+  const cpuR = pick((x) => x.redis.cpuMicrosPerRequest);
+  const redisCpu = pick((x) => x.redis.redisMicrosPerRequest ?? 0);
+  // As run.ts: each round's own ratio (its two runs shared the machine's state), then the median.
+  const ratios = rows.map(
+    (x) => x.redis.result.requestsPerSecond / x.memory.result.requestsPerSecond,
+  );
+  const p99Ratios = rows.map(
+    (x) => x.redis.result.latencyP99 / Math.max(x.memory.result.latencyP99, 0.001),
+  );
+  const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
+  const errors = rows.reduce((n, x) => n + x.redis.result.non2xx + x.redis.result.errors, 0);
+  return [
+    '## State store (one instance, Redis against memory)',
+    '',
+    `Scenario ${SCENARIO}, ${settings.connections} connections, ${settings.rounds} round(s) of ${settings.durationSeconds} s, medians; redis-server on the same machine.`,
+    '',
+    '| store | req/s | p99 ms | mock CPU us/req | redis-server CPU us/req |',
+    '|---|---|---|---|---|',
+    `| memory | ${Math.round(rpsM)} | ${p99M} | ${cpuM.toFixed(1)} | - |`,
+    `| redis | ${Math.round(rpsR)} | ${p99R} | ${cpuR.toFixed(1)} | ${redisCpu.toFixed(1)} |`,
+    '',
+    `Ratio redis/memory (median of the rounds' own ratios, lowest-highest round): throughput ${median(ratios).toFixed(2)} (${spread(ratios)}), p99 ${median(p99Ratios).toFixed(2)} (${spread(p99Ratios)}). ` +
+      `Added per request: ${(cpuR - cpuM).toFixed(1)} us of the mock's CPU, ${redisCpu.toFixed(1)} us of redis-server's` +
+      `${errors > 0 ? `; ${errors} non-2xx or failed requests under Redis` : ''}.`,
+    '',
+  ].join('\n');
+}
+
+if (process.argv[1]?.endsWith('state-store.ts')) {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: 'string', default: '3' },
+      duration: { type: 'string', default: '4' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '50' },
+    },
+  });
+  process.stdout.write(
+    await compareStores({
+      rounds: Number(values.rounds),
+      durationSeconds: Number(values.duration),
+      warmupSeconds: Number(values.warmup),
+      connections: Number(values.connections),
+    }),
+  );
+}

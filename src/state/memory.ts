@@ -1,0 +1,78 @@
+/**
+ * @module state/memory
+ * The state of one process, as the mock has always kept it, and the default store: the rate
+ * limiter's windows, the fault plan's armed faults, the bounded journal and the adjustable clock,
+ * behind the store interface. Every decision is synchronous (one process, one thread), so a
+ * request pays no promise for it. A shared store keeps one of these too, to answer from while its
+ * server is away.
+ */
+import type { AdjustableClock } from '../server/clock.js';
+import type { Journal, JournalEntry } from '../server/middleware/request-log.js';
+import type { FaultAction } from '../server/qa/actions.js';
+import type { FaultMatch, FaultPlan, RequestFacts } from '../server/qa/fault-plan.js';
+import type { RateLimiter } from '../server/rate-limiter.js';
+import type { Admission, StateStore } from './store.js';
+
+export class MemoryStore implements StateStore {
+  readonly description = 'memory';
+  readonly local = false;
+
+  constructor(
+    readonly parts: {
+      limiter: RateLimiter;
+      plan: FaultPlan;
+      journal: Journal;
+      clock: AdjustableClock;
+    },
+  ) {}
+
+  get journalCapacity(): number {
+    return this.parts.journal.capacity;
+  }
+
+  admit(keyName: string, tierName: string): Admission {
+    return this.parts.limiter.admit(keyName, tierName);
+  }
+  async resetLimits(keyName?: string) {
+    this.parts.limiter.reset(keyName);
+  }
+  async limits() {
+    return this.parts.limiter.snapshot();
+  }
+
+  mayHaveArmed(): boolean {
+    return this.parts.plan.armedCount > 0;
+  }
+  takeFault(request: RequestFacts): FaultAction | undefined {
+    return this.parts.plan.takeArmed(request);
+  }
+  async arm(match: FaultMatch, count: number, action: FaultAction) {
+    return this.parts.plan.arm(match, count, action);
+  }
+  async disarm(id?: string) {
+    return this.parts.plan.disarm(id);
+  }
+  async armed() {
+    return this.parts.plan.armed();
+  }
+
+  record(entry: JournalEntry): void {
+    this.parts.journal.add(entry);
+  }
+  async journal(n: number) {
+    return this.parts.journal.last(n);
+  }
+  async clearJournal() {
+    this.parts.journal.clear();
+  }
+
+  async advanceClock(ms: number) {
+    this.parts.clock.advance(ms);
+    return this.parts.clock.offsetMs;
+  }
+  async clockOffsetMs() {
+    return this.parts.clock.offsetMs;
+  }
+
+  async close() {}
+}

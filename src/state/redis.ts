@@ -1,0 +1,498 @@
+/**
+ * @module state/redis
+ * The shared store: several mock instances (replicas behind a balancer, `--workers`) keep their
+ * rate-limit windows, slots, armed faults, journal and QA clock in one Redis, each read-then-change
+ * decision one Lua script (redis-scripts.ts). A slot is a lease that this instance renews while
+ * the request lives, so a crashed instance's slots free themselves when their leases end.
+ *
+ * Redis away must never take a test environment down: every command is bounded (a short command
+ * timeout, no offline queue), and while Redis is unreachable the instance answers from its own
+ * in-memory state (said once in the log, and on each such response as `x-mock-state: local`),
+ * reconnecting with back-off and going back to the shared state once Redis answers again.
+ */
+import type { Redis } from 'ioredis';
+import { openRedis, probeRedis as probeConnection, redactUrl } from './redis-connection.js';
+import type { AdjustableClock } from '../server/clock.js';
+import type { JournalEntry } from '../server/middleware/request-log.js';
+import { ActionError, type FaultAction } from '../server/qa/actions.js';
+import {
+  MAX_ARMED_FAULTS,
+  newArmedFault,
+  tooManyArmed,
+  type ArmedFault,
+  type FaultMatch,
+  type RequestFacts,
+} from '../server/qa/fault-plan.js';
+import type { LimitKind } from '../server/rate-limiter.js';
+import type { Tier } from '../server/tiers.js';
+import type { MemoryStore } from './memory.js';
+import * as lua from './redis-scripts.js';
+import {
+  journalLine,
+  type Admission,
+  type JournalLine,
+  type LimitUsage,
+  type SlotHandle,
+  type StateStore,
+} from './store.js';
+
+export interface RedisStoreOptions {
+  /** Prepended to every key, so several mocks (or teams) can share one Redis. */
+  prefix: string;
+  /** This instance in the journal and in its lease ids. */
+  instanceId: string;
+  /** A slot's lease: renewed every third of it while the request lives; a crashed instance's slots end with it. */
+  leaseMs: number;
+  /** Longest a Redis command may take before this instance answers from local state. */
+  commandTimeoutMs: number;
+  /** Longest wait between reconnection attempts. */
+  reconnectMaxMs: number;
+  /** How long armed faults and the journal are kept after their last change. */
+  keepMs: number;
+  log: (line: string) => void;
+}
+
+/** Checks that Redis at `url` answers (the cluster primary, before it starts workers). */
+export const probeRedis = (url: string) =>
+  probeConnection(url, REDIS_STORE_DEFAULTS.commandTimeoutMs);
+
+export { redactUrl, StateUnreachableError } from './redis-connection.js';
+
+export const REDIS_STORE_DEFAULTS = {
+  prefix: 'web-data-mock:',
+  leaseMs: 15_000,
+  commandTimeoutMs: 1000,
+  reconnectMaxMs: 5_000,
+  keepMs: 24 * 3600 * 1000,
+} as const;
+
+const KINDS: readonly LimitKind[] = [
+  'requests per minute',
+  'requests per hour',
+  'data transfer',
+  'concurrent connections',
+];
+
+interface Scripted {
+  admit(...args: (string | number)[]): Promise<number[]>;
+  release(...args: (string | number)[]): Promise<number>;
+  renew(...args: (string | number)[]): Promise<number>;
+  takeFault(...args: string[]): Promise<[string | null, number]>;
+  arm(...args: (string | number)[]): Promise<number>;
+  disarm(...args: string[]): Promise<number>;
+  listFaults(...args: string[]): Promise<string[]>;
+  record(...args: (string | number)[]): Promise<number>;
+}
+
+const SCRIPTS: Record<keyof Scripted, { numberOfKeys: number; lua: string }> = {
+  admit: { numberOfKeys: 4, lua: lua.ADMIT },
+  release: { numberOfKeys: 2, lua: lua.RELEASE },
+  renew: { numberOfKeys: 1, lua: lua.RENEW },
+  takeFault: { numberOfKeys: 3, lua: lua.TAKE_FAULT },
+  arm: { numberOfKeys: 4, lua: lua.ARM },
+  disarm: { numberOfKeys: 3, lua: lua.DISARM },
+  listFaults: { numberOfKeys: 3, lua: lua.LIST_FAULTS },
+  record: { numberOfKeys: 1, lua: lua.RECORD },
+};
+
+/** Glob characters in a prefix, escaped for SCAN's MATCH. */
+const globSafe = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
+
+export class RedisStore implements StateStore {
+  readonly description: string;
+  readonly #redis: Redis & Scripted;
+  readonly #local: MemoryStore;
+  readonly #tiers: ReadonlyMap<string, Tier>;
+  readonly #clock: AdjustableClock;
+  readonly #o: RedisStoreOptions;
+  readonly #k: ReturnType<typeof keysOf>;
+  /** Live leases of this instance: lease id -> key name (renewed by the heartbeat). */
+  readonly #leases = new Map<string, string>();
+  readonly #heartbeat: NodeJS.Timeout;
+  readonly #statuses = new Map<string, string>();
+  #up = true;
+  #armedSeen = 0;
+  /** Journal entries of this turn of the event loop, written together. */
+  #pending: JournalEntry[] = [];
+  #leaseCounter = 0;
+  #closed = false;
+
+  private constructor(
+    redis: Redis,
+    url: string,
+    parts: { local: MemoryStore; tiers: ReadonlyMap<string, Tier>; clock: AdjustableClock },
+    options: RedisStoreOptions,
+  ) {
+    this.#redis = redis as Redis & Scripted;
+    for (const [name, def] of Object.entries(SCRIPTS)) redis.defineCommand(name, def);
+    this.description = redactUrl(url);
+    this.#local = parts.local;
+    this.#tiers = parts.tiers;
+    this.#clock = parts.clock;
+    this.#o = options;
+    this.#k = keysOf(options.prefix);
+    redis.on('ready', () => {
+      if (this.#up) return;
+      this.#up = true;
+      options.log(`[mock] state store ${this.description} reachable again: back to shared state`);
+    });
+    redis.on('error', (error: Error) => this.#down(error));
+    redis.on('close', () => this.#down(new Error('connection closed')));
+    this.#heartbeat = setInterval(() => this.#renew(), Math.max(50, options.leaseMs / 3));
+    this.#heartbeat.unref();
+  }
+
+  /** Connects (bounded) and checks Redis answers; a failure is a StateUnreachableError naming the redacted URL. */
+  static async connect(
+    url: string,
+    parts: { local: MemoryStore; tiers: ReadonlyMap<string, Tier>; clock: AdjustableClock },
+    partial: Partial<RedisStoreOptions> & { instanceId: string },
+  ): Promise<RedisStore> {
+    const options: RedisStoreOptions = {
+      ...REDIS_STORE_DEFAULTS,
+      log: (line) => console.error(line),
+      ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)),
+    } as RedisStoreOptions;
+    return new RedisStore(await openRedis(url, options), url, parts, options);
+  }
+
+  get journalCapacity(): number {
+    return this.#local.journalCapacity;
+  }
+
+  /** True while Redis is away and this instance decides on its own state. */
+  get local(): boolean {
+    return !this.#up;
+  }
+
+  #down(error: unknown): void {
+    if (this.#closed || !this.#up) return;
+    this.#up = false;
+    this.#o.log(
+      `[mock] state store ${this.description} unreachable (${(error as Error).message}): ` +
+        'serving with local state and reconnecting',
+    );
+    // A command that timed out on an open connection: reconnect, so 'ready' tells us when it is back.
+    if (this.#redis.status === 'ready') this.#redis.disconnect(true);
+  }
+
+  /** `op` against Redis, or `fallback` (local state) when Redis is away or fails. */
+  async #shared<T>(op: () => Promise<T>, fallback: () => T | Promise<T>): Promise<T> {
+    if (!this.#up) return fallback();
+    try {
+      return await op();
+    } catch (error) {
+      // The caller's mistake (too many armed faults), not the store's.
+      if (error instanceof ActionError) throw error;
+      this.#down(error);
+      return fallback();
+    }
+  }
+
+  admit(keyName: string, tierName: string): Admission | Promise<Admission> {
+    if (!this.#up) return { ...this.#local.admit(keyName, tierName), local: true };
+    const tier = this.#tiers.get(tierName);
+    if (!tier) throw new Error(`unknown tier ${tierName}`);
+    const leaseId = `${this.#o.instanceId}:${(++this.#leaseCounter).toString(36)}`;
+    const windowsTtlMs = Math.ceil(
+      1000 * Math.max(tier.minuteWindowSeconds, tier.hourWindowSeconds, tier.transferWindowSeconds),
+    );
+    return this.#shared(
+      async () => {
+        const reply = await this.#redis.admit(
+          this.#k.windows(keyName),
+          this.#k.slots(keyName),
+          this.#k.clock,
+          this.#k.faultOrder,
+          this.#clock.now() - this.#clock.offsetMs,
+          tier.requestsPerMinute,
+          tier.minuteWindowSeconds * 1000,
+          tier.requestsPerHour,
+          tier.hourWindowSeconds * 1000,
+          tier.bytesPerWindow,
+          tier.transferWindowSeconds * 1000,
+          tier.concurrentConnections,
+          leaseId,
+          this.#o.leaseMs,
+          windowsTtlMs + 60_000,
+        );
+        return this.#admission(reply, keyName, leaseId, tier);
+      },
+      () => ({ ...this.#local.admit(keyName, tierName), local: true }),
+    );
+  }
+
+  #admission(reply: number[], keyName: string, leaseId: string, tier: Tier): Admission {
+    if (reply[0] === 1) {
+      const [, limit, remaining, offset, armed] = reply;
+      this.#clock.follow(offset);
+      this.#armedSeen = armed;
+      this.#leases.set(leaseId, keyName);
+      return { ok: true, limit, remaining, slot: new LeasedSlot(this, keyName, leaseId) };
+    }
+    const [, kind, retryAfterSeconds, offset, armed] = reply;
+    this.#clock.follow(offset);
+    this.#armedSeen = armed;
+    const name = KINDS[kind - 1];
+    // As the in-memory limiter: a refusal announces the request limit of the window that refused.
+    const limit = name === 'requests per hour' ? tier.requestsPerHour : tier.requestsPerMinute;
+    return { ok: false, kind: name, retryAfterSeconds, limit };
+  }
+
+  /** Called once per slot (LeasedSlot guards it). */
+  giveBack(keyName: string, leaseId: string, bytes: number): void {
+    this.#leases.delete(leaseId);
+    if (!this.#up) return; // the lease runs out on its own; the bytes are not charged
+    this.#redis
+      .release(this.#k.windows(keyName), this.#k.slots(keyName), leaseId, bytes)
+      .catch((error: unknown) => this.#down(error));
+  }
+
+  #renew(): void {
+    if (!this.#up || this.#leases.size === 0) return;
+    const byKey = new Map<string, string[]>();
+    for (const [id, key] of this.#leases) byKey.set(key, [...(byKey.get(key) ?? []), id]);
+    for (const [key, ids] of byKey)
+      this.#redis
+        .renew(this.#k.slots(key), this.#o.leaseMs, ...ids)
+        .catch((error: unknown) => this.#down(error));
+  }
+
+  async resetLimits(keyName?: string): Promise<void> {
+    await this.#local.resetLimits(keyName);
+    await this.#shared(
+      async () => {
+        const keys =
+          keyName === undefined
+            ? [...(await this.#scan(this.#k.allWindows)), ...(await this.#scan(this.#k.allSlots))]
+            : [this.#k.windows(keyName), this.#k.slots(keyName)];
+        if (keys.length > 0) await this.#redis.del(...keys);
+      },
+      () => undefined,
+    );
+  }
+
+  async limits(): Promise<Record<string, LimitUsage>> {
+    return this.#shared(
+      async () => {
+        const out: Record<string, LimitUsage> = {};
+        const prefix = this.#k.windows('');
+        for (const hashKey of await this.#scan(this.#k.allWindows)) {
+          const name = hashKey.slice(prefix.length);
+          const [mu, hu, tu] = await this.#redis.hmget(hashKey, 'mu', 'hu', 'tu');
+          const inFlight = await this.#redis.zcount(this.#k.slots(name), `(${Date.now()}`, '+inf');
+          out[name] = { minute: Number(mu), hour: Number(hu), bytes: Number(tu), inFlight };
+        }
+        return out;
+      },
+      () => this.#local.limits(),
+    );
+  }
+
+  async #scan(pattern: string): Promise<string[]> {
+    const found: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.#redis.scan(cursor, 'MATCH', pattern, 'COUNT', 200);
+      cursor = next;
+      found.push(...keys);
+    } while (cursor !== '0');
+    return found;
+  }
+
+  mayHaveArmed(): boolean {
+    // Redis away: only this instance's own armed faults count.
+    return this.#up ? this.#armedSeen > 0 : this.#local.mayHaveArmed();
+  }
+
+  takeFault(request: RequestFacts): Promise<FaultAction | undefined> {
+    return this.#shared(
+      async () => {
+        const [raw, left] = await this.#redis.takeFault(
+          this.#k.faultOrder,
+          this.#k.faults,
+          this.#k.faultCounts,
+          request.keyName ?? '',
+          request.operationId,
+          this.#declared(request),
+        );
+        this.#armedSeen = left;
+        return raw === null ? undefined : (JSON.parse(raw) as ArmedFault).action;
+      },
+      () => this.#local.takeFault(request),
+    );
+  }
+
+  /** The statuses an operation declares, as ",200,404,": the script matches a forced status against it. */
+  #declared(request: RequestFacts): string {
+    let list = this.#statuses.get(request.operationId);
+    if (list === undefined) {
+      const declared: number[] = [];
+      for (let status = 100; status <= 599; status += 1)
+        if (request.declares(status)) declared.push(status);
+      list = `,${declared.join(',')},`;
+      this.#statuses.set(request.operationId, list);
+    }
+    return list;
+  }
+
+  async arm(match: FaultMatch, count: number, action: FaultAction): Promise<ArmedFault> {
+    const fault = newArmedFault(match, count, action);
+    return this.#shared(
+      async () => {
+        const { remaining, ...kept } = fault;
+        const added = await this.#redis.arm(
+          ...this.#faultKeys(),
+          this.#k.faultSequence,
+          fault.id,
+          JSON.stringify(kept),
+          remaining,
+          MAX_ARMED_FAULTS,
+          this.#o.keepMs,
+        );
+        if (added !== 1) throw tooManyArmed();
+        this.#armedSeen += 1;
+        return fault;
+      },
+      () => this.#local.arm(match, count, action),
+    );
+  }
+
+  async disarm(id?: string): Promise<number> {
+    const local = await this.#local.disarm(id);
+    return this.#shared(
+      () => this.#redis.disarm(...this.#faultKeys(), ...(id === undefined ? [] : [id])),
+      () => local,
+    );
+  }
+
+  async armed(): Promise<ArmedFault[]> {
+    return this.#shared(
+      async () => {
+        const flat = await this.#redis.listFaults(...this.#faultKeys());
+        const out: ArmedFault[] = [];
+        for (let i = 0; i < flat.length; i += 2)
+          out.push({ ...(JSON.parse(flat[i]) as ArmedFault), remaining: Number(flat[i + 1]) });
+        this.#armedSeen = out.length;
+        return out;
+      },
+      () => this.#local.armed(),
+    );
+  }
+
+  #faultKeys(): [string, string, string] {
+    return [this.#k.faultOrder, this.#k.faults, this.#k.faultCounts];
+  }
+
+  record(entry: JournalEntry): void {
+    if (!this.#up) return this.#local.record(entry);
+    // Written once per turn of the event loop, all of that turn's entries in one script: under
+    // load that is one call for tens of requests instead of one each.
+    this.#pending.push(entry);
+    if (this.#pending.length === 1) setImmediate(() => this.#flushJournal());
+  }
+
+  #flushJournal(): void {
+    // Only the newest `capacity` can stay in the journal anyway.
+    const batch = this.#pending.slice(-this.journalCapacity);
+    this.#pending = [];
+    if (!this.#up) return batch.forEach((entry) => this.#local.record(entry));
+    this.#redis
+      .record(
+        this.#k.journal,
+        this.journalCapacity,
+        this.#o.keepMs,
+        ...batch.map((entry) => JSON.stringify(entry)),
+      )
+      .catch((error: unknown) => {
+        this.#down(error);
+        batch.forEach((entry) => this.#local.record(entry));
+      });
+  }
+
+  async journal(n: number): Promise<JournalLine[]> {
+    return this.#shared(
+      async () =>
+        (await this.#redis.lrange(this.#k.journal, 0, n - 1)).map((raw) =>
+          journalLine(JSON.parse(raw) as JournalEntry),
+        ),
+      () => this.#local.journal(n),
+    );
+  }
+
+  async clearJournal(): Promise<void> {
+    await this.#local.clearJournal();
+    await this.#shared(
+      async () => void (await this.#redis.del(this.#k.journal)),
+      () => undefined,
+    );
+  }
+
+  async advanceClock(ms: number): Promise<number> {
+    return this.#shared(
+      async () => {
+        const offset = await this.#redis.incrby(this.#k.clock, Math.round(ms));
+        this.#clock.follow(offset);
+        return this.#clock.offsetMs;
+      },
+      () => this.#local.advanceClock(ms),
+    );
+  }
+
+  async clockOffsetMs(): Promise<number> {
+    return this.#shared(
+      async () => {
+        this.#clock.follow(Number((await this.#redis.get(this.#k.clock)) ?? 0));
+        return this.#clock.offsetMs;
+      },
+      () => this.#local.clockOffsetMs(),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#heartbeat);
+    // Give back what is still held (a clean shutdown should not leave slots to their leases).
+    const held = [...this.#leases];
+    this.#leases.clear();
+    if (this.#up && held.length > 0)
+      await Promise.allSettled(
+        held.map(([id, key]) =>
+          this.#redis.release(this.#k.windows(key), this.#k.slots(key), id, 0),
+        ),
+      );
+    this.#redis.disconnect();
+  }
+}
+
+/** A slot held in Redis under a lease: given back exactly once. */
+class LeasedSlot implements SlotHandle {
+  #released = false;
+  constructor(
+    private readonly store: RedisStore,
+    private readonly keyName: string,
+    private readonly leaseId: string,
+  ) {}
+  release(bytesSent: number): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.store.giveBack(this.keyName, this.leaseId, bytesSent);
+  }
+}
+
+/** Every key the store writes, under one prefix. */
+function keysOf(prefix: string) {
+  return {
+    windows: (keyName: string) => `${prefix}limits:${keyName}`,
+    slots: (keyName: string) => `${prefix}slots:${keyName}`,
+    allWindows: `${globSafe(prefix)}limits:*`,
+    allSlots: `${globSafe(prefix)}slots:*`,
+    clock: `${prefix}clock-offset-ms`,
+    faultOrder: `${prefix}faults:order`,
+    faults: `${prefix}faults:data`,
+    faultCounts: `${prefix}faults:left`,
+    faultSequence: `${prefix}faults:sequence`,
+    journal: `${prefix}journal`,
+  };
+}

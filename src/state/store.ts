@@ -1,0 +1,92 @@
+/**
+ * @module state/store
+ * The mock's mutable state behind one small interface, so several instances can share it: the
+ * rate-limit windows of the four kinds (requests per minute and per hour, concurrent connections,
+ * bytes), armed faults and their counts, the request journal and the QA clock's offset.
+ * Everything else (dataset, document, answer caches) is deterministic from the seed and stays
+ * per instance. `memory.ts` is today's single-process state and the default; `redis.ts` shares it.
+ *
+ * What a request needs on its way (admit, take an armed fault) may answer synchronously, so the
+ * in-memory store costs the hot path no promise; what only the admin endpoints need is async.
+ */
+import type { ArmedFault, FaultMatch, RequestFacts } from '../server/qa/fault-plan.js';
+import type { FaultAction } from '../server/qa/actions.js';
+import type { LimitKind } from '../server/rate-limiter.js';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** A request's concurrent-connection slot: given back exactly once, with the body bytes it sent. */
+export interface SlotHandle {
+  release(bytesSent: number): void;
+}
+
+export type Admission = (
+  | { ok: true; limit: number; remaining: number; slot: SlotHandle }
+  | { ok: false; kind: LimitKind; retryAfterSeconds: number; limit: number }
+) & {
+  /** True when a shared store was unreachable and this instance decided on its own state. */
+  local?: boolean;
+};
+
+export interface LimitUsage {
+  minute: number;
+  hour: number;
+  bytes: number;
+  inFlight: number;
+}
+
+/** One request as the journal keeps it. */
+export interface JournalEntry {
+  id: string;
+  /** Epoch ms; formatted only when the journal is read (a Date per request costs throughput). */
+  atMs: number;
+  method: string;
+  /** Path and query as received, the value of any key-like query parameter (`api_key`, ...) or secret redacted. */
+  path: string;
+  status: number;
+  key: string | null;
+  operation: string | null;
+  ms: number;
+  /** The mock instance that answered (`--instance-id`, default hostname:pid). */
+  instance: string;
+}
+
+/** A journal entry as read: `at` as an ISO date. */
+export type JournalLine = Omit<JournalEntry, 'atMs'> & { at: string };
+
+export interface StateStore {
+  /** `memory`, or the shared store's URL with any password redacted. */
+  readonly description: string;
+  /** True while a shared store is unreachable and this instance decides on its own state. */
+  readonly local: boolean;
+  /** Counts one request for a key (all four kinds, one atomic step) or says which limit refuses it. */
+  admit(keyName: string, tierName: string): MaybePromise<Admission>;
+  resetLimits(keyName?: string): Promise<void>;
+  limits(): Promise<Record<string, LimitUsage>>;
+
+  /** False only when no fault can be armed anywhere (a hint that lets an idle request skip the lookup). */
+  mayHaveArmed(): boolean;
+  /** Uses up one count of the oldest armed fault that matches, exactly once across every instance. */
+  takeFault(request: RequestFacts): MaybePromise<FaultAction | undefined>;
+  arm(match: FaultMatch, count: number, action: FaultAction): Promise<ArmedFault>;
+  disarm(id?: string): Promise<number>;
+  armed(): Promise<ArmedFault[]>;
+
+  /** Adds a request to the journal; never waits and never fails the request. */
+  record(entry: JournalEntry): void;
+  /** The newest `n` entries, newest first. */
+  journal(n: number): Promise<JournalLine[]>;
+  clearJournal(): Promise<void>;
+  readonly journalCapacity: number;
+
+  /** Moves the QA clock forward for every instance; resolves to the new offset in ms. */
+  advanceClock(ms: number): Promise<number>;
+  clockOffsetMs(): Promise<number>;
+
+  close(): Promise<void>;
+}
+
+/** A journal entry with `at` as an ISO date, as the admin endpoint lists it. */
+export function journalLine({ atMs, ...entry }: JournalEntry): JournalLine {
+  return { at: new Date(atMs).toISOString(), ...entry };
+}
