@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadContract } from '../src/contract/index.js';
@@ -20,8 +20,9 @@ import { loadAllowlist } from './support/allowlist.js';
 import { readBaseline } from './support/baseline.js';
 import { readOptions, type ContractOptions } from './support/options.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CONFIG = join(ROOT, 'contract-tests', 'vitest.config.ts');
+// Beside this file: vitest.config.ts in the repository, vitest.config.js in the compiled package.
+const HERE = fileURLToPath(import.meta.url);
+const CONFIG = join(dirname(HERE), `vitest.config${extname(HERE)}`);
 
 export const EXIT = { conforms: 0, drift: 1, usage: 2 } as const;
 
@@ -227,8 +228,8 @@ function runVitest(env: NodeJS.ProcessEnv): Promise<number> {
     'vitest.mjs',
   );
   return new Promise((resolve) => {
+    // The user's working directory stays the run's: relative report and baseline paths are theirs.
     const child = spawn(process.execPath, [vitest, 'run', '--config', CONFIG], {
-      cwd: ROOT,
       env,
       stdio: 'inherit',
     });

@@ -4,7 +4,7 @@
  * the operation table every other part of the project works from. Nothing else parses the YAML.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.js';
 import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { parse as parseYaml } from 'yaml';
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -137,7 +137,7 @@ export interface Contract {
   operation(operationId: string): Operation;
 }
 
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+export const DEFAULT_SPEC_PATH = packagePath('spec', 'openapi.yaml');
 /** The base path every server URL in the document ends with. */
 export const BASE_PATH = '/web-data/v1';
 
