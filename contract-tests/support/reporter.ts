@@ -17,6 +17,7 @@ import { coverageCells, coverageMarkdown } from './coverage.js';
 import { formatFinding, redact, type Finding } from './findings.js';
 import { readOptions, secretsOf } from './options.js';
 import { NOT_RUN, type ExerciseNote } from './probe.js';
+import type { ContractReport } from './report.js';
 import type { ContractMeta } from './suite.js';
 
 /** Findings spelled out per section of the Markdown summary; the JSON report has all of them. */
@@ -179,7 +180,7 @@ export default class ContractReporter implements Reporter {
     const tested = notes.some((n) => n.status >= 200 && n.status < 300 && !n.preferred);
     const passed = failedTests.length === 0 && failures.length === 0 && tested;
     const durationMs = Date.now() - this.#started;
-    const report = {
+    const report: ContractReport = {
       target,
       kind: options.target,
       release: contract.release,
