@@ -5,7 +5,7 @@
  * type-checked against the installed declarations. Slow (a pack and an install): one file, run
  * once by `npm test`.
  */
-import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,22 +17,35 @@ import { PACKAGE_ROOT } from '../package-root.js';
 const MINUTES = 60_000;
 let project: string;
 
-/** Runs a command in the temporary project with the caller's environment minus the suite's. */
-function run(command: string, args: string[], env: Record<string, string> = {}) {
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command in the temporary project with the caller's environment minus the suite's. Not
+ * spawnSync: a target served by this very process (the broken one) must keep answering.
+ */
+function run(command: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) => !k.startsWith('CONTRACT_') && !k.startsWith('VITEST'),
     ),
   );
-  return spawnSync(command, args, {
-    cwd: project,
-    env: { ...clean, NO_COLOR: '1', ...env },
-    encoding: 'utf8',
-    timeout: 5 * MINUTES,
+  const child = spawn(command, args, { cwd: project, env: { ...clean, NO_COLOR: '1', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
 
-function ok(result: SpawnSyncReturns<string>): string {
+async function ok(running: Promise<Ran>): Promise<string> {
+  const result = await running;
   if (result.status !== 0)
     throw new Error(
       `exit ${result.status}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
@@ -40,12 +53,19 @@ function ok(result: SpawnSyncReturns<string>): string {
   return result.stdout;
 }
 
-/** Starts `npx web-data-mock --port 0` in the project; resolves once it prints its base URL. */
+const mocks = new Set<number>();
+
+/**
+ * Starts `npx web-data-mock --port 0` in the project, in its own process group (npx does not pass
+ * SIGTERM on to the command, a terminal signals the whole group); resolves once it prints its URL.
+ */
 function startInstalledMock(): Promise<{ url: string; stop(): Promise<number | null> }> {
   const child = spawn('npx', ['--no-install', 'web-data-mock', '--port', '0'], {
     cwd: project,
     env: { ...process.env, NO_COLOR: '1' },
+    detached: true,
   });
+  mocks.add(child.pid!);
   let output = '';
   return new Promise((resolve, reject) => {
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -59,8 +79,11 @@ function startInstalledMock(): Promise<{ url: string; stop(): Promise<number | n
         url,
         stop: () =>
           new Promise((done) => {
-            child.on('exit', (code) => done(code));
-            child.kill('SIGTERM');
+            child.on('exit', (code) => {
+              mocks.delete(child.pid!);
+              done(code);
+            });
+            process.kill(-child.pid!, 'SIGTERM');
           }),
       });
     });
@@ -75,17 +98,17 @@ function docExamples(): string[] {
 
 beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), 'web-data-installed-'));
-  const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', project], {
-    cwd: PACKAGE_ROOT,
-    encoding: 'utf8',
-  });
-  const tarball = ok(packed).trim().split('\n').at(-1)!;
+  // Packs from the repository (`prepare` builds dist/ first), into the empty project.
+  const packed = await ok(
+    run('npm', ['pack', '--silent', '--pack-destination', project, PACKAGE_ROOT]),
+  );
+  const tarball = packed.trim().split('\n').at(-1)!;
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
   );
   // msw is the user's own test tool, for the in-process example of docs/library.md.
-  ok(
+  await ok(
     run('npm', [
       'install',
       '--omit=dev',
@@ -99,6 +122,7 @@ beforeAll(async () => {
 }, 15 * MINUTES);
 
 afterAll(() => {
+  for (const pid of mocks) process.kill(-pid, 'SIGKILL');
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
@@ -124,8 +148,8 @@ describe('the installed package', () => {
 
   it(
     'npx web-data-contract checks its own mock: exit 0',
-    () => {
-      const result = run('npx', ['--no-install', 'web-data-contract', '--report-dir', 'own']);
+    async () => {
+      const result = await run('npx', ['--no-install', 'web-data-contract', '--report-dir', 'own']);
       expect(result.status, result.stderr.slice(-2000)).toBe(0);
       expect(
         JSON.parse(readFileSync(join(project, 'own', 'contract-report.json'), 'utf8')).passed,
@@ -139,7 +163,7 @@ describe('the installed package', () => {
     async () => {
       const mock = await startInstalledMock();
       try {
-        const result = run(
+        const result = await run(
           'npx',
           ['--no-install', 'web-data-contract', mock.url, '--report-dir', 'against-url'],
           { CONTRACT_API_KEY: 'demo-unlimited-key' },
@@ -163,7 +187,7 @@ describe('the installed package', () => {
       await new Promise<void>((r) => broken.listen(0, '127.0.0.1', r));
       const { port } = broken.address() as AddressInfo;
       try {
-        const result = run(
+        const result = await run(
           'npx',
           [
             '--no-install',
@@ -185,8 +209,8 @@ describe('the installed package', () => {
     5 * MINUTES,
   );
 
-  it('npx web-data-contract with a bad flag: exit 2 and one line', () => {
-    const result = run('npx', ['--no-install', 'web-data-contract', '--no-such-flag']);
+  it('npx web-data-contract with a bad flag: exit 2 and one line', async () => {
+    const result = await run('npx', ['--no-install', 'web-data-contract', '--no-such-flag']);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(
       /^web-data-contract: Unknown option '--no-such-flag' \(see --help\)\n$/,
@@ -195,16 +219,16 @@ describe('the installed package', () => {
 
   it.each(docExamples().map((code, i) => [i + 1, code] as const))(
     'example %i of docs/library.md runs as an ES module file',
-    (i, code) => {
+    async (i, code) => {
       writeFileSync(join(project, `example-${i}.mjs`), code);
-      ok(run(process.execPath, [`example-${i}.mjs`]));
+      await ok(run(process.execPath, [`example-${i}.mjs`]));
     },
     5 * MINUTES,
   );
 
   it(
     'a TypeScript file using the API type-checks against the installed declarations',
-    () => {
+    async () => {
       writeFileSync(
         join(project, 'use.ts'),
         `import { createMockApp, runContract, startMock, qaControls, type ContractReport, type MockOptions, type RunningMock } from 'web-data-api-double';
@@ -245,7 +269,7 @@ await mock.close();
         }),
       );
       const tsc = join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-      ok(run(process.execPath, [tsc, '-p', 'tsconfig.json']));
+      await ok(run(process.execPath, [tsc, '-p', 'tsconfig.json']));
     },
     2 * MINUTES,
   );
