@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compareWithBaseline, readBaseline } from '../support/baseline.js';
 import { redact, type Finding } from '../support/findings.js';
-import { runErrors, thrownFailure } from '../support/reporter.js';
+import { requestsSent, runErrors, thrownFailure } from '../support/reporter.js';
 import { exitOf } from '../cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/web-data-contract.js', import.meta.url));
@@ -167,6 +167,20 @@ describe('web-data-contract', () => {
     );
     expect(out.stderr).not.toContain('secret-key-123');
     expect(out.status).toBe(2);
+  });
+});
+
+describe('the request count', () => {
+  it('counts requests sent, answered or not (a slow target answers none in time)', () => {
+    const unanswered = { findings: [], notes: [], sent: 43 };
+    const answered = {
+      findings: [],
+      notes: [
+        { operationId: 'listProducts', status: 200, auth: 'main' as const, preferred: false },
+      ],
+      sent: 2,
+    };
+    expect(requestsSent([unanswered, answered, undefined])).toBe(45);
   });
 });
 

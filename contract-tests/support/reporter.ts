@@ -94,6 +94,14 @@ export function runErrors(
   return out;
 }
 
+/**
+ * Requests the run sent: each test's count of requests sent, answered or not. Counting answers
+ * (notes) said "0 requests" for a run that sent 43 to a target too slow to answer any in time.
+ */
+export function requestsSent(metas: ReadonlyArray<ContractMeta | undefined>): number {
+  return metas.reduce((sum, meta) => sum + (meta?.sent ?? meta?.notes.length ?? 0), 0);
+}
+
 function bullet(f: Finding): string {
   return `- ${f.severity} ${f.rule} in ${f.operationId}: ${f.message}${f.pointer ? ` (${f.pointer}${f.actual ? `, sample ${f.actual}` : ''})` : ''}${f.assumption ? `; assumed: ${f.assumption}` : ''}`;
 }
@@ -154,10 +162,12 @@ export default class ContractReporter implements Reporter {
     let findings: Finding[] = [];
     const notes: ExerciseNote[] = [];
     const tests: { name: string; file: string; state: string }[] = [];
+    const metas: (ContractMeta | undefined)[] = [];
     for (const module of modules) {
       for (const test of module.children.allTests()) {
         const meta = test.meta() as { contract?: ContractMeta };
         findings.push(...(meta.contract?.findings ?? []));
+        metas.push(meta.contract);
         const thrown = thrownFailure(test, target);
         if (thrown) findings.push(thrown);
         notes.push(...(meta.contract?.notes ?? []));
@@ -187,7 +197,7 @@ export default class ContractReporter implements Reporter {
       seed: options.seed,
       strict: options.strict,
       durationMs,
-      requests: notes.length,
+      requests: requestsSent(metas),
       passed,
       counts: {
         tests: tests.length,

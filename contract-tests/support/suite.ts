@@ -12,7 +12,10 @@ import type { ExerciseNote } from './probe.js';
 
 export interface ContractMeta {
   findings: Finding[];
+  /** Answers seen (operation, status): what the coverage table counts. */
   notes: ExerciseNote[];
+  /** Requests sent, answered or not (a target that never answers in time leaves no note). */
+  sent: number;
 }
 
 declare module '@vitest/runner' {
@@ -33,19 +36,28 @@ export function suiteContext(): Promise<CheckContext> {
 export async function runCheck(test: TestContext, check: Check, scope?: Scope): Promise<Finding[]> {
   const ctx = await suiteContext();
   const before = ctx.notes.length;
+  const sentBefore = ctx.client.sent;
   let findings: Finding[];
   try {
     findings = await runToEnd(check, ctx, scope);
   } catch (error) {
     // A check that breaks by throwing still reports (the reporter lists the failed test); never with a key in it.
-    test.task.meta.contract = { findings: [], notes: ctx.notes.slice(before) };
+    test.task.meta.contract = {
+      findings: [],
+      notes: ctx.notes.slice(before),
+      sent: ctx.client.sent - sentBefore,
+    };
     const message = redact(
       error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       ctx.secrets,
     );
     throw new Error(`the check itself failed: ${message}`);
   }
-  test.task.meta.contract = { findings, notes: ctx.notes.slice(before) };
+  test.task.meta.contract = {
+    findings,
+    notes: ctx.notes.slice(before),
+    sent: ctx.client.sent - sentBefore,
+  };
   const failures = failuresOf(findings);
   if (failures.length > 0) {
     throw new Error(

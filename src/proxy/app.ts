@@ -3,10 +3,12 @@
  * `createProxyApp(options)`: a key-holding proxy in front of the live service, as a Hono app that
  * never listens. A request walks: count and log it (whatever its fate) -> Host check (DNS
  * rebinding) -> CORS (configured origins only) -> path check (no encoded separators or dot
- * segments) -> route to the document's operation -> forward with our key -> buffer a JSON body
- * (bounded) or stream anything else (scanned for the key) -> validate against the document -> log
- * and count findings -> record (when asked; a failed write never fails the answer) -> answer with
- * the live status, headers and body bytes unchanged (the key scrubbed if the live side echoed it).
+ * segments) -> route to the document's operation -> forward with our key -> take the body
+ * (take-body.ts: JSON buffered within a cap, anything else streamed, both scanned for the key) ->
+ * judge it (judge.ts: validate, log and count findings) -> record it (when asked; a failed write
+ * never fails the answer) -> answer with the live status, headers and body bytes (the key
+ * scrubbed if the live side echoed it). Every answer the proxy gives itself is an `{error}`
+ * (errors.ts).
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -20,20 +22,20 @@ import {
   mediaTypeOf,
   NO_BODY_STATUSES,
   type Operation,
-  type ResponseBody,
 } from '../contract/index.js';
 import { splitUrl } from '../net/request-url.js';
 import { createRecorder, type Recorder, type RecordInput } from '../recordings/index.js';
-import { checkLiveResponse, type Finding } from './check.js';
 import { cors } from './cors.js';
+import { errorAnswer } from './errors.js';
 import { downstreamResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import { hostGuard } from './host-guard.js';
+import { createJudge } from './judge.js';
 import { createKeyScrubber } from './key-scrub.js';
 import { resolveProxyOptions, type ProxyInput, type ProxyOptions } from './options.js';
 import { refuseUnsafePaths } from './path-guard.js';
 import { Reporter, type Exchange } from './report.js';
-import { guardStream } from './stream-guard.js';
-import { callUpstream, describeFetchError, readBounded } from './upstream.js';
+import { takeBody, type BodyFailure, type TakenBody } from './take-body.js';
+import { callUpstream } from './upstream.js';
 
 export const VIOLATIONS_HEADER = 'x-contract-violations';
 export const STATS_PATH = '/__proxy/stats';
@@ -53,16 +55,17 @@ type ProxyEnv = { Variables: { exchange: Exchange; outcome: { violations?: numbe
 /** `settings`, not `options`: Hono apps already have an `options()` route method. */
 export type ProxyApp = Hono<ProxyEnv> & { reporter: Reporter; settings: ProxyOptions };
 
-function parseBody(bytes: Uint8Array): ResponseBody {
-  const text = Buffer.from(bytes).toString('utf8');
-  try {
-    return { kind: 'json', value: JSON.parse(text) as unknown };
-  } catch {
-    return { kind: 'invalid-json', text };
-  }
+/** Where a forwarded request goes. */
+interface Route {
+  method: string;
+  /** The document's operation; undefined when none matches (forwarded all the same, unchecked). */
+  operation: Operation | undefined;
+  /** The raw path below the base path. */
+  below: string;
+  search: string;
+  /** The live URL. */
+  url: string;
 }
-
-type Payload = Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null;
 
 export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   const options = resolveProxyOptions(input);
@@ -72,8 +75,14 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   const router = createOperationRouter(contract.operations, { emptySegments: 'skip' });
   const scrubber = createKeyScrubber(options.apiKey);
   const reporter = new Reporter({ log: options.log, scrubber, now: options.now });
+  const judge = createJudge({
+    validators,
+    reporter,
+    release: contract.release,
+    maxJsonBytes: options.maxJsonBytes,
+  });
   const recorder: Recorder | undefined = options.fixturesDir
-    ? createRecorder({ dir: options.fixturesDir, now: options.now })
+    ? createRecorder({ dir: options.fixturesDir, now: options.now, secrets: [options.apiKey] })
     : undefined;
 
   const app = new Hono<ProxyEnv>() as ProxyApp;
@@ -89,19 +98,19 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     bodyLimit({
       maxSize: options.maxRequestBytes,
       onError: (c) =>
-        c.json(
-          { error: `request body larger than ${options.maxRequestBytes} bytes (proxy limit)` },
+        errorAnswer(
+          c,
           413,
+          `request body larger than ${options.maxRequestBytes} bytes (proxy limit)`,
         ),
     }),
   );
   app.all(`${BASE_PATH}/*`, (c) => forward(c));
   app.notFound((c) =>
-    c.json(
-      {
-        error: `the proxy forwards ${BASE_PATH}/* only; ${splitUrl(c.req.url).rawPath} is not under it`,
-      },
+    errorAnswer(
+      c,
       404,
+      `the proxy forwards ${BASE_PATH}/* only; ${splitUrl(c.req.url).rawPath} is not under it`,
     ),
   );
   app.onError((error, c) => {
@@ -110,7 +119,7 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
       path: splitUrl(c.req.url).rawPath,
       error: error.message,
     });
-    return c.json({ error: 'proxy error (see the proxy log)' }, 500);
+    return errorAnswer(c, 500, 'proxy error (see the proxy log)');
   });
 
   /**
@@ -135,171 +144,161 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
     );
   }
 
-  /** Buffers a JSON body within the cap (and the deadline), scrubbing the key; over the cap, a pass-through stream. */
-  async function takeJsonBody(
-    upstream: Response,
-    timedOut: () => boolean,
-  ): Promise<
-    | { body: ResponseBody; payload: Payload; keyFound: boolean }
-    | { error: string; status: 502 | 504 }
-  > {
-    let read;
-    try {
-      read = await readBounded(upstream.body, options.maxJsonBytes);
-    } catch (error) {
-      return timedOut()
-        ? {
-            status: 504,
-            error: `upstream timed out after ${options.upstreamTimeoutMs} ms (while sending the body)`,
-          }
-        : {
-            status: 502,
-            error: `upstream connection broke while sending the body: ${describeFetchError(error)}`,
-          };
-    }
-    if (!read.complete)
-      return { body: { kind: 'too-large' }, payload: read.stream, keyFound: false };
-    const { bytes, found } = scrubber.scrubBytes(read.bytes);
-    return { body: parseBody(bytes), payload: bytes, keyFound: found };
-  }
-
+  /**
+   * One forwarded request, in steps: route it, send it with our key, take the live body, judge
+   * it, record it (when asked), answer with the live status, headers and bytes (key scrubbed).
+   */
   async function forward(c: Context<ProxyEnv>): Promise<Response> {
-    const method = c.req.method;
-    const { rawPath, search } = splitUrl(c.req.url);
-    const below = rawPath.slice(BASE_PATH.length);
-    const match = router.match(method, below);
-    // A method the path does not allow is forwarded all the same, unchecked: the live answer is what the client sees.
-    const operation: Operation | undefined =
-      match && 'operation' in match ? match.operation : undefined;
-    const url = `${options.upstream}${below}${search ? `?${search}` : ''}`;
+    const route = routeOf(c.req.method, c.req.url);
     const exchange: Exchange = {
-      operation: operation?.operationId ?? null,
-      method,
-      url,
+      operation: route.operation?.operationId ?? null,
+      method: route.method,
+      url: route.url,
       status: 0,
     };
     c.set('exchange', exchange);
     const requestBody =
-      method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await c.req.arrayBuffer());
+      route.method === 'GET' || route.method === 'HEAD'
+        ? undefined
+        : new Uint8Array(await c.req.arrayBuffer());
 
-    const result = await callUpstream(
-      url,
+    const called = await callUpstream(
+      route.url,
       {
-        method,
+        method: route.method,
         headers: upstreamRequestHeaders(c.req.raw.headers, options.apiKey),
         body: requestBody,
       },
       { fetch: options.fetch, timeoutMs: options.upstreamTimeoutMs },
     );
-    if (!result.ok) {
-      exchange.status = result.status;
-      reporter.upstreamError(exchange, result.error);
-      return c.json({ error: result.error }, result.status);
-    }
-    const upstream = result.response;
+    if (!called.ok) return failUpstream(c, exchange, called);
+    const upstream = called.response;
     exchange.status = upstream.status;
-    const mediaType = mediaTypeOf(upstream.headers.get('content-type'));
-    const hasBody =
-      method !== 'HEAD' && !NO_BODY_STATUSES.has(upstream.status) && upstream.body !== null;
-    const declared = operation && validators.responseFor(operation, upstream.status);
-    const buffer = hasBody && (isJsonMediaType(mediaType) || declared?.jsonSchema !== undefined);
-    const streamCut = () =>
-      reporter.keyEchoed(
-        exchange,
-        'the live body streamed to the client contained the API key; the stream was cut before it',
-      );
 
-    let body: ResponseBody = hasBody ? { kind: 'streamed' } : { kind: 'none' };
-    let payload: Payload = hasBody ? upstream.body : null;
-    let keyInBody = false;
-    if (buffer) {
-      const taken = await takeJsonBody(upstream, result.timedOut);
-      if ('error' in taken) {
-        exchange.status = taken.status;
-        reporter.upstreamError(exchange, taken.error);
-        return c.json({ error: taken.error }, taken.status);
-      }
-      ({ body, payload } = taken);
-      keyInBody = taken.keyFound;
-      if (body.kind === 'too-large')
-        reporter.unvalidated(
-          exchange,
-          `JSON body over ${options.maxJsonBytes} bytes; passed through unvalidated`,
-        );
-    }
+    const taken = await takeLiveBody(route, upstream, exchange, called.timedOut);
     // The deadline covered the headers and any buffered body; a streamed body takes as long as it needs.
-    result.release();
-    if (payload instanceof ReadableStream) payload = guardStream(payload, scrubber, streamCut);
+    called.release();
+    if ('error' in taken) return failUpstream(c, exchange, taken);
 
-    let findings: Finding[] = [];
-    let broken = 0;
-    if (operation) {
-      try {
-        findings = checkLiveResponse(validators, operation, {
-          method,
-          status: upstream.status,
-          headers: upstream.headers,
-          body,
-        });
-        broken = reporter.findings(exchange, findings);
-      } catch (error) {
-        // A body that defeats the checker (e.g. nested beyond the stack) is still the live answer: pass it on, say so.
-        if (!(error instanceof RangeError)) throw error;
-        body = { kind: 'too-large' };
-        reporter.unvalidated(exchange, `body could not be checked: ${error.message}`);
-      }
-    } else {
-      reporter.unvalidated(
-        exchange,
-        `no operation in the document (release ${contract.release}) matches ${method} ${below}`,
-      );
-    }
-
+    const verdict = judge(exchange, {
+      operation: route.operation,
+      below: route.below,
+      method: route.method,
+      status: upstream.status,
+      headers: upstream.headers,
+      body: taken.body,
+    });
     const { headers, keyFound: keyInHeaders } = downstreamResponseHeaders(
       upstream.headers,
       scrubber,
-      { keepLength: !buffer },
+      // Only a body passed on as the live side sent it keeps its length; a buffered one gets its own.
+      { keepLength: taken.body.kind === 'streamed' || taken.body.kind === 'none' },
     );
-    const keyEchoed = keyInBody || keyInHeaders;
-    if (keyEchoed) {
-      reporter.keyEchoed(
-        exchange,
-        `the live response contained the API key (${[keyInBody && 'body', keyInHeaders && 'headers'].filter(Boolean).join(' and ')}); replaced with *** in the body, header dropped`,
-      );
-    }
-    if (recorder && operation && body.kind === 'json' && payload instanceof Uint8Array) {
-      if (keyEchoed)
-        reporter.notRecorded(
-          exchange,
-          'the response echoed the API key; a flagged response is never recorded',
-          'warning',
-        );
-      else
-        record(recorder, exchange, {
-          operation,
-          method,
-          rawPath: below,
-          search,
-          requestBody,
-          status: upstream.status,
-          headers: upstream.headers,
-          body: payload,
-          findings,
-        });
-    }
+    const keyEchoed = reportKeyEcho(exchange, taken.keyFound, keyInHeaders);
+    if (
+      recorder &&
+      route.operation &&
+      verdict.body.kind === 'json' &&
+      taken.payload instanceof Uint8Array
+    )
+      recordAnswer(recorder, exchange, keyEchoed, {
+        operation: route.operation,
+        method: route.method,
+        rawPath: route.below,
+        search: route.search,
+        requestBody,
+        status: upstream.status,
+        headers: upstream.headers,
+        body: taken.payload,
+        findings: verdict.findings,
+      });
     // No count for a body we could not check: "0" would claim a clean bill it has not earned.
-    if (options.signalViolations && operation && body.kind !== 'too-large')
-      headers.set(VIOLATIONS_HEADER, String(broken));
-    c.set('outcome', { violations: broken });
-    return new Response(payload, { status: upstream.status, headers });
+    if (options.signalViolations && route.operation && verdict.body.kind !== 'too-large')
+      headers.set(VIOLATIONS_HEADER, String(verdict.broken));
+    c.set('outcome', { violations: verdict.broken });
+    return new Response(taken.payload, { status: upstream.status, headers });
+  }
+
+  /** Where a request goes: the document's operation (if any) and the live URL. */
+  function routeOf(method: string, requestUrl: string): Route {
+    const { rawPath, search } = splitUrl(requestUrl);
+    const below = rawPath.slice(BASE_PATH.length);
+    const match = router.match(method, below);
+    return {
+      method,
+      // A method the path does not allow is forwarded all the same, unchecked: the live answer is what the client sees.
+      operation: match && 'operation' in match ? match.operation : undefined,
+      below,
+      search,
+      url: `${options.upstream}${below}${search ? `?${search}` : ''}`,
+    };
+  }
+
+  /** Buffers what the checker must read (JSON by media type or by the document), streams the rest. */
+  function takeLiveBody(
+    route: Route,
+    upstream: Response,
+    exchange: Exchange,
+    timedOut: () => boolean,
+  ): Promise<TakenBody | BodyFailure> {
+    const hasBody =
+      route.method !== 'HEAD' && !NO_BODY_STATUSES.has(upstream.status) && upstream.body !== null;
+    const declared = route.operation && validators.responseFor(route.operation, upstream.status);
+    const mediaType = mediaTypeOf(upstream.headers.get('content-type'));
+    return takeBody(upstream, {
+      hasBody,
+      buffer: hasBody && (isJsonMediaType(mediaType) || declared?.jsonSchema !== undefined),
+      maxJsonBytes: options.maxJsonBytes,
+      timeoutMs: options.upstreamTimeoutMs,
+      timedOut,
+      scrubber,
+      onKeyInStream: () =>
+        reporter.keyEchoed(
+          exchange,
+          'the live body streamed to the client contained the API key; the stream was cut before it',
+        ),
+    });
+  }
+
+  /** The live side failed (unreachable, too slow, broke off): logged, and answered by the proxy. */
+  function failUpstream(
+    c: Context<ProxyEnv>,
+    exchange: Exchange,
+    failure: { status: 502 | 504; error: string },
+  ): Response {
+    exchange.status = failure.status;
+    reporter.upstreamError(exchange, failure.error);
+    return errorAnswer(c, failure.status, failure.error);
+  }
+
+  /** Logs a key the live answer carried (already scrubbed or dropped); whether there was one. */
+  function reportKeyEcho(exchange: Exchange, inBody: boolean, inHeaders: boolean): boolean {
+    if (!inBody && !inHeaders) return false;
+    reporter.keyEchoed(
+      exchange,
+      `the live response contained the API key (${[inBody && 'body', inHeaders && 'headers'].filter(Boolean).join(' and ')}); replaced with *** in the body, header dropped`,
+    );
+    return true;
   }
 
   /** Recording never stands between the live answer and the client: a failed write is logged (once) and counted. */
-  function record(into: Recorder, exchange: Exchange, input: RecordInput): void {
+  function recordAnswer(
+    into: Recorder,
+    exchange: Exchange,
+    keyEchoed: boolean,
+    input: RecordInput,
+  ): void {
+    if (keyEchoed)
+      return reporter.notRecorded(
+        exchange,
+        'the response echoed the API key; a flagged response is never recorded',
+        'warning',
+      );
     const outcome = into.record(input);
     if (outcome.kind === 'written') reporter.recorded(exchange, outcome.file);
     else if (outcome.kind === 'skipped')
       reporter.notRecorded(exchange, outcome.reason, outcome.severity);
+    else if (outcome.kind === 'full') reporter.recordingFull(exchange, outcome.reason);
     else reporter.recordFailed(exchange, outcome.error);
   }
 

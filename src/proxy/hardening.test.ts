@@ -7,10 +7,9 @@
  * running, a bad key or fixtures path at startup, and clients that hold the proxy open at
  * shutdown. Each test asserts that nothing reached the upstream (or the client) that must not.
  */
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request, type IncomingHttpHeaders } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +20,14 @@ import { parseProxyArgs, ProxyUsageError } from './args.js';
 import { runProxyCli } from './cli.js';
 import { startProxy, type RunningProxy } from './listen.js';
 import type { UpstreamFetch } from './upstream.js';
-import { logSink, serveApp, type Served } from './testdata/servers.js';
+import {
+  logSink,
+  rawGet,
+  recordingUpstream,
+  serveApp,
+  type SeenRequest,
+  type Served,
+} from './testdata/servers.js';
 
 const SECRET = 'demo-live-key/7f';
 const EMPTY_PAGE = { data: [], pagination: { offset: 0, limit: 10, total: 0, has_more: false } };
@@ -44,21 +50,11 @@ const ECHOES: Record<string, string> = {
   'escaped slash': SECRET.replace('/', '\\/'),
 };
 
-interface Seen {
-  path: string;
-  headers: Record<string, string>;
-}
-const seen: Seen[] = [];
+const seen: SeenRequest[] = [];
 let releaseHeld: () => void = () => {};
 
 function upstreamApp(): Hono {
-  const app = new Hono();
-  app.use('*', async (c, next) => {
-    const headers: Record<string, string> = {};
-    c.req.raw.headers.forEach((value, name) => (headers[name] = value));
-    seen.push({ path: c.req.url.slice(c.req.url.indexOf(BASE_PATH)), headers });
-    await next();
-  });
+  const app = recordingUpstream(seen);
   app.get(`${BASE_PATH}/products`, (c) => c.json(EMPTY_PAGE, 200, RATE_HEADERS));
   // The echo's form is chosen by the query, so each case is its own request.
   app.get(`${BASE_PATH}/products/echo`, (c) =>
@@ -96,40 +92,6 @@ function upstreamApp(): Hono {
     () => new Promise<Response>((resolve) => (releaseHeld = () => resolve(new Response('{}')))),
   );
   return app;
-}
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A request with exactly the request line and Host we choose (fetch would normalise both). */
-function rawGet(
-  origin: string,
-  path: string,
-  headers: Record<string, string> = {},
-): Promise<Answer> {
-  const url = new URL(origin);
-  return new Promise((resolve, reject) => {
-    request(
-      { host: url.hostname, port: url.port, path, headers, setHost: !('host' in headers) },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        res.on('error', reject);
-      },
-    )
-      .on('error', reject)
-      .end();
-  });
 }
 
 let upstream: Served;

@@ -1,9 +1,9 @@
 /**
  * @module proxy/headers
- * What crosses the proxy in each direction. Upstream: the browser's headers minus hop-by-hop ones,
- * cookies, credentials, any key it sent, the client's address as other proxies report it and the
- * mock's admin token, plus our key. Downstream: the live headers minus hop-by-hop ones, cookies,
- * the live service's own CORS answer, and any header carrying the key in any encoding.
+ * What crosses the proxy in each direction. Upstream: the allow-listed headers of the browser's
+ * request (FORWARDED_REQUEST_HEADERS), plus our key. Downstream: the live headers minus hop-by-hop
+ * ones, cookies, the live service's own CORS answer, and any header carrying the key in any
+ * encoding, in its value or its name.
  */
 import type { KeyScrubber } from './key-scrub.js';
 
@@ -21,31 +21,27 @@ const HOP_BY_HOP = [
 ];
 
 /**
- * Never sent upstream: the browser's identity and credentials are not the live service's business.
- * Client-address headers (`x-forwarded-*`, `forwarded`, `x-real-ip`, `via`, ...) would let a page
- * claim any address to the live service under the user's key; the mock's admin token
- * (`x-mock-admin-token`) is a secret of the local double, never of the vendor.
+ * The only request headers sent upstream from the browser's request: what a page's request to a
+ * read-only JSON API may carry and the live service may act on. An allow-list, because a deny-list
+ * is always one name short: client-address headers (`Client-IP`, `Fastly-Client-IP`,
+ * `X-Originating-IP`, `Forwarded`, ...), method and URL overrides (`X-HTTP-Method-Override`,
+ * `X-Original-URL`), keys under other spellings (`X_API_KEY`), cookies and credentials, the mock's
+ * admin token, and the browser's identity (`User-Agent`, `Referer`, `Origin`) all stay behind.
+ * `prefer` is the mock's QA header (the live service ignores it); the conditional and range
+ * headers let a browser revalidate a cached answer or resume a download.
  */
-const NOT_UPSTREAM = [
-  'host',
-  'cookie',
-  'authorization',
-  'x-api-key',
-  'origin',
-  'referer',
-  'content-length',
-  'accept-encoding',
-  'expect',
-  'forwarded',
-  'via',
-  'x-real-ip',
-  'x-client-ip',
-  'true-client-ip',
-  'x-cluster-client-ip',
-  'cf-connecting-ip',
-  'x-mock-admin-token',
-];
-const NOT_UPSTREAM_PREFIX = 'x-forwarded-';
+export const FORWARDED_REQUEST_HEADERS = [
+  'accept',
+  'accept-language',
+  'cache-control',
+  'content-type',
+  'if-modified-since',
+  'if-none-match',
+  'if-range',
+  'prefer',
+  'range',
+] as const;
+const FORWARDED = new Set<string>(FORWARDED_REQUEST_HEADERS);
 
 /** Never sent downstream: cookies, the live CORS answer (ours replaces it), and what Node recomputes. */
 const NOT_DOWNSTREAM = [
@@ -84,17 +80,15 @@ function copyWithout(source: Headers, drop: (name: string, value: string) => boo
  * download's `content-length` stays true end to end and JSON can be validated as received.
  */
 export function upstreamRequestHeaders(incoming: Headers, apiKey: string): Headers {
-  const headers = copyWithout(
-    incoming,
-    (name) => NOT_UPSTREAM.includes(name) || name.startsWith(NOT_UPSTREAM_PREFIX),
-  );
+  const headers = copyWithout(incoming, (name) => !FORWARDED.has(name));
   headers.set(API_KEY_HEADER, apiKey);
   headers.set('accept-encoding', 'identity');
   return headers;
 }
 
 /**
- * Headers for the browser, and whether a live header carried the key (that header is dropped).
+ * Headers for the browser, and whether a live header carried the key in its value or its name
+ * (that header is dropped).
  * `content-length` is kept only for bodies passed through unchanged and uncompressed
  * (downloads); buffered bodies get theirs from the server.
  */
@@ -106,7 +100,7 @@ export function downstreamResponseHeaders(
   const encoded = (upstream.get('content-encoding') ?? 'identity') !== 'identity';
   let keyFound = false;
   const headers = copyWithout(upstream, (name, value) => {
-    const carriesKey = scrubber.foundIn(value);
+    const carriesKey = scrubber.foundIn(value) || scrubber.foundInName(name);
     keyFound ||= carriesKey;
     return carriesKey || NOT_DOWNSTREAM.includes(name) || name.startsWith(CORS_PREFIX);
   });

@@ -9,6 +9,7 @@
  * name is what an attacker controls).
  */
 import { createMiddleware } from 'hono/factory';
+import { errorAnswer } from './errors.js';
 
 const LOOPBACK_NAMES = ['localhost', '::1'];
 const LOOPBACK_V4 = /^127(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
@@ -53,11 +54,10 @@ export function hostGuard(options: { allowedHosts: readonly string[] }) {
     const shown =
       header === undefined ? 'no Host header' : `Host ${JSON.stringify(header.slice(0, 100))}`;
     // The configured names are not listed: a rebinding page can read this answer.
-    return c.json(
-      {
-        error: `${shown} is not a name this proxy answers to (only loopback names, its own address and those given with --proxy-host; add a name with --proxy-host); refused to protect the key against DNS rebinding`,
-      },
+    return errorAnswer(
+      c,
       403,
+      `${shown} is not a name this proxy answers to (only loopback names, its own address and those given with --proxy-host; add a name with --proxy-host); refused to protect the key against DNS rebinding`,
     );
   });
 }

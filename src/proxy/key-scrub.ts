@@ -44,6 +44,8 @@ export interface KeyScrubber {
   scrubText(text: string): string;
   /** Whether the text holds the key in any form. */
   foundIn(text: string): boolean;
+  /** The same, ignoring case: for header names, which arrive lower-cased whatever the sender wrote. */
+  foundInName(name: string): boolean;
   /** The bytes with every occurrence replaced, and whether there was one (the same array when not). */
   scrubBytes(bytes: Uint8Array<ArrayBuffer>): { bytes: Uint8Array<ArrayBuffer>; found: boolean };
   /** A byte count no encoded occurrence is longer than: a stream scanner keeps this much minus one. */
@@ -56,9 +58,11 @@ export function createKeyScrubber(key: string): KeyScrubber {
   const source = [...key].map(characterForms).join('');
   const pattern = new RegExp(source, 'g');
   const probe = new RegExp(source);
+  const nameProbe = new RegExp(source, 'i');
   return {
     scrubText: (text) => text.replace(pattern, REDACTED),
     foundIn: (text) => probe.test(text),
+    foundInName: (name) => nameProbe.test(name),
     scrubBytes(bytes) {
       const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
       if (!probe.test(text)) return { bytes, found: false };

@@ -11,6 +11,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { IncomingMessage } from 'node:http';
 import { splitUrl } from '../net/request-url.js';
+import { errorAnswer } from './errors.js';
 
 const DOT_SEGMENT = /^\.{1,2}$/;
 const SEPARATOR_OR_CONTROL = /[/\\\x00-\x1f\x7f]/;
@@ -49,11 +50,10 @@ export function refuseUnsafePaths() {
     const query = target.indexOf('?');
     const problem = unsafePathProblem(query === -1 ? target : target.slice(0, query));
     if (problem)
-      return c.json(
-        {
-          error: `path refused, not forwarded: ${problem}; request the resource by its plain path`,
-        },
+      return errorAnswer(
+        c,
         400,
+        `path refused, not forwarded: ${problem}; request the resource by its plain path`,
       );
     return next();
   });

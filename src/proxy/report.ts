@@ -42,6 +42,8 @@ export interface ProxyStats {
   recorded: number;
   /** Fixtures the file system refused to take (the answers were served all the same). */
   recordFailures: number;
+  /** Answers not recorded because the fixtures reached the bound replay accepts (served all the same). */
+  overRecordingBound: number;
   byOperation: Record<
     string,
     { requests: number; violations: number; inferredViolations: number; undeclaredFields: number }
@@ -73,6 +75,7 @@ export class Reporter {
       keyEchoes: 0,
       recorded: 0,
       recordFailures: 0,
+      overRecordingBound: 0,
       byOperation: {},
     };
   }
@@ -170,6 +173,20 @@ export class Reporter {
       error,
       message:
         'answer served; fixtures are not being written (further failures are counted at /__proxy/stats, not logged)',
+    });
+  }
+
+  /** Counts every answer past the recording bound; logs only the first (the rest would all say the same). */
+  recordingFull(exchange: Exchange, reason: string): void {
+    this.#stats.overRecordingBound += 1;
+    if (this.#stats.overRecordingBound > 1) return;
+    this.emit({
+      event: 'recording-full',
+      severity: 'warning',
+      ...exchange,
+      reason,
+      message:
+        'answers are still served; further answers are counted at /__proxy/stats (overRecordingBound), not logged',
     });
   }
 

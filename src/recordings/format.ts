@@ -121,6 +121,11 @@ export function fixtureFiles(
   };
 }
 
+/** Whether a file name is a fixture's body file. */
+export function isBodyFile(name: string): boolean {
+  return name.endsWith(BODY_SUFFIX);
+}
+
 /** Whether a file name is a fixture's meta file (not its body). */
 export function isMetaFile(name: string): boolean {
   return name.endsWith(META_SUFFIX) && !name.endsWith(BODY_SUFFIX);

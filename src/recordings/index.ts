@@ -2,7 +2,8 @@
  * @module recordings
  * Recorded sessions, one concern shared by the proxy (writes them with `--fixtures`) and the mock
  * (serves them with `--replay`): the fixture format, the recorder, the loader that trusts nothing
- * in a directory it is handed, and the replay middleware.
+ * in a directory it is handed, the replay middleware, and the one list of personal data no kept
+ * live value may hold (`looksPersonal`, for anything else that keeps live values).
  */
 export {
   FIXTURE_FORMAT,
@@ -22,6 +23,15 @@ export {
   RecordingsError,
   type Recorder,
   type RecordInput,
+  type RecorderOptions,
   type RecordOutcome,
 } from './recorder.js';
+export {
+  findPersonalData,
+  looksPersonal,
+  PERSONAL_NAME_PARTS,
+  PERSONAL_NAME_WORDS,
+  PERSONAL_VALUE_KINDS,
+  type PersonalDataOptions,
+} from './personal-data.js';
 export { createReplayMiddleware, REPLAYED_HEADER } from './replay.js';

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockServer } from '../server/listen.js';
+import { DEMO } from '../server/testing.js';
 import { canonicalRequest, fixtureKey, MAX_BODY_BYTES, MAX_META_BYTES, sha256 } from './format.js';
 import { loadRecordings } from './load.js';
 
@@ -134,7 +135,7 @@ describe('loadRecordings', () => {
   });
 
   it.each([
-    [99, 'must be >= 100'],
+    [99, 'must be >= 200'],
     [600, 'must be <= 599'],
     [200.5, 'must be integer'],
   ])('refuses status %s', (status, message) => {
@@ -187,6 +188,17 @@ describe('loadRecordings', () => {
     expect(loadError()).toMatch(/has 3 bad fixture file\(s\), 5 problem\(s\):/);
   });
 
+  it('refuses statuses replay cannot serve: 1xx (interim, never a final answer), 204/205/304 with a body', () => {
+    const interim = writeFixture((meta) => (meta.response.status = 150));
+    expect(loadError()).toContain(`${interim}: /response/status must be >= 200`);
+    for (const status of [204, 205, 304]) {
+      const file = writeFixture((meta) => (meta.response.status = status));
+      expect(loadError(), String(status)).toContain(
+        `${file}: status ${status} carries no body, but the recording has ${Buffer.byteLength(BODY)} bytes`,
+      );
+    }
+  });
+
   it('names a directory that does not exist', () => {
     expect(() => loadRecordings(join(root, 'absent'))).toThrow(
       /replay: cannot open the fixtures directory .*absent \(ENOENT\)/,
@@ -206,6 +218,52 @@ describe('the mock with --replay', () => {
     await expect(startMockServer({ replayDir: dir })).rejects.toThrow(
       /resolves outside the replay directory/,
     );
+  });
+});
+
+describe('the mock replaying', () => {
+  it('answers a 204 or 304 recorded without a body with no body and no length', async () => {
+    for (const status of [204, 304]) {
+      writeFixture((meta) => (meta.response.status = status), '');
+      // getProduct declares neither: the self-check would turn them into 500s.
+      const server = await startMockServer({ replayDir: dir, validateResponses: false });
+      try {
+        const res = await fetch(`${server.url}/products/P1`, {
+          headers: { 'x-api-key': DEMO.production },
+        });
+        expect(res.status).toBe(status);
+        expect(res.headers.get('content-length')).toBeNull();
+        expect(await res.text()).toBe('');
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it("answers with the mock's own rate-limit counters, never the recorded ones", async () => {
+    writeFixture((meta) => {
+      meta.response.headers['x-ratelimit-limit'] = '600';
+      meta.response.headers['x-ratelimit-remaining'] = '586';
+    });
+    const server = await startMockServer({ replayDir: dir });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 21; i++) {
+        const res = await fetch(`${server.url}/products/P1`, {
+          headers: { 'x-api-key': DEMO.lowTier },
+        });
+        statuses.push(res.status);
+        if (i < 20) {
+          expect(res.headers.get('x-replayed-from')).toBe('getProduct');
+          expect(res.headers.get('x-ratelimit-limit')).toBe('20');
+          expect(res.headers.get('x-ratelimit-remaining')).toBe(String(19 - i));
+        }
+        await res.arrayBuffer();
+      }
+      expect(statuses).toEqual([...Array(20).fill(404), 429]);
+    } finally {
+      await server.close();
+    }
   });
 });
 

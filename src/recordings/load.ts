@@ -3,13 +3,16 @@
  * `loadRecordings(dir)`: reads a directory of fixtures (format.ts) someone handed us, trusting
  * nothing in it. Every file read must resolve (symlinks followed) inside the directory; a body
  * file is a plain name next to its meta file; sizes are capped (each file and the whole set);
- * the meta file must match the format's schema (statuses 100-599, only the recorded headers);
- * the body must match its hash. Every problem names the file and what is wrong with it, and all
+ * the meta file must match the format's schema (final statuses 200-599, only the recorded
+ * headers); a status that carries no body (204, 205, 304) must have none; the body must match
+ * its hash. A 1xx is refused: it is an interim answer, and replaying one left the client waiting
+ * for a final answer that never came. Every problem names the file and what is wrong with it, and all
  * of them are reported at once.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, isAbsolute, sep } from 'node:path';
+import { NO_BODY_STATUSES } from '../contract/index.js';
 import { describeFsError, RecordingsError } from './recorder.js';
 import {
   FIXTURE_FORMAT,
@@ -62,7 +65,7 @@ const META_SCHEMA = {
       type: 'object',
       required: ['status', 'headers', 'bodyFile', 'bodySha256', 'bytes'],
       properties: {
-        status: { type: 'integer', minimum: 100, maximum: 599 },
+        status: { type: 'integer', minimum: 200, maximum: 599 },
         headers: {
           type: 'object',
           propertyNames: { enum: RECORDED_HEADERS },
@@ -179,6 +182,14 @@ function loadOne(root: string, file: string, problems: Problems): Recording | un
     return undefined;
   }
   const meta = parsed;
+  const { status, bytes } = meta.response;
+  if (NO_BODY_STATUSES.has(status) && bytes > 0) {
+    problems.add(
+      file,
+      `status ${status} carries no body, but the recording has ${bytes} bytes (replay cannot serve it)`,
+    );
+    return undefined;
+  }
   const bodyPath = join(dirname(file), meta.response.bodyFile);
   const body = readConfined(root, bodyPath, MAX_BODY_BYTES, problems, file);
   if (body === undefined) return undefined;

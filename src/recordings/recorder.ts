@@ -3,28 +3,33 @@
  * `createRecorder({ dir })`: writes a conforming JSON response as a fixture the mock can replay
  * (format in format.ts) and says what it did; the caller (the proxy) logs and counts. Nothing is
  * written for a response that breaks a rule of the document, for statuses that depend on the key
- * or the moment (401, 403, 429, 5xx), for a body over the size cap, or for a body with an
- * undeclared field whose name looks personal. A failed write is an outcome, not an exception:
- * recording must never stand between the live answer and the client.
+ * or the moment (401, 403, 429, 5xx), for a body over the size cap, or for a body holding personal
+ * data (personal-data.ts: an undeclared field whose name looks personal, a value anywhere that
+ * does, the key in any encoding). The bodies in the directory are bounded as replay bounds them
+ * (MAX_TOTAL_BYTES, counting what was there before): the first answer that would cross the bound
+ * closes the recorder for the rest of the run (`full`), so the folder stays one replay accepts.
+ * A failed write is an outcome, not an exception: recording must never stand between the live
+ * answer and the client.
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Operation, ResponseFinding } from '../contract/index.js';
 import {
   FIXTURE_FORMAT,
   MAX_BODY_BYTES,
+  MAX_TOTAL_BYTES,
   RECORDED_HEADERS,
+  isBodyFile,
   canonicalRequest,
   fixtureFiles,
   fixtureKey,
   sha256,
   type FixtureMeta,
 } from './format.js';
+import { findPersonalData } from './personal-data.js';
 
 /** Statuses worth replaying: successes, and "no such record" (a fact about the data); not 400 (the client's mistake), 401/403/429 (the key, the moment) or 5xx. */
 const RECORDABLE = (status: number) => (status >= 200 && status < 300) || status === 404;
-/** Field names that may carry personal data; the document declares none, so only drift can. */
-const PERSONAL = /e-?mail|phone|password|passwd|secret|token|cookie|session|address|birth/i;
 
 /** A fixtures directory that cannot be created (e.g. a path below a regular file). */
 export class RecordingsError extends Error {}
@@ -46,14 +51,23 @@ export type RecordOutcome =
   | { kind: 'written'; file: string }
   | { kind: 'skipped'; reason: string; severity: 'info' | 'warning' }
   /** The file system refused (full disk, permissions, the directory gone); `error` names the file and the code. */
-  | { kind: 'failed'; error: string };
+  | { kind: 'failed'; error: string }
+  /** The bodies reached the bound replay accepts: nothing more is written this run. */
+  | { kind: 'full'; reason: string };
 
 export interface Recorder {
   record(input: RecordInput): RecordOutcome;
 }
 
+export interface RecorderOptions {
+  dir: string;
+  now: () => number;
+  /** Secrets (the API key) no fixture may hold in any encoding. */
+  secrets?: readonly string[];
+}
+
 /** Creates the directory now, so a path that can never work is refused at startup. */
-export function createRecorder(options: { dir: string; now: () => number }): Recorder {
+export function createRecorder(options: RecorderOptions): Recorder {
   const { dir, now } = options;
   try {
     mkdirSync(dir, { recursive: true });
@@ -62,9 +76,14 @@ export function createRecorder(options: { dir: string; now: () => number }): Rec
       `--fixtures ${dir}: cannot create the directory (${describeFsError(error)})`,
     );
   }
+  /** Body bytes per body file, those already there included: replay counts them all. */
+  const sizes = existingBodySizes(dir);
+  let total = [...sizes.values()].reduce((a, b) => a + b, 0);
+  let full: string | undefined;
   return {
     record(input) {
-      const skipped = reasonNotToRecord(input);
+      if (full) return { kind: 'full', reason: full };
+      const skipped = reasonNotToRecord(input, options.secrets ?? []);
       if (skipped) return { kind: 'skipped', ...skipped };
       const request = canonicalRequest(
         input.method,
@@ -73,6 +92,11 @@ export function createRecorder(options: { dir: string; now: () => number }): Rec
         input.requestBody,
       );
       const files = fixtureFiles(dir, input.operation.operationId, fixtureKey(request));
+      const after = total - (sizes.get(files.body) ?? 0) + input.body.byteLength;
+      if (after > MAX_TOTAL_BYTES) {
+        full = `the fixtures hold ${total} bytes of bodies and this answer's ${input.body.byteLength} would cross the ${MAX_TOTAL_BYTES}-byte bound replay accepts; no further answers are recorded this run`;
+        return { kind: 'full', reason: full };
+      }
       const headers: Record<string, string> = {};
       for (const name of RECORDED_HEADERS) {
         const value = input.headers.get(name);
@@ -96,6 +120,8 @@ export function createRecorder(options: { dir: string; now: () => number }): Rec
         // Body first, then the meta file that points at it, each via rename: a reader never sees half a fixture.
         writeAtomically(files.body, input.body);
         writeAtomically(files.meta, `${JSON.stringify(meta, null, 2)}\n`);
+        sizes.set(files.body, input.body.byteLength);
+        total = after;
       } catch (error) {
         if (!isFsError(error)) throw error;
         return { kind: 'failed', error: `cannot write ${files.meta} (${describeFsError(error)})` };
@@ -105,8 +131,24 @@ export function createRecorder(options: { dir: string; now: () => number }): Rec
   };
 }
 
+/** `<dir>/<operationId>/<key>.body.json` sizes; an unreadable entry counts as nothing (replay refuses it anyway). */
+function existingBodySizes(dir: string): Map<string, number> {
+  const sizes = new Map<string, number>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !isBodyFile(entry.name)) continue;
+    const path = join(entry.parentPath, entry.name);
+    try {
+      sizes.set(path, statSync(path).size);
+    } catch {
+      // Gone between listing and stat: nothing to count.
+    }
+  }
+  return sizes;
+}
+
 function reasonNotToRecord(
   input: RecordInput,
+  secrets: readonly string[],
 ): { reason: string; severity: 'info' | 'warning' } | undefined {
   if (!RECORDABLE(input.status))
     return {
@@ -124,15 +166,28 @@ function reasonNotToRecord(
       reason: `response violates the document (${broken.length} violation(s)); fixture not written`,
       severity: 'warning',
     };
-  const personal = input.findings.find(
-    (f) => f.kind === 'undeclared' && PERSONAL.test(f.pointer.split('/').pop() ?? ''),
-  );
+  // Names are the document's to choose where it declares them; an undeclared one (and all below it) is judged.
+  const undeclared = input.findings.filter((f) => f.kind === 'undeclared').map((f) => f.pointer);
+  const personal = findPersonalData(parseJson(input.body), {
+    secrets,
+    judgeName: (pointer) => undeclared.some((u) => pointer === u || pointer.startsWith(`${u}/`)),
+  });
   if (personal)
     return {
-      reason: `undeclared field ${personal.pointer} may hold personal data; fixture not written`,
+      reason: `${personal.pointer || 'the body'} may hold personal data (${personal.reason}); fixture not written`,
       severity: 'warning',
     };
   return undefined;
+}
+
+/** The recorder is handed JSON the checker read; anything else is judged as its text. */
+function parseJson(body: Uint8Array): unknown {
+  const text = Buffer.from(body).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 function writeAtomically(file: string, data: Uint8Array | string): void {

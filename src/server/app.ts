@@ -5,7 +5,7 @@
  * same straight line: request log -> delivery -> (response self-check) -> auth -> rate limit -> QA scenario
  * -> input validation -> handler. A route's steps are registered as one handler (`chain.ts`).
  */
-import { Hono, type ErrorHandler, type MiddlewareHandler } from 'hono';
+import { Hono, type ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { stringify as stringifyYaml } from 'yaml';
 import {
@@ -24,7 +24,7 @@ import { chain, type Step } from './chain.js';
 import { AdjustableClock } from './clock.js';
 import { basePathFor, createApiContext, type ApiContext } from './context.js';
 import type { AppEnv } from './env.js';
-import { apiError, messages } from './errors.js';
+import { apiError, ClientGoneError, CLIENT_CLOSED_REQUEST, messages } from './errors.js';
 import { jsonResponse } from './response.js';
 import { handlers } from './handlers/index.js';
 import { loadKeys, type KeyStore } from './keys.js';
@@ -94,7 +94,17 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
 
   const app = new Hono<AppEnv>() as MockApp;
   app.state = { options, contract, validators, keys, limiter, clock, journal, faults, apis };
-  app.use('*', requestLog({ journal, now: () => clock.now(), log: options.log }));
+  const isSecret = (value: string) => keys.isSecret(value);
+  app.use(
+    '*',
+    requestLog({
+      journal,
+      now: () => clock.now(),
+      log: options.log,
+      isSecret,
+      shortestSecret: keys.shortestSecret,
+    }),
+  );
   // Inputs that work on this very dataset and keys (no key needed, like the document itself).
   const examples = buildExamples({
     contract,
@@ -134,14 +144,22 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     scenarios({ plan: faults, validators, maxDurationMs: options.maxQaDurationMs }),
     // Recorded live responses (behind auth and limits, like everything the mock serves).
     ...(options.replayDir
-      ? [createReplayMiddleware(options.replayDir) as MiddlewareHandler<AppEnv>]
+      ? [
+          createReplayMiddleware<AppEnv>(options.replayDir, {
+            // The mock's own counters for this key, never the live ones recorded.
+            headers: (c) => c.get('rateLimitHeaders'),
+          }),
+        ]
       : []),
   ];
-  const validate = validateInput({ validators });
+  const validate = validateInput({ validators, isSecret });
   const limitBody = readBody({
     maxBytes: options.maxBodyBytes,
     tooLarge: () =>
       apiError(413, messages.tooLarge(options.maxBodyBytes), {}, { connection: 'close' }),
+    timeoutMs: options.bodyTimeoutMs,
+    tooSlow: () =>
+      apiError(400, messages.tooSlow(options.bodyTimeoutMs), {}, { connection: 'close' }),
   });
 
   for (const api of apis) {
@@ -195,6 +213,9 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
 /** The answer to an error: its own response when it is one of ours (an HTTPException), else a bare 500. */
 const answerError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof HTTPException) return error.getResponse();
+  // Not a failure: the client left before its request was in; nobody reads this answer.
+  if (error instanceof ClientGoneError)
+    return new Response(null, { status: CLIENT_CLOSED_REQUEST });
   // A bug of ours, never the client's input: say so without leaking internals.
   console.error(
     `[mock] ${c.req.method} ${splitUrl(c.req.url).rawPath}: ${error.stack ?? error.message}`,

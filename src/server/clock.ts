@@ -1,7 +1,8 @@
 /**
  * @module clock
  * Time is passed in, never read deep inside: rate limits and faults take a `Clock` so tests can
- * drive them without sleeping, and QA can move the rate-limit clock forward from an admin call.
+ * drive them without sleeping, and QA can move the rate-limit clock forward from an admin call
+ * (never more than MAX_CLOCK_OFFSET_SECONDS ahead in all, so every date stays printable).
  */
 
 export interface Clock {
@@ -20,6 +21,8 @@ export class AdjustableClock implements Clock {
   }
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError('a clock only moves forward');
+    if (this.#offsetMs + ms > MAX_CLOCK_OFFSET_SECONDS * 1000)
+      throw new RangeError(`the clock offset is bounded at ${MAX_CLOCK_OFFSET_SECONDS} s`);
     this.#offsetMs += ms;
   }
   get offsetMs(): number {
@@ -37,3 +40,6 @@ export class ManualClock implements Clock {
     this.ms += ms;
   }
 }
+
+/** Longest the QA clock may be moved ahead of its base, in all (ten years of 366 days). */
+export const MAX_CLOCK_OFFSET_SECONDS = 10 * 366 * 24 * 3600;

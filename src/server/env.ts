@@ -20,6 +20,8 @@ export interface AppEnv {
     input: ParsedInput;
     /** The raw text of a POST body, read once within the body limit. */
     bodyText: string;
+    /** Offset of the first byte of the POST body that is not UTF-8, when there is one. */
+    bodyNotUtf8At: number;
     /** The parsed, validated JSON body of a POST. */
     body: unknown;
     /** How a QA control wants the body to leave (cut short, dribbled); applied by the delivery step. */

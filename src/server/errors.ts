@@ -24,6 +24,8 @@ export const messages = {
   methodNotAllowed: (method: string, allow: string[]) =>
     `Method ${method} not allowed here; allowed: ${allow.join(', ')}`,
   tooLarge: (limit: number) => `Request body larger than ${limit} bytes`,
+  tooSlow: (ms: number) =>
+    `Invalid request: the request body did not arrive within ${ms / 1000} s (the body time bound)`,
   rateLimited: (kind: string, seconds: number) =>
     `Rate limit exceeded (${kind}); retry after ${seconds} s`,
   serverError: 'Internal server error',
@@ -44,6 +46,22 @@ export function apiError(
     message: error,
   });
 }
+
+/**
+ * A client that closed its connection before its request was in (an upload cut short): not a
+ * failure of ours, so the error path logs no stack and the journal shows 499 (nginx's "client
+ * closed request"); nothing is sent, there is nobody to send it to.
+ */
+export class ClientGoneError extends Error {
+  constructor(received: number, declared?: string) {
+    super(
+      `client closed the connection after ${received}${declared === undefined ? '' : ` of ${declared}`} body bytes`,
+    );
+  }
+}
+
+/** The status a request's journal entry shows when its client went away before the answer. */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 /** Longest echo of a received value in an error body (a client's huge input is not sent back whole). */
 const MAX_ECHO_CHARS = 200;

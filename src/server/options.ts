@@ -10,6 +10,7 @@ import { MAX_QA_DURATION_MS } from './qa/actions.js';
 import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_KEYS_FILE, type EnvironmentName } from './keys.js';
 import { DEFAULT_TIERS_FILE, type Tier } from './tiers.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from './middleware/read-body.js';
 
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -33,6 +34,8 @@ export interface AppOptions {
   /** Check every response against the document before sending it (on under vitest). */
   validateResponses: boolean;
   maxBodyBytes: number;
+  /** A request body (API or admin) not all in within this many ms is refused (400, connection closed). */
+  bodyTimeoutMs: number;
   /** Enables `/__mock/*` control endpoints, reachable only with this token. */
   adminToken: string | undefined;
   /** One line per request to this function (off by default). */
@@ -63,6 +66,7 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     origin: `http://localhost:${DEFAULT_PORT}`,
     validateResponses: process.env.VITEST === 'true',
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    bodyTimeoutMs: DEFAULT_BODY_TIMEOUT_MS,
     adminToken: undefined,
     replayDir: undefined,
     log: undefined,

@@ -12,7 +12,9 @@
 import type { HttpBindings } from '@hono/node-server';
 import { createMiddleware } from 'hono/factory';
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { AppEnv } from '../env.js';
+import { CLIENT_CLOSED_REQUEST } from '../errors.js';
 import { declaredLength } from '../response.js';
 import { SLOW_TICK_MS } from '../qa/actions.js';
 
@@ -114,15 +116,66 @@ function bytesWritten(progress: Progress, outgoing: ServerResponse): number {
   return progress.wholeBody !== undefined && outgoing.writableFinished ? progress.wholeBody : 0;
 }
 
+/**
+ * One connection's API requests in turn. Node parses pipelined requests and hands them over at
+ * once, but sends their answers in order; without turns every one of them took a slot (the 21st
+ * got a 429 "concurrent connections"), and one queued behind a delay never saw its connection
+ * close (Node emits no `close` on a response that never reached the socket), so its slot stayed
+ * taken for good.
+ */
+interface Turns {
+  /** A request of this connection is between its turn and its response's `close`. */
+  busy: boolean;
+  /** Requests pipelined behind it, woken in order. */
+  waiting: (() => void)[];
+}
+const turnsOf = new WeakMap<Socket, Turns>();
+
+/** Resolves when it is this request's turn on `socket` (at once unless another is being served). */
+function takeTurn(socket: Socket): Promise<void> | undefined {
+  let turns = turnsOf.get(socket);
+  if (!turns) turnsOf.set(socket, (turns = { busy: false, waiting: [] }));
+  if (!turns.busy) {
+    turns.busy = true;
+    return undefined;
+  }
+  return new Promise((resolve) => turns.waiting.push(resolve));
+}
+
+/** Hands the connection to the next pipelined request (which finds it closed if it was). */
+function passTurn(socket: Socket): void {
+  const turns = turnsOf.get(socket);
+  if (!turns) return;
+  const next = turns.waiting.shift();
+  if (next) next();
+  else turns.busy = false;
+}
+
 export function delivery() {
   return createMiddleware<AppEnv>(async function deliver(c, next) {
-    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+    const env = c.env as Partial<HttpBindings> | undefined;
+    const outgoing = env?.outgoing;
+    const socket = env?.incoming?.socket;
+    if (socket) {
+      const turn = takeTurn(socket);
+      if (turn) await turn;
+      if (socket.destroyed) {
+        passTurn(socket);
+        return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+      }
+    }
     const progress: Progress = {};
     // Listening before the request is handled: a client that leaves during a QA delay or a slow
-    // handler frees its slot at once (a slot is released once; later calls do nothing).
-    outgoing?.on('close', () => c.get('slot')?.release(bytesWritten(progress, outgoing)));
+    // handler frees its slot at once (a slot is released once; later calls do nothing). This
+    // response is the connection's current one, so its `close` comes, whichever way it ends.
+    outgoing?.on('close', () => {
+      c.get('slot')?.release(bytesWritten(progress, outgoing));
+      if (socket) passTurn(socket);
+    });
     await next();
     const slot = c.get('slot');
+    // Gone while the answer was made: nobody will read it, and its `close` may have come already.
+    if (socket?.destroyed) slot?.release(bytesWritten(progress, outgoing!));
     const shape = c.get('bodyShape');
     if (!slot && !shape) return;
     if (shape?.reset) {

@@ -1,20 +1,21 @@
 /**
  * @module middleware/request-log
  * Gives each request an id, times it, and records it in a bounded journal (method, path, status,
- * key name, duration; never the key, not even one sent in the query string) that the admin
+ * key name, duration; never the key, not even one sent in the query string under a key-like name
+ * or any name at all) that the admin
  * endpoint lists and the CLI can print.
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.js';
 import { splitUrl } from '../query-string.js';
-import { redactQueryKeys } from './query-keys.js';
+import { redactQueryKeys, type IsSecret } from './query-keys.js';
 
 export interface JournalEntry {
   id: string;
   /** Epoch ms; formatted only when the journal is read (a Date per request costs throughput). */
   atMs: number;
   method: string;
-  /** Path and query as received, the value of any key-like query parameter (`api_key`, ...) redacted. */
+  /** Path and query as received, the value of any key-like query parameter (`api_key`, ...) or secret redacted. */
   path: string;
   status: number;
   key: string | null;
@@ -56,8 +57,12 @@ export function requestLog(options: {
   journal: Journal;
   now: () => number;
   log?: (line: string) => void;
+  /** Query values equal to a configured secret are redacted too, whatever their parameter's name. */
+  isSecret?: IsSecret;
+  /** The shortest secret's length: shorter query texts are not searched for one (the common case). */
+  shortestSecret?: number;
 }) {
-  const { journal, now, log } = options;
+  const { journal, now, log, isSecret, shortestSecret } = options;
   let counter = 0;
   return createMiddleware<AppEnv>(async function logRequest(c, next) {
     const started = performance.now();
@@ -70,7 +75,7 @@ export function requestLog(options: {
         id,
         atMs: now(),
         method: c.req.method,
-        path: search ? `${rawPath}?${redactQueryKeys(search)}` : rawPath,
+        path: search ? `${rawPath}?${redactQueryKeys(search, isSecret, shortestSecret)}` : rawPath,
         status: c.res.status,
         key: c.get('key')?.name ?? null,
         operation: c.get('operation')?.operationId ?? null,

@@ -15,6 +15,7 @@ import {
   type Validators,
 } from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
+import { CLIENT_CLOSED_REQUEST } from '../errors.js';
 import { jsonResponse } from '../response.js';
 
 /** The body as the self-check reads it: JSON parsed when it is (or should be) JSON; files left unread. */
@@ -43,6 +44,8 @@ export function responseCheck(options: {
     const { operation } = c.var;
     if (!operation) return;
     const res = c.res;
+    // The client went away before its request was in: no answer is sent, nothing to check.
+    if (res.status === CLIENT_CLOSED_REQUEST) return;
     const method = c.req.method;
     const declared = validators.responseFor(operation, res.status);
     const body = declared

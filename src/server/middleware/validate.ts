@@ -20,7 +20,7 @@ import type { AppEnv } from '../env.js';
 import { badRequest } from '../errors.js';
 import { Lru } from '../lru.js';
 import { parseQueryString, splitUrl } from '../query-string.js';
-import { isKeyParameter, REDACTED } from './query-keys.js';
+import { isSecretParameter, REDACTED, type IsSecret } from './query-keys.js';
 
 /** Parsed inputs kept: distinct valid URLs per app. */
 const INPUT_CACHE_ENTRIES = 4096;
@@ -38,8 +38,8 @@ const deepFreeze = <T>(value: T): T => {
   return value;
 };
 
-export function validateInput(options: { validators: Validators }) {
-  const { validators } = options;
+export function validateInput(options: { validators: Validators; isSecret?: IsSecret }) {
+  const { validators, isSecret } = options;
   if (!validators) throw new Error('validateInput: validators are required');
   // Keyed by the URL or body text as received, the operation kept in the entry: a key made by
   // joining the two was a new string to build and hash on every request.
@@ -53,10 +53,12 @@ export function validateInput(options: { validators: Validators }) {
     operation: Operation,
     contentType: string | undefined,
     raw: string,
+    notUtf8At: number | undefined,
   ): { value: unknown; problems: InputProblem[] } {
-    const cached = isJson(contentType) ? parsedBodies.get(raw) : undefined;
+    const cached =
+      isJson(contentType) && notUtf8At === undefined ? parsedBodies.get(raw) : undefined;
     if (cached?.operationId === operation.operationId) return { value: cached.value, problems: [] };
-    const body = readJsonBody(contentType, raw);
+    const body = readJsonBody(contentType, raw, notUtf8At);
     if ('problem' in body) return { value: undefined, problems: [body.problem] };
     const problems = validators.checkRequestBody(operation, body.value);
     if (problems.length === 0 && raw.length <= BODY_CACHE_MAX_TEXT)
@@ -92,19 +94,34 @@ export function validateInput(options: { validators: Validators }) {
     if (operation.requestBody) {
       // The body was read (bounded by the body limit) even if it is refused here: an unread body
       // would leave the keep-alive connection unusable for the client's next request.
-      const body = parseBody(operation, c.req.header('content-type'), bodyText!);
+      const body = parseBody(
+        operation,
+        c.req.header('content-type'),
+        bodyText!,
+        c.get('bodyNotUtf8At'),
+      );
       all.push(...body.problems);
       if (body.problems.length === 0) c.set('body', body.value);
     }
-    if (all.length > 0) throw badRequest(all.map(withoutKeys));
+    if (all.length > 0) throw badRequest(all.map((problem) => withoutKeys(problem, isSecret)));
     c.set('input', input);
     return next();
   } satisfies Step;
 }
 
-/** A problem about a key-like query parameter never echoes its value (it is someone's API key). */
-function withoutKeys(problem: InputProblem): InputProblem {
-  return problem.in === 'query' && isKeyParameter(problem.name) && 'received' in problem
+/**
+ * A problem about a key-like query parameter, or one whose value is a key's secret, never echoes
+ * its value (it is someone's API key). A malformed escape's problem receives the raw `name=value`.
+ */
+function withoutKeys(problem: InputProblem, isSecret: IsSecret | undefined): InputProblem {
+  if (problem.in !== 'query' || !('received' in problem)) return problem;
+  const { received } = problem;
+  const value =
+    typeof received === 'string' && received.includes('=')
+      ? received.slice(received.indexOf('=') + 1)
+      : received;
+  return isSecretParameter(problem.name, received, isSecret) ||
+    isSecretParameter(problem.name, value, isSecret)
     ? { ...problem, received: REDACTED }
     : problem;
 }
@@ -115,6 +132,7 @@ const isJson = (contentType: string | undefined) =>
 function readJsonBody(
   contentType: string | undefined,
   raw: string,
+  notUtf8At: number | undefined,
 ): { value: unknown } | { problem: InputProblem } {
   if (!isJson(contentType)) {
     return {
@@ -127,6 +145,15 @@ function readJsonBody(
       },
     };
   }
+  if (notUtf8At !== undefined)
+    return {
+      problem: {
+        in: 'body',
+        name: '',
+        rule: 'UTF-8 (RFC 8259, section 8.1)',
+        message: `the request body is not valid UTF-8 at byte ${notUtf8At}`,
+      },
+    };
   if (raw.trim() === '')
     return {
       problem: { in: 'body', name: '', rule: 'required', message: 'the request body is empty' },

@@ -38,8 +38,13 @@ export const SLOW_TICK_MS = 50;
 
 export class ActionError extends Error {}
 
+/**
+ * A whole number from `min` to `max`: a JSON number, or text of decimal digits only (`Number()`
+ * alone took `0x1F4`, `5e2`, `500.0` and `+500` for 500).
+ */
 function integerIn(raw: unknown, min: number, max: number): number | undefined {
-  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof raw === 'string' && !/^\s*\d+\s*$/.test(raw)) return undefined;
+  const n = typeof raw === 'string' ? Number(raw) : raw;
   return Number.isInteger(n) && (n as number) >= min && (n as number) <= max
     ? (n as number)
     : undefined;

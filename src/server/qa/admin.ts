@@ -1,13 +1,16 @@
 /**
  * @module qa/admin
  * Control endpoints under `/__mock/` (off unless an admin token is configured; never part of the
- * API document): reset rate limits, advance the rate-limit clock, arm and clear faults, list the
- * last requests (never a key's secret), read the configuration.
+ * API document): reset rate limits, advance the rate-limit clock (within MAX_CLOCK_OFFSET_SECONDS
+ * in all), arm and clear faults, list the last requests (never a key's secret), read the
+ * configuration. A body is read no further than MAX_ADMIN_BODY_BYTES, within the body time bound.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { MockState } from '../app.js';
-import { apiError } from '../errors.js';
+import { MAX_CLOCK_OFFSET_SECONDS } from '../clock.js';
+import { apiError, messages } from '../errors.js';
+import { readBodyText } from '../middleware/read-body.js';
 import { jsonResponse } from '../response.js';
 import {
   ActionError,
@@ -20,15 +23,26 @@ import type { FaultPlan } from './fault-plan.js';
 
 export const ADMIN_PREFIX = '/__mock';
 export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token';
-const MAX_ADMIN_BODY_BYTES = 64 * 1024;
+export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
 const MAX_CLOCK_ADVANCE_SECONDS = 366 * 24 * 3600;
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-async function jsonBody(c: Context): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
-  if (text.length > MAX_ADMIN_BODY_BYTES)
-    throw apiError(413, `admin request body larger than ${MAX_ADMIN_BODY_BYTES} bytes`);
+/** The admin request's body as a JSON object (empty body: `{}`), read within the admin bounds. */
+async function jsonBody(c: Context, timeoutMs: number): Promise<Record<string, unknown>> {
+  // Read no further than the limit: a 300 MB body once took the mock from 131 MB to 916 MB.
+  const { text } = await readBodyText(c, {
+    maxBytes: MAX_ADMIN_BODY_BYTES,
+    tooLarge: () =>
+      apiError(
+        413,
+        `admin request body larger than ${MAX_ADMIN_BODY_BYTES} bytes`,
+        {},
+        { connection: 'close' },
+      ),
+    timeoutMs,
+    tooSlow: () => apiError(400, messages.tooSlow(timeoutMs), {}, { connection: 'close' }),
+  });
   if (text.trim() === '') return {};
   try {
     const value = JSON.parse(text) as unknown;
@@ -57,6 +71,7 @@ function actionOf(body: Record<string, unknown>): FaultAction {
 
 export function adminRoutes(options: { token: string; state: MockState; plan: FaultPlan }): Hono {
   const { state, plan } = options;
+  const bodyOf = (c: Context) => jsonBody(c, state.options.bodyTimeoutMs);
   const expected = digest(options.token);
   const admin = new Hono();
   admin.use('*', async (c, next) => {
@@ -99,32 +114,38 @@ export function adminRoutes(options: { token: string; state: MockState; plan: Fa
     });
   });
   admin.post('/rate-limits/reset', async (c) => {
-    const { key } = await jsonBody(c);
+    const { key } = await bodyOf(c);
     state.limiter.reset(typeof key === 'string' ? key : undefined);
     return c.json({ reset: typeof key === 'string' ? key : 'all' });
   });
   admin.get('/rate-limits', (c) => c.json(state.limiter.snapshot()));
   admin.post('/clock/advance', async (c) => {
-    const { seconds } = await jsonBody(c);
-    if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > MAX_CLOCK_ADVANCE_SECONDS) {
-      throw apiError(400, `seconds must be a number from 0 to ${MAX_CLOCK_ADVANCE_SECONDS}`, {
+    const { seconds } = await bodyOf(c);
+    const badSeconds = (error: string, rule: string) =>
+      apiError(400, error, {
         details: [
-          {
-            in: 'body',
-            name: '/seconds',
-            rule: 'number >= 0',
-            message: 'invalid seconds',
-            received: seconds ?? null,
-          },
+          { in: 'body', name: '/seconds', rule, message: error, received: seconds ?? null },
         ],
       });
-    }
+    if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > MAX_CLOCK_ADVANCE_SECONDS)
+      throw badSeconds(
+        `seconds must be a number from 0 to ${MAX_CLOCK_ADVANCE_SECONDS}`,
+        'number >= 0',
+      );
+    // Bounded in all, so every date the mock prints stays a valid date (unbounded, 300,000
+    // advances of a year made /__mock/requests answer 500: "Invalid time value").
+    const offsetSeconds = state.clock.offsetMs / 1000;
+    if (offsetSeconds + seconds > MAX_CLOCK_OFFSET_SECONDS)
+      throw badSeconds(
+        `seconds: advancing by ${seconds} would put the clock ${offsetSeconds + seconds} s ahead; the bound is ${MAX_CLOCK_OFFSET_SECONDS} s (ten years) in all, ${MAX_CLOCK_OFFSET_SECONDS - offsetSeconds} s left (restart the mock to start again)`,
+        `clock offset <= ${MAX_CLOCK_OFFSET_SECONDS} s`,
+      );
     state.clock.advance(seconds * 1000);
     return c.json({ clockOffsetSeconds: state.clock.offsetMs / 1000 });
   });
   admin.get('/scenarios', (c) => c.json({ armed: plan.armed() }));
   admin.post('/scenarios', async (c) => {
-    const body = await jsonBody(c);
+    const body = await bodyOf(c);
     const count = body.count ?? 1;
     const match = {
       key: typeof body.key === 'string' ? body.key : undefined,
