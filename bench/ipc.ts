@@ -5,7 +5,7 @@
  * its RSS is its own, not the load generator's or the orchestrator's.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { childScript, type Build } from './builds.js';
 
 /** How often a child samples its own RSS: often enough to see a spike inside a load run, rarely enough that reading /proc (about 4% of a busy mock at 50 ms) stays out of the CPU per request. */
 const PEAK_SAMPLE_MS = 250;
@@ -84,17 +84,18 @@ export function serveParent(
   return send;
 }
 
-/** Parent side: one TypeScript child with an IPC channel. */
+/** Parent side: one child (TypeScript through tsx, or its compiled JavaScript) with an IPC channel. */
 export class Child {
   readonly process: ChildProcess;
 
   constructor(
     script: string,
     args: string[] = [],
-    options: { execArgv?: string[]; label?: string } = {},
+    options: { execArgv?: string[]; label?: string; build?: Build } = {},
   ) {
-    this.process = fork(fileURLToPath(new URL(script, import.meta.url)), args, {
-      execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
+    const child = childScript(script, options.build ?? 'tsx');
+    this.process = fork(child.path, args, {
+      execArgv: [...(child.tsx ? ['--import', 'tsx'] : []), ...(options.execArgv ?? [])],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
   }

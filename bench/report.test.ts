@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from './load.js';
 import {
+  buildComparison,
   checkTargets,
   median,
   rowFromRounds,
@@ -179,8 +180,31 @@ describe('bench targets', () => {
     );
     expect(markdown).toContain('2026-11-23');
     expect(markdown).toContain('test cpu, 2 cores');
-    expect(markdown).toMatch(/\| products-list \| 1 \| 1000 \| 7000 \| 10000 \| \*\*0\.70\*\* \|/);
+    expect(markdown).toMatch(
+      /\| products-list \| tsx \| 1 \| 1000 \| 7000 \| 10000 \| \*\*0\.70\*\* \|/,
+    );
     expect(markdown).toContain('Targets met: 4 of 6.');
     expect(markdown).not.toMatch(/demo-[a-z-]+-key/);
+  });
+
+  it('compares the compiled build with the tsx one, scenario by scenario and by cold start', () => {
+    const tsx = row('products-list', '1', 'list', side(7_000, 50), side(10_000, 20));
+    const compiled = { ...row('products-list', '1', 'list', side(6_000, 40), side(10_000, 20)) };
+    const start = { bannerReadyMs: 1, peakRssBytes: 1, shutdownMs: 5, exitCode: 0 };
+    const lines = buildComparison({
+      ...report([tsx, { ...compiled, build: 'compiled' }]),
+      startup: [
+        { ...start, scale: 1, build: 'tsx', firstAnswerMs: 800 },
+        { ...start, scale: 1, build: 'compiled', firstAnswerMs: 400 },
+      ],
+    }).join('\n');
+    // 0.60 against 0.70 is slower, and says so; the cold start halved.
+    expect(lines).toMatch(
+      /\| products-list \| 1 \| 0\.70 \| 0\.60 \| 0\.86 \| \*\*no\*\* \| 50 \/ 40 \| yes \|/,
+    );
+    expect(lines).toMatch(
+      /\| startup to the first answer \| 1 \| 800 ms \| 400 ms \| 2\.00x faster \| yes \|/,
+    );
+    expect(buildComparison(report([tsx]))).toEqual([]);
   });
 });

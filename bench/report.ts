@@ -8,6 +8,7 @@ import { cpus, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { LoadResult } from './load.js';
 import { mib } from './ipc.js';
+import type { Build } from './builds.js';
 import type { TargetKind } from './scenarios.js';
 import type { StartupResult } from './startup.js';
 
@@ -43,6 +44,8 @@ export interface Round {
 
 export interface Row {
   scenario: string;
+  /** Which build of the mock served it (tsx or compiled); tsx when absent (older reports). */
+  build?: Build;
   title: string;
   /** A scale factor, or `live` (the live catalogue's size). */
   size: string;
@@ -168,7 +171,7 @@ const percent = (share: number) => `${fixed(share * 100, 1)}%`;
 
 /** The checks one row answers, by its target kind. */
 function rowChecks(row: Row, connections: number): TargetCheck[] {
-  const where = `${row.title} (size ${row.size})`;
+  const where = `${row.title} (size ${row.size}${row.build ? `, ${row.build}` : ''})`;
   const throughput = (minimum: number): TargetCheck => ({
     target: `${where}: >= ${minimum * 100}% of bare node:http req/s`,
     measured: `${percent(ratio(row))} (by CPU per request: ${percent(cpuRatio(row))})`,
@@ -202,26 +205,64 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
       ok: false,
     });
   for (const s of report.startup) {
-    const limitMs = s.scale >= 1000 ? TARGETS.scale1000StartupMs : TARGETS.startupMs;
+    // The live size (85,000 parts) starts like a large scale, not like scale 1.
+    const large = s.scale === 'live' || s.scale >= 1000;
+    const limitMs = large ? TARGETS.scale1000StartupMs : TARGETS.startupMs;
+    const where = `scale ${s.scale}${s.build ? ` (${s.build})` : ''}`;
     checks.push({
-      target: `startup at scale ${s.scale} < ${limitMs} ms to the first answer`,
+      target: `startup at ${where} < ${limitMs} ms to the first answer`,
       measured: `${s.firstAnswerMs} ms`,
       ok: s.firstAnswerMs < limitMs,
     });
-    if (s.scale >= 1000 && s.peakRssBytes !== undefined) {
+    if (large && s.peakRssBytes !== undefined) {
       checks.push({
-        target: `peak RSS at scale ${s.scale} < ${mib(TARGETS.scale1000RssBytes)} MiB`,
+        target: `peak RSS at ${where} < ${mib(TARGETS.scale1000RssBytes)} MiB`,
         measured: `${mib(s.peakRssBytes)} MiB`,
         ok: s.peakRssBytes < TARGETS.scale1000RssBytes,
       });
     }
     checks.push({
-      target: `SIGTERM at scale ${s.scale}: exit 0 within 2 s`,
+      target: `SIGTERM at ${where}: exit 0 within 2 s`,
       measured: `exit ${s.exitCode} in ${s.shutdownMs} ms`,
       ok: s.exitCode === 0 && s.shutdownMs < 2000,
     });
   }
   return checks;
+}
+
+/**
+ * The compiled build against the tsx one, where the run measured both: each scenario's ratio to
+ * the bare baseline (the baseline absorbs the machine's load, so the two ratios compare even when
+ * the runs did not share a quiet machine), and the cold starts.
+ */
+export function buildComparison(report: BenchReport): string[] {
+  const key = (r: Row) => `${r.scenario}|${r.size}`;
+  const tsx = new Map(
+    report.rows.filter((r) => (r.build ?? 'tsx') === 'tsx').map((r) => [key(r), r]),
+  );
+  const pairs = report.rows
+    .filter((r) => r.build === 'compiled' && tsx.has(key(r)))
+    .map((compiled) => ({ compiled, tsx: tsx.get(key(compiled))! }));
+  const starts = report.startup.filter((s) => s.build === 'compiled');
+  if (pairs.length === 0 && starts.length === 0) return [];
+  const lines = [
+    '| compiled vs tsx | size | tsx mock/baseline | compiled mock/baseline | compiled / tsx | at least as fast | mock CPU µs/req tsx / compiled | less CPU per request |',
+    '|---|---:|---:|---:|---:|:---:|---:|:---:|',
+    ...pairs.map(({ compiled, tsx: t }) => {
+      const change = ratio(compiled) / ratio(t);
+      const cpuT = t.mock.cpuMicrosPerRequest;
+      const cpuC = compiled.mock.cpuMicrosPerRequest;
+      return `| ${compiled.title} | ${compiled.size} | ${fixed(ratio(t))} | ${fixed(ratio(compiled))} | ${fixed(change)} | ${change >= 1 ? 'yes' : '**no**'} | ${Math.round(cpuT)} / ${Math.round(cpuC)} | ${cpuC <= cpuT ? 'yes' : '**no**'} |`;
+    }),
+  ];
+  for (const c of starts) {
+    const t = report.startup.find((s) => (s.build ?? 'tsx') === 'tsx' && s.scale === c.scale);
+    if (!t) continue;
+    lines.push(
+      `| startup to the first answer | ${c.scale} | ${t.firstAnswerMs} ms | ${c.firstAnswerMs} ms | ${fixed(t.firstAnswerMs / c.firstAnswerMs)}x faster | ${c.firstAnswerMs <= t.firstAnswerMs ? 'yes' : '**no**'} | | |`,
+    );
+  }
+  return [...lines, ''];
 }
 
 function roundsNote(rounds: number | undefined): string {
@@ -236,25 +277,26 @@ export function toMarkdown(report: BenchReport): string {
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. autocannon in its own process, ${settings.connections} connections, ${settings.durationSeconds} s per run after a ${settings.warmupSeconds} s warm-up${roundsNote(settings.rounds)}; mock and baseline each in their own process. Baseline: bare \`node:http\` serving the very bytes and headers the mock sent for the scenario.`,
     '',
-    '| scenario | size | body bytes | mock req/s | baseline req/s | **mock/baseline** | ratio per round (lowest-highest) | mock p50 / p99 ms | baseline p50 / p99 ms | server CPU µs/req mock / baseline | CPU ratio | mock peak RSS MiB | baseline peak RSS MiB | non-2xx |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | build | size | body bytes | mock req/s | baseline req/s | **mock/baseline** | ratio per round (lowest-highest) | mock p50 / p99 ms | baseline p50 / p99 ms | server CPU µs/req mock / baseline | CPU ratio | mock peak RSS MiB | baseline peak RSS MiB | non-2xx |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...report.rows.map(
       (r) =>
-        `| ${r.title} | ${r.size} | ${r.responseBytes} | ${Math.round(r.mock.requestsPerSecond)} | ${Math.round(r.baseline.requestsPerSecond)} | **${fixed(ratio(r))}** | ${spread(r)} | ${r.mock.latencyP50} / ${r.mock.latencyP99} | ${r.baseline.latencyP50} / ${r.baseline.latencyP99} | ${Math.round(r.mock.cpuMicrosPerRequest)} / ${Math.round(r.baseline.cpuMicrosPerRequest)} | ${fixed(cpuRatio(r))} | ${mib(r.mock.peakRssBytes)} | ${mib(r.baseline.peakRssBytes)} | ${r.mock.non2xx + r.mock.errors} |`,
+        `| ${r.title} | ${r.build ?? 'tsx'} | ${r.size} | ${r.responseBytes} | ${Math.round(r.mock.requestsPerSecond)} | ${Math.round(r.baseline.requestsPerSecond)} | **${fixed(ratio(r))}** | ${spread(r)} | ${r.mock.latencyP50} / ${r.mock.latencyP99} | ${r.baseline.latencyP50} / ${r.baseline.latencyP99} | ${Math.round(r.mock.cpuMicrosPerRequest)} / ${Math.round(r.baseline.cpuMicrosPerRequest)} | ${fixed(cpuRatio(r))} | ${mib(r.mock.peakRssBytes)} | ${mib(r.baseline.peakRssBytes)} | ${r.mock.non2xx + r.mock.errors} |`,
     ),
     '',
   ];
   if (report.startup.length > 0) {
     lines.push(
-      '| startup (CLI, `--port 0`) | spawn -> first 200 | app build (banner) | peak RSS MiB | SIGTERM -> exit |',
-      '|---|---:|---:|---:|---:|',
+      '| startup (CLI, `--port 0`) | build | spawn -> first 200 | app build (banner) | peak RSS MiB | SIGTERM -> exit |',
+      '|---|---|---:|---:|---:|---:|',
       ...report.startup.map(
         (s) =>
-          `| scale ${s.scale} | ${s.firstAnswerMs} ms | ${s.bannerReadyMs ?? '?'} ms | ${s.peakRssBytes === undefined ? 'n/a' : mib(s.peakRssBytes)} | exit ${s.exitCode} in ${s.shutdownMs} ms |`,
+          `| scale ${s.scale} | ${s.build ?? 'tsx'} | ${s.firstAnswerMs} ms | ${s.bannerReadyMs ?? '?'} ms | ${s.peakRssBytes === undefined ? 'n/a' : mib(s.peakRssBytes)} | exit ${s.exitCode} in ${s.shutdownMs} ms |`,
       ),
       '',
     );
   }
+  lines.push(...buildComparison(report));
   const checks = checkTargets(report);
   const met = checks.filter((c) => c.ok).length;
   lines.push(

@@ -10,12 +10,16 @@
  * `--warmup` / BENCH_WARMUP (default 2; later rounds warm up for half as long), `--rounds` /
  * BENCH_ROUNDS (default 3: mock then baseline, back to back, that many times), `--connections` (50), `--sizes 1,live` (scale factors or
  * `live`; the first size runs every scenario, the others the list pages), `--startup-scales 1,1000`
- * (empty to skip), `--only <scenario id>`, `--profile` (the mock child writes a V8 CPU profile to
+ * (empty to skip; `live` allowed), `--builds tsx,compiled` / BENCH_BUILDS (which builds of the mock:
+ * through tsx as `npm start` runs it, the package's compiled JavaScript as an installed package runs
+ * it; each scenario and cold start is measured for each, and a table compares them),
+ * `--only <scenario id>`, `--profile` (the mock child writes a V8 CPU profile to
  * bench/results/profiles/), `--no-state-store` (skip the Redis-against-memory comparison, which
  * otherwise ends a full run and writes `bench/results/state-store.md`).
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { BUILDS, compileBench, parseBuilds, type Build } from './builds.js';
 import { Child, type CapturedResponse, type MemoryStats } from './ipc.js';
 import { runLoad, type LoadSpec } from './load.js';
 import {
@@ -56,7 +60,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? String(DEFAULT_ROUNDS) },
     connections: { type: 'string', default: String(DEFAULT_CONNECTIONS) },
     sizes: { type: 'string', default: '1,live' },
-    'startup-scales': { type: 'string', default: '1,1000' },
+    'startup-scales': { type: 'string', default: '1,live,1000' },
+    builds: { type: 'string', default: process.env.BENCH_BUILDS ?? BUILDS.join(',') },
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
     'state-store': { type: 'boolean', default: true },
@@ -65,7 +70,9 @@ const { values } = parseArgs({
 });
 
 const list = (raw: string) => raw.split(',').filter(Boolean);
-const numbers = (raw: string) => list(raw).map(Number);
+const scales = (raw: string) =>
+  list(raw).map((s) => (s === 'live' ? ('live' as const) : Number(s)));
+const builds = parseBuilds(values.builds!);
 const settings = {
   connections: Number(values.connections),
   durationSeconds: Number(values.duration),
@@ -160,19 +167,20 @@ async function benchSize(
   size: string,
   everyScenario: boolean,
   yardsticks: Yardsticks,
+  build: Build,
 ): Promise<Row[]> {
   const { baseline, baselineUrl, floor, floorUrl } = yardsticks;
   const execArgv = [
     '--expose-gc',
     ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []),
   ];
-  const mock = new Child('./mock-child.ts', [size], { execArgv });
+  const mock = new Child('./mock-child.ts', [size], { execArgv, build });
   const rows: Row[] = [];
   try {
     const ready = await mock.next('ready');
     const info = ready.info as unknown as MockInfo;
     log(
-      `mock at size ${size}: ${info.products} products, ${info.parts} parts, ${info.documents} documents, ${info.boardsKits} boards and kits`,
+      `mock (${build}) at size ${size}: ${info.products} products, ${info.parts} parts, ${info.documents} documents, ${info.boardsKits} boards and kits`,
     );
     const scenarios = (everyScenario ? allScenarios(info) : listScenarios(info)).filter(
       (s) => !values.only || s.id === values.only,
@@ -183,7 +191,7 @@ async function benchSize(
       await serveCapture(baseline, response);
       const responseBytes = Buffer.from(response.bodyBase64, 'base64').length;
       const rounds = await measureRounds(
-        `${scenario.id} (size ${size}), mock`,
+        `${scenario.id} (size ${size}), mock (${build})`,
         mock,
         ready.url,
         baseline,
@@ -194,6 +202,7 @@ async function benchSize(
         rowFromRounds(
           {
             scenario: scenario.id,
+            build,
             title: scenario.title,
             size,
             target: scenario.target,
@@ -202,7 +211,7 @@ async function benchSize(
           rounds,
         ),
       );
-      if (everyScenario && scenario.id === LIST_SCENARIO) {
+      if (everyScenario && scenario.id === LIST_SCENARIO && build === builds[0]) {
         // The same bytes through Hono alone, against the baseline: the part no mock code can remove.
         await serveCapture(floor, response);
         const floorRounds = await measureRounds(
@@ -232,6 +241,12 @@ async function benchSize(
   return rows;
 }
 
+// The compiled side runs the package's JavaScript (dist/) and compiled bench children: build both.
+if (builds.includes('compiled')) {
+  log('compiling the package and the bench children (tsc)');
+  compileBench();
+}
+
 const rows: Row[] = [];
 const skipped: BenchReport['skipped'] = [];
 const baseline = new Child('./baseline-child.ts');
@@ -243,7 +258,10 @@ try {
   ]);
   for (const [k, size] of list(values.sizes).entries()) {
     try {
-      rows.push(...(await benchSize(size, k === 0, { baseline, baselineUrl, floor, floorUrl })));
+      for (const build of builds)
+        rows.push(
+          ...(await benchSize(size, k === 0, { baseline, baselineUrl, floor, floorUrl }, build)),
+        );
     } catch (error) {
       // A size the mock cannot start at is reported, not silently dropped; the first size must work.
       if (k === 0) throw error;
@@ -256,10 +274,11 @@ try {
 }
 
 const startup: StartupResult[] = [];
-for (const scale of numbers(values['startup-scales'])) {
-  log(`cold start of the CLI at scale ${scale}`);
-  startup.push(await probeStartup(scale));
-}
+for (const scale of scales(values['startup-scales']))
+  for (const build of builds) {
+    log(`cold start of the CLI (${build}) at scale ${scale}`);
+    startup.push(await probeStartup(scale, build));
+  }
 
 const report: BenchReport = {
   date: new Date().toISOString(),

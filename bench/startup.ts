@@ -10,9 +10,12 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { parseBuilds, type Build } from './builds.js';
 import { mib } from './ipc.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+/** The installed package's command: compiled code, no loader. */
+const BIN = fileURLToPath(new URL('../bin/web-data-mock.js', import.meta.url));
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 /** The key the bench sends (a public demo key; never printed). */
 export const BENCH_KEY = 'demo-unlimited-key';
@@ -34,9 +37,14 @@ export interface LaunchedCli {
 }
 
 /** Spawns the CLI on an ephemeral port and resolves once its banner names the URL. */
-export function launchCli(args: string[] = [], timeoutMs = 60_000): Promise<LaunchedCli> {
+export function launchCli(
+  args: string[] = [],
+  timeoutMs = 60_000,
+  build: Build = 'tsx',
+): Promise<LaunchedCli> {
+  const entry = build === 'tsx' ? ['--import', 'tsx', CLI] : [BIN];
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...entry, '--port', '0', ...args], {
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -127,7 +135,10 @@ export function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
 }
 
 export interface StartupResult {
-  scale: number;
+  /** A scale factor, or `live` (the live catalogue's size). */
+  scale: number | 'live';
+  /** tsx (`node --import tsx src/cli.ts`) or compiled (`bin/web-data-mock.js`); tsx when absent. */
+  build?: Build;
   /** Spawn of `node src/cli.ts` -> first 200 on the products list (includes Node and tsx start). */
   firstAnswerMs: number;
   bannerReadyMs: number | undefined;
@@ -137,14 +148,18 @@ export interface StartupResult {
 }
 
 /** One cold start of the CLI at a scale, measured end to end. */
-export async function probeStartup(scale: number): Promise<StartupResult> {
-  const launched = await launchCli(['--scale', String(scale)]);
+export async function probeStartup(
+  scale: number | 'live',
+  build: Build = 'tsx',
+): Promise<StartupResult> {
+  const launched = await launchCli(['--scale', String(scale)], undefined, build);
   try {
     const answeredAt = await firstAnswer(`${launched.url}/products?limit=10`);
     const peakRssBytes = peakRssOf(launched.child.pid!);
     const stopped = await stopCli(launched.child);
     return {
       scale,
+      build,
       firstAnswerMs: Math.round(answeredAt - launched.spawnedAt),
       bannerReadyMs: launched.bannerReadyMs,
       peakRssBytes,
@@ -157,8 +172,13 @@ export async function probeStartup(scale: number): Promise<StartupResult> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { values } = parseArgs({ options: { scale: { type: 'string', default: '1' } } });
-  const result = await probeStartup(Number(values.scale));
+  const { values } = parseArgs({
+    options: { scale: { type: 'string', default: '1' }, build: { type: 'string', default: 'tsx' } },
+  });
+  const result = await probeStartup(
+    values.scale === 'live' ? 'live' : Number(values.scale),
+    parseBuilds(values.build!)[0],
+  );
   const rss = result.peakRssBytes === undefined ? 'n/a' : `${mib(result.peakRssBytes)} MiB`;
   process.stdout.write(
     `scale ${result.scale}: first answer ${result.firstAnswerMs} ms after spawn (app ready in ${result.bannerReadyMs} ms), peak RSS ${rss}, SIGTERM exit ${result.exitCode} in ${result.shutdownMs} ms\n`,

@@ -1,8 +1,5 @@
 #!/usr/bin/env node
-// The evidence command (`npx web-data-evidence profile ...`): runs the TypeScript CLI through
-// tsx's loader (a runtime dependency), so it works without a build step.
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('../src/evidence/cli.ts');
+// The evidence command (`npx web-data-evidence profile ...`, `... ledger ...`): runs the compiled
+// CLI (dist/, built by `npm run build`), so an installed package needs no TypeScript tooling.
+const { main } = await import('../dist/src/evidence/cli.js');
 process.exitCode = await main(process.argv.slice(2));

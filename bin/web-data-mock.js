@@ -1,8 +1,5 @@
 #!/usr/bin/env node
-// The package's bin: runs the TypeScript CLI through tsx's loader (tsx is a runtime dependency),
-// so `npx web-data-mock` works without a build step.
-import { register } from 'tsx/esm/api';
-
-register();
-const { run } = await import('../src/cli.ts');
+// The package's `web-data-mock` command: runs the compiled CLI (dist/, built by `npm run build`,
+// which `prepare` and `prepack` run), so an installed package needs no TypeScript tooling.
+const { run } = await import('../dist/src/cli.js');
 await run();

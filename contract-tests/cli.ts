@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadContract } from '../src/contract/index.js';
@@ -21,13 +21,14 @@ import { readBaselineRun } from './support/baseline.js';
 import { readOptions, type ContractOptions } from './support/options.js';
 import { EXIT_USAGE, UsageError } from '../src/usage.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CONFIG = join(ROOT, 'contract-tests', 'vitest.config.ts');
+// Beside this file: vitest.config.ts in the repository, vitest.config.js in the compiled package.
+const HERE = fileURLToPath(import.meta.url);
+const CONFIG = join(dirname(HERE), `vitest.config${extname(HERE)}`);
 
 export const EXIT = { conforms: 0, drift: 1, usage: EXIT_USAGE } as const;
 
 /** Each flag and the variable it sets; `--help` prints them in this order. */
-const FLAGS = {
+export const FLAGS = {
   release: {
     env: 'CONTRACT_RELEASE',
     value: '<v>',
@@ -142,6 +143,9 @@ export function usage(): string {
   return lines.join('\n');
 }
 
+/** A run that wrote no report (vitest could not start, or died): exit status 2 as well. */
+export class IncompleteRun extends Error {}
+
 /** The environment a run uses: the caller's, with the flags and the base URL on top. */
 export function environmentFor(
   argv: readonly string[],
@@ -240,21 +244,34 @@ export async function assertReachable(baseUrl: string, timeoutMs: number): Promi
   }
 }
 
-function runVitest(env: NodeJS.ProcessEnv): Promise<number> {
+/** Where the suite's output goes: the terminal (the command), or kept for an error message (the library). */
+export type SuiteOutput = 'inherit' | 'quiet';
+
+/** Output kept of a quiet run: its end, where vitest says what went wrong. */
+const KEPT_OUTPUT_CHARS = 4000;
+
+function runVitest(
+  env: NodeJS.ProcessEnv,
+  output: SuiteOutput,
+): Promise<{ code: number; tail: string }> {
   const vitest = join(
     dirname(createRequire(import.meta.url).resolve('vitest/package.json')),
     'vitest.mjs',
   );
   return new Promise((resolve) => {
+    // The user's working directory stays the run's: relative report and baseline paths are theirs.
     // `runner` loads the config in memory: the default bundler writes a temporary file beside it,
     // which fails (EACCES) where the package is installed read-only, as in the container image.
     const args = [vitest, 'run', '--config', CONFIG, '--configLoader', 'runner'];
     const child = spawn(process.execPath, args, {
-      cwd: ROOT,
       env,
-      stdio: 'inherit',
+      stdio: output === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    let tail = '';
+    const keep = (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-KEPT_OUTPUT_CHARS));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), tail }));
   });
 }
 
@@ -290,6 +307,33 @@ export function exitOf(
   return vitestCode === 0 && verdict.passed ? EXIT.conforms : EXIT.drift;
 }
 
+/** A completed run: its exit status and where its JSON report is. */
+export interface SuiteResult {
+  exit: number;
+  jsonFile: string;
+}
+
+/**
+ * Runs the suite in the environment given (its `CONTRACT_*` variables): options checked, target
+ * asked once, then vitest. A usage error or an unreachable target throws a UsageError; a run that
+ * wrote no report throws an Error naming vitest's exit (and, when quiet, the end of its output).
+ */
+export async function runSuite(
+  env: NodeJS.ProcessEnv,
+  output: SuiteOutput = 'inherit',
+): Promise<SuiteResult> {
+  const options = await validate(env);
+  if (options.baseUrl) await assertReachable(options.baseUrl, options.timeoutMs);
+  const before = mtimeOf(options.jsonFile);
+  const { code, tail } = await runVitest(env, output);
+  const exit = exitOf(code, verdictOf(options.jsonFile, before));
+  if (exit !== undefined) return { exit, jsonFile: options.jsonFile };
+  const seeAbove = output === 'inherit' ? 'see the output above' : `its output ended:\n${tail}`;
+  throw new IncompleteRun(
+    `the suite did not complete (vitest exit ${code}, no report written); ${seeAbove}`,
+  );
+}
+
 /** The command: returns the exit status. */
 export async function main(
   argv: readonly string[],
@@ -301,18 +345,9 @@ export async function main(
       process.stdout.write(`${usage()}\n`);
       return EXIT.conforms;
     }
-    const options = await validate(run.env);
-    if (options.baseUrl) await assertReachable(options.baseUrl, options.timeoutMs);
-    const before = mtimeOf(options.jsonFile);
-    const code = await runVitest(run.env);
-    const exit = exitOf(code, verdictOf(options.jsonFile, before));
-    if (exit !== undefined) return exit;
-    process.stderr.write(
-      `web-data-contract: the suite did not complete (vitest exit ${code}, no report written); see the output above\n`,
-    );
-    return EXIT.usage;
+    return (await runSuite(run.env)).exit;
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!(error instanceof UsageError || error instanceof IncompleteRun)) throw error;
     process.stderr.write(`web-data-contract: ${error.message}\n`);
     return EXIT.usage;
   }

@@ -1,7 +1,15 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { readOptions } from './support/options.js';
 
 const options = readOptions();
+// The same config runs from the repository (contract-tests/*.ts, through vitest's transform) and
+// from the compiled package (dist/contract-tests/*.js); paths are absolute so the run does not
+// depend on the working directory, which stays the user's (relative report paths are theirs).
+const here = fileURLToPath(import.meta.url);
+const dir = dirname(here);
+const ext = here.endsWith('.ts') ? 'ts' : 'js';
 
 /**
  * The contract suite: one target (the mock it starts, or CONTRACT_BASE_URL), one file at a time in
@@ -9,8 +17,12 @@ const options = readOptions();
  */
 export default defineConfig({
   test: {
-    include: ['contract-tests/*.contract.test.ts'],
-    globalSetup: ['contract-tests/support/global-setup.ts'],
+    root: dirname(dir),
+    dir,
+    include: [`*.contract.test.${ext}`],
+    // The installed package lives under node_modules, which vitest excludes by default.
+    exclude: [],
+    globalSetup: [join(dir, 'support', `global-setup.${ext}`)],
     pool: 'forks',
     maxWorkers: 1,
     isolate: false,
@@ -20,7 +32,7 @@ export default defineConfig({
     reporters: [
       'default',
       ['junit', { outputFile: options.junitFile, suiteName: 'contract' }],
-      './contract-tests/support/reporter.ts',
+      join(dir, 'support', `reporter.${ext}`),
     ],
   },
 });

@@ -10,7 +10,8 @@ import type { Check } from '../support/context.js';
 import { checkEveryOperation } from './operations.js';
 
 const SUITE_DIR = fileURLToPath(new URL('..', import.meta.url));
-const FAMILY_FILE = /^(.+)\.contract\.test\.ts$/;
+// .ts in the repository, .js in the compiled package.
+const FAMILY_FILE = /^(.+)\.contract\.test\.[jt]s$/;
 
 /** Families that have a test file of their own in the suite. */
 export function familiesWithTests(dir = SUITE_DIR): Set<string> {

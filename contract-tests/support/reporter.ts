@@ -21,6 +21,7 @@ import { formatFinding, redact, type Finding } from './findings.js';
 import { readOptions, secretsOf } from './options.js';
 import type { ExerciseNote } from './check.js';
 import { NOT_RUN } from './probe.js';
+import type { ContractReport } from './report.js';
 import type { ContractMeta } from './suite.js';
 
 /** Findings spelled out per section of the Markdown summary; the JSON report has all of them. */
@@ -206,7 +207,7 @@ export default class ContractReporter implements Reporter {
     const tested = notes.some((n) => n.status >= 200 && n.status < 300 && !n.preferred);
     const passed = failedTests.length === 0 && failures.length === 0 && tested;
     const durationMs = Date.now() - this.#started;
-    const report = {
+    const report: ContractReport = {
       target,
       kind: options.target,
       release: contract.release,

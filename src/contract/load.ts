@@ -4,7 +4,7 @@
  * when asked (trim.ts) and builds the operation table (operations.ts). Nothing else parses the YAML.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.js';
 import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { parse as parseYaml } from 'yaml';
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -13,7 +13,7 @@ import { collectOperations } from './operations.js';
 import { UNRELEASED, type Release } from './releases.js';
 import { trimToRelease } from './trim.js';
 
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+export const DEFAULT_SPEC_PATH = packagePath('spec', 'openapi.yaml');
 /** The base path every server URL in the document ends with. */
 export const BASE_PATH = '/web-data/v1';
 

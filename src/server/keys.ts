@@ -4,12 +4,10 @@
  * are kept only as SHA-256 digests and compared in constant time; nothing here logs or returns one.
  */
 import { hash, timingSafeEqual } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.js';
 import { checkAgainstSchema, ConfigFileError, fileSchema, readJsonFile } from './config-file.js';
 
-export const DEFAULT_KEYS_FILE = fileURLToPath(
-  new URL('../../fixtures/keys.json', import.meta.url),
-);
+export const DEFAULT_KEYS_FILE = packagePath('fixtures', 'keys.json');
 
 export type EnvironmentName = 'production' | 'staging';
 export const ENVIRONMENTS: readonly EnvironmentName[] = ['production', 'staging'];

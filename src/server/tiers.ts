@@ -3,13 +3,11 @@
  * Rate-limit tiers (the source names the kinds, not the numbers: see DECISIONS.md). Read from
  * `fixtures/tiers.json` or a file given with `--tiers`; windows are in seconds so QA can shrink them.
  */
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.js';
 import { compileSchema } from '../contract/index.js';
 import { checkAgainstSchema, fileSchema, readJsonFile } from './config-file.js';
 
-export const DEFAULT_TIERS_FILE = fileURLToPath(
-  new URL('../../fixtures/tiers.json', import.meta.url),
-);
+export const DEFAULT_TIERS_FILE = packagePath('fixtures', 'tiers.json');
 
 export interface Tier {
   requestsPerMinute: number;

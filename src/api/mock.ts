@@ -1,0 +1,165 @@
+/**
+ * @module api/mock
+ * The mock for people who drive it from their own test code: `startMock()` on a free port, or
+ * `createMockApp()` in process (a `fetch(Request) -> Response`, no socket: an MSW handler or any
+ * fetch-shaped seam). Options are the CLI's flags, typed; both return the demo keys by purpose,
+ * the examples that work against this very dataset, and the QA controls when an admin token is set.
+ */
+import { BASE_PATH } from '../contract/index.js';
+import type { Scale } from '../fixtures/dataset.js';
+import { createApp, type MockApp } from '../server/app.js';
+import { EXAMPLES_PATH, type Examples, type KeyPurpose } from '../server/examples.js';
+import { ENVIRONMENTS, type EnvironmentName } from '../server/keys.js';
+import { startMockServer } from '../server/listen.js';
+import { DEFAULT_SEED, type AppOptions } from '../server/options.js';
+import {
+  parseLatency,
+  parseRandomFaults,
+  type LatencySpec,
+  type RandomFaultSpec,
+} from '../server/qa/actions.js';
+import type { Tier } from '../server/tiers.js';
+import { qaControls, type QaControls } from './qa.js';
+
+export interface MockOptions {
+  /** Dataset seed (default 1): same seed, same bytes. */
+  seed?: number;
+  /** Dataset size multiplier (default 1), or `'live'` for the live catalogue's size. */
+  scale?: Scale;
+  /** Serve what this release served (`'1.0.0'` ... the newest, or `'unreleased'`); default the newest. */
+  release?: string;
+  /** Default `'production'`; with `'both'`, staging is served under `/staging/web-data/v1`. */
+  environment?: EnvironmentName | 'both';
+  /** API keys file (default: the package's fixtures/keys.json, the demo keys). */
+  keysFile?: string;
+  /** Rate-limit tiers file (default: the package's fixtures/tiers.json). */
+  tiersFile?: string;
+  /** Applied to every tier, e.g. `{ requestsPerMinute: 5, minuteWindowSeconds: 10 }`. */
+  rateLimit?: Partial<Tier>;
+  /** Seeded random faults: `'error=0.05,delay=0.1:100-2000,reset=0.01'` (the CLI's `--faults`) or parsed. */
+  faults?: string | RandomFaultSpec;
+  /** Latency added to every API request: ms, `'min-max'`, or `{ minMs, maxMs }`. */
+  latency?: number | string | LatencySpec;
+  /** Seed of the fault and latency sequence (default 1). */
+  faultSeed?: number;
+  /** Enables the `/__mock/*` QA controls with this token (and `qa` on the result). */
+  adminToken?: string;
+  /** Check every response against the document before sending it (default off). */
+  validateResponses?: boolean;
+  /** One line per request (never the key). */
+  log?: (line: string) => void;
+  /** Serve responses the proxy recorded (its `--fixtures` folder) where a request matches. */
+  replayDir?: string;
+}
+
+/** The demo key of each purpose (`fullAccess`, `rateLimited`, ...), as in `examples.keys`. */
+export type MockKeys = Record<KeyPurpose, string | undefined>;
+
+export interface MockHandle {
+  /** Base URL of the API, e.g. `http://127.0.0.1:41234/web-data/v1`. */
+  url: string;
+  origin: string;
+  keys: MockKeys;
+  /** What `GET /examples.json` serves: identifiers, searches, one request per operation. */
+  examples: Examples;
+  /** Present when `adminToken` was given. */
+  qa: QaControls | undefined;
+}
+
+export interface RunningMock extends MockHandle {
+  close(): Promise<void>;
+}
+
+export interface MockAppHandle extends MockHandle {
+  /** Answers one request in process, as the server would. */
+  fetch(request: Request): Promise<Response>;
+}
+
+export interface StartMockOptions extends MockOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 127.0.0.1 (loopback only). */
+  host?: string;
+}
+
+export interface MockAppOptions extends MockOptions {
+  /** The origin requests are addressed to and absolute hrefs name (default `http://web-data.mock`). */
+  origin?: string;
+}
+
+function latencyOf(latency: MockOptions['latency']): LatencySpec | undefined {
+  if (latency === undefined || typeof latency === 'object') return latency;
+  return parseLatency(String(latency));
+}
+
+/** The library's options as the app factory takes them (the CLI maps its flags onto the same). */
+export function appOptions(options: MockOptions): Partial<AppOptions> {
+  const environment = options.environment ?? 'production';
+  if (environment !== 'both' && !ENVIRONMENTS.includes(environment))
+    throw new TypeError(`environment must be production, staging or both (got "${environment}")`);
+  return {
+    seed: options.seed,
+    scale: options.scale,
+    apiVersion: options.release,
+    environments: environment === 'both' ? [...ENVIRONMENTS] : [environment],
+    keysFile: options.keysFile,
+    tiersFile: options.tiersFile,
+    tierOverride: options.rateLimit,
+    adminToken: options.adminToken,
+    validateResponses: options.validateResponses ?? false,
+    log: options.log,
+    replayDir: options.replayDir,
+    faults: {
+      seed: options.faultSeed ?? DEFAULT_SEED,
+      latency: latencyOf(options.latency),
+      random:
+        typeof options.faults === 'string' ? parseRandomFaults(options.faults) : options.faults,
+    },
+  };
+}
+
+async function handleOf(
+  app: MockApp,
+  origin: string,
+  adminToken: string | undefined,
+): Promise<MockHandle> {
+  // The examples the app serves, read through the app itself: one source for both.
+  const answer = await app.fetch(new Request(`${origin}${EXAMPLES_PATH}`));
+  const examples = (await answer.json()) as Examples;
+  const keys = Object.fromEntries(
+    Object.entries(examples.keys.byPurpose).map(([purpose, key]) => [purpose, key?.key]),
+  ) as MockKeys;
+  const qa =
+    adminToken === undefined
+      ? undefined
+      : qaControls({ origin, adminToken, fetch: (request) => Promise.resolve(app.fetch(request)) });
+  return { url: `${origin}${BASE_PATH}`, origin, keys, examples, qa };
+}
+
+/** Starts the mock on a socket (a free port unless `port` is given). */
+export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
+  const server = await startMockServer({
+    ...appOptions(options),
+    port: options.port ?? 0,
+    host: options.host,
+  });
+  try {
+    return {
+      ...(await handleOf(server.app, server.origin, options.adminToken)),
+      close: () => server.close(),
+    };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
+/** The mock in process: no socket, `fetch(Request)` answers as the server would. */
+export async function createMockApp(options: MockAppOptions = {}): Promise<MockAppHandle> {
+  const origin = new URL(options.origin ?? 'http://web-data.mock').origin;
+  const app = await createApp({ ...appOptions(options), origin });
+  return {
+    ...(await handleOf(app, origin, options.adminToken)),
+    fetch: async (request) => app.fetch(request),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * @module api/qa
+ * The QA controls from code: a typed client of the mock's `/__mock/*` control endpoints (arm a
+ * fault, reset rate limits, advance the clock, read the request journal), so a test does not
+ * hand-build admin requests. It speaks HTTP (or calls an in-process app's `fetch`), so the same
+ * client drives a mock started here, one in a container, or one on another machine.
+ */
+import { ADMIN_PREFIX, ADMIN_TOKEN_HEADER } from '../server/qa/admin.js';
+import type { FaultAction } from '../server/qa/actions.js';
+import type { ArmedFault, FaultMatch } from '../server/qa/fault-plan.js';
+import type { JournalEntry } from '../server/middleware/request-log.js';
+
+/** A fault to arm for the next `count` matching requests (default 1). */
+export interface FaultToArm extends FaultMatch, FaultAction {
+  count?: number;
+}
+
+/** One request as the journal keeps it (never a key's secret), newest first. */
+export type JournalRecord = Omit<JournalEntry, 'atMs'> & { at: string };
+
+export interface QaControls {
+  /** Arms a fault; resolves to it (with its `id`, for `clearFaults(id)`). */
+  armFault(fault: FaultToArm): Promise<ArmedFault>;
+  /** Clears one armed fault, or all of them; resolves to how many were cleared. */
+  clearFaults(id?: string): Promise<number>;
+  /** The faults still armed. */
+  armedFaults(): Promise<ArmedFault[]>;
+  /** Forgets the counted requests of one key (by its name in the keys file) or of all keys. */
+  resetRateLimits(keyName?: string): Promise<void>;
+  /** Moves the rate-limit clock forward; resolves to the total offset in seconds. */
+  advanceClock(seconds: number): Promise<number>;
+  /** The last `limit` requests (default 50), newest first. */
+  journal(limit?: number): Promise<JournalRecord[]>;
+  clearJournal(): Promise<void>;
+  /** What the mock runs with (release, seed, keys without secrets, clock offset, faults). */
+  config(): Promise<Record<string, unknown>>;
+}
+
+export interface QaControlsOptions {
+  /** The mock's origin, e.g. `http://127.0.0.1:4010` (the API's base URL works too). */
+  origin: string;
+  adminToken: string;
+  /** How requests are sent: global `fetch` by default; an in-process app's `fetch` also works. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** A control request that did not succeed: the mock's status and its message. */
+export class QaControlError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'QaControlError';
+  }
+}
+
+export function qaControls(options: QaControlsOptions): QaControls {
+  const origin = new URL(options.origin).origin;
+  const send = options.fetch ?? ((request: Request) => fetch(request));
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { [ADMIN_TOKEN_HEADER]: options.adminToken };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await send(
+      new Request(`${origin}${ADMIN_PREFIX}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    const text = await response.text();
+    if (!response.ok) {
+      let message = text;
+      try {
+        message = String((JSON.parse(text) as { error?: unknown }).error ?? text);
+      } catch {
+        // not JSON (a proxy in between, say): the text as it came
+      }
+      throw new QaControlError(
+        response.status,
+        `${method} ${ADMIN_PREFIX}${path}: ${response.status} ${message}`,
+      );
+    }
+    return JSON.parse(text) as T;
+  }
+  return {
+    armFault: (fault) => call('POST', '/scenarios', fault),
+    clearFaults: async (id) =>
+      (
+        await call<{ cleared: number }>(
+          'DELETE',
+          id === undefined ? '/scenarios' : `/scenarios/${encodeURIComponent(id)}`,
+        )
+      ).cleared,
+    armedFaults: async () => (await call<{ armed: ArmedFault[] }>('GET', '/scenarios')).armed,
+    resetRateLimits: async (keyName) => {
+      await call('POST', '/rate-limits/reset', keyName === undefined ? {} : { key: keyName });
+    },
+    advanceClock: async (seconds) =>
+      (await call<{ clockOffsetSeconds: number }>('POST', '/clock/advance', { seconds }))
+        .clockOffsetSeconds,
+    journal: async (limit = 50) =>
+      (await call<{ requests: JournalRecord[] }>('GET', `/requests?limit=${limit}`)).requests,
+    clearJournal: async () => {
+      await call('DELETE', '/requests');
+    },
+    config: () => call('GET', '/config'),
+  };
+}

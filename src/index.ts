@@ -1,0 +1,42 @@
+/**
+ * @module web-data-api-double
+ * The package's public API, and only that: the mock (on a port, or in process), its QA controls,
+ * the contract suite as a function, and the key-holding proxy. Everything else is internal and may
+ * change between versions. docs/library.md has a runnable example of each.
+ */
+export {
+  startMock,
+  createMockApp,
+  type MockOptions,
+  type StartMockOptions,
+  type MockAppOptions,
+  type MockHandle,
+  type RunningMock,
+  type MockAppHandle,
+  type MockKeys,
+} from './api/mock.js';
+export {
+  qaControls,
+  QaControlError,
+  type QaControls,
+  type QaControlsOptions,
+  type FaultToArm,
+  type JournalRecord,
+} from './api/qa.js';
+export {
+  runContract,
+  type RunContractOptions,
+  type ContractReport,
+  type Finding,
+  type CoverageCell,
+} from '../contract-tests/run.js';
+export {
+  startProxy,
+  type StartProxyOptions,
+  type RunningProxy,
+  type ProxyInput,
+} from './proxy/index.js';
+export type { Examples, KeyPurpose } from './server/examples.js';
+export type { Tier } from './server/tiers.js';
+export type { LatencySpec, RandomFaultSpec, FaultAction } from './server/qa/actions.js';
+export type { ArmedFault, FaultMatch } from './server/qa/fault-plan.js';

@@ -1,0 +1,282 @@
+/**
+ * The package as a user gets it: `npm pack` (which builds dist/), installed into an empty project
+ * with production dependencies only, from the local npm cache. Then the two commands with their
+ * exit statuses, every example of docs/library.md as an ES module file, and a TypeScript file
+ * type-checked against the installed declarations. Slow (a pack and an install): one file, run
+ * once by `npm test`.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../package-root.js';
+
+const MINUTES = 60_000;
+let project: string;
+
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command in the temporary project with the caller's environment minus the suite's. Not
+ * spawnSync: a target served by this very process (the broken one) must keep answering.
+ */
+function run(command: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('CONTRACT_') && !k.startsWith('VITEST'),
+    ),
+  );
+  const child = spawn(command, args, { cwd: project, env: { ...clean, NO_COLOR: '1', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+async function ok(running: Promise<Ran>): Promise<string> {
+  const result = await running;
+  if (result.status !== 0)
+    throw new Error(
+      `exit ${result.status}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+    );
+  return result.stdout;
+}
+
+const mocks = new Set<number>();
+
+/**
+ * Starts `npx web-data-mock --port 0` in the project, in its own process group (npx does not pass
+ * SIGTERM on to the command, a terminal signals the whole group); resolves once it prints its URL.
+ */
+function startInstalledMock(): Promise<{ url: string; stop(): Promise<boolean> }> {
+  const child = spawn('npx', ['--no-install', 'web-data-mock', '--port', '0'], {
+    cwd: project,
+    env: { ...process.env, NO_COLOR: '1' },
+    detached: true,
+  });
+  mocks.add(child.pid!);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => reject(new Error(`web-data-mock exited ${code}: ${output}`)));
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+      const url = /production\s+(http:\/\/\S+\/web-data\/v1)/.exec(output)?.[1];
+      if (!url) return;
+      child.removeAllListeners('exit');
+      resolve({
+        url,
+        // npx's own exit is not a reliable signal here; the mock no longer answering is.
+        stop: async () => {
+          process.kill(-child.pid!, 'SIGTERM');
+          mocks.delete(child.pid!);
+          for (let waited = 0; waited < 10_000; waited += 100) {
+            try {
+              await fetch(url, { signal: AbortSignal.timeout(1000) });
+            } catch {
+              return true;
+            }
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          return false;
+        },
+      });
+    });
+  });
+}
+
+/** The ```js blocks of docs/library.md, in order. */
+function docExamples(): string[] {
+  const text = readFileSync(join(PACKAGE_ROOT, 'docs', 'library.md'), 'utf8');
+  return [...text.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+}
+
+beforeAll(async () => {
+  project = mkdtempSync(join(tmpdir(), 'web-data-installed-'));
+  // Packs from the repository (`prepare` builds dist/ first), into the empty project.
+  const packed = await ok(
+    run('npm', ['pack', '--silent', '--pack-destination', project, PACKAGE_ROOT]),
+  );
+  const tarball = packed.trim().split('\n').at(-1)!;
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+  );
+  // msw is the user's own test tool, for the in-process example of docs/library.md.
+  await ok(
+    run('npm', [
+      'install',
+      '--omit=dev',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      `./${tarball}`,
+      'msw@^2',
+    ]),
+  );
+}, 15 * MINUTES);
+
+afterAll(() => {
+  for (const pid of mocks) process.kill(-pid, 'SIGKILL');
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+describe('the installed package', () => {
+  it('carries compiled code only: no TypeScript sources, no tsx', () => {
+    const root = join(project, 'node_modules', 'web-data-api-double');
+    expect(existsSync(join(root, 'dist', 'src', 'index.js'))).toBe(true);
+    expect(existsSync(join(root, 'dist', 'src', 'index.d.ts'))).toBe(true);
+    expect(existsSync(join(root, 'src'))).toBe(false);
+    expect(existsSync(join(project, 'node_modules', 'tsx'))).toBe(false);
+    for (const file of ['LICENSE', 'spec/openapi.yaml', 'fixtures/keys.json', 'docs/library.md'])
+      expect(existsSync(join(root, file)), file).toBe(true);
+  });
+
+  it('npx web-data-mock --port 0 answers, and stops on SIGTERM', { timeout: MINUTES }, async () => {
+    const mock = await startInstalledMock();
+    const answer = await fetch(`${mock.url}/products?limit=1`, {
+      headers: { 'x-api-key': 'demo-production-key' },
+    });
+    expect(answer.status).toBe(200);
+    expect(await mock.stop()).toBe(true);
+  });
+
+  it(
+    'npx web-data-contract checks its own mock: exit 0',
+    async () => {
+      const result = await run('npx', ['--no-install', 'web-data-contract', '--report-dir', 'own']);
+      expect(result.status, result.stderr.slice(-2000)).toBe(0);
+      expect(
+        JSON.parse(readFileSync(join(project, 'own', 'contract-report.json'), 'utf8')).passed,
+      ).toBe(true);
+    },
+    5 * MINUTES,
+  );
+
+  it(
+    'npx web-data-contract <url> against a running mock: exit 0',
+    async () => {
+      const mock = await startInstalledMock();
+      try {
+        const result = await run(
+          'npx',
+          ['--no-install', 'web-data-contract', mock.url, '--report-dir', 'against-url'],
+          { CONTRACT_API_KEY: 'demo-unlimited-key' },
+        );
+        expect(result.status, result.stdout.slice(-2000) + result.stderr.slice(-2000)).toBe(0);
+      } finally {
+        await mock.stop();
+      }
+    },
+    5 * MINUTES,
+  );
+
+  it(
+    'npx web-data-contract against a broken target: exit 1',
+    async () => {
+      // Answers every request with the same JSON that no operation's schema accepts.
+      const broken: Server = createServer((_, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"unexpected":true}');
+      });
+      await new Promise<void>((r) => broken.listen(0, '127.0.0.1', r));
+      const { port } = broken.address() as AddressInfo;
+      try {
+        const result = await run(
+          'npx',
+          [
+            '--no-install',
+            'web-data-contract',
+            `http://127.0.0.1:${port}/web-data/v1`,
+            '--report-dir',
+            'broken',
+          ],
+          { CONTRACT_API_KEY: 'k' },
+        );
+        expect(result.status).toBe(1);
+        expect(
+          JSON.parse(readFileSync(join(project, 'broken', 'contract-report.json'), 'utf8')).passed,
+        ).toBe(false);
+      } finally {
+        broken.close();
+      }
+    },
+    5 * MINUTES,
+  );
+
+  it('npx web-data-contract with a bad flag: exit 2 and one line', async () => {
+    const result = await run('npx', ['--no-install', 'web-data-contract', '--no-such-flag']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /^web-data-contract: Unknown option '--no-such-flag' \(see --help\)\n$/,
+    );
+  });
+
+  it.each(docExamples().map((code, i) => [i + 1, code] as const))(
+    'example %i of docs/library.md runs as an ES module file',
+    async (i, code) => {
+      writeFileSync(join(project, `example-${i}.mjs`), code);
+      await ok(run(process.execPath, [`example-${i}.mjs`]));
+    },
+    5 * MINUTES,
+  );
+
+  it(
+    'a TypeScript file using the API type-checks against the installed declarations',
+    async () => {
+      writeFileSync(
+        join(project, 'use.ts'),
+        `import { createMockApp, runContract, startMock, qaControls, type ContractReport, type MockOptions, type RunningMock } from 'web-data-api-double';
+const options: MockOptions = { seed: 2, scale: 1, release: '1.3.0', environment: 'both', latency: '0-5', faults: 'error=0.01', adminToken: 't' };
+const mock: RunningMock = await startMock({ ...options, port: 0 });
+const id: string = mock.examples.ids.products[0];
+const key: string | undefined = mock.keys.fullAccess;
+await mock.qa?.armFault({ operationId: 'listProducts', status: 500 });
+const journal = await qaControls({ origin: mock.origin, adminToken: 't' }).journal(5);
+const at: string = journal[0].at;
+const app = await createMockApp({ origin: 'https://api.example.com' });
+const response: Response = await app.fetch(new Request(app.url + '/products'));
+const report: ContractReport = await runContract({ baseUrl: mock.url, apiKey: key, strict: true, xrefNumbers: ['a'] });
+const passed: boolean = report.passed;
+// @ts-expect-error scale is a number or 'live'
+await startMock({ scale: 'huge' });
+// @ts-expect-error no such option
+await runContract({ bogus: 1 });
+export { id, at, response, passed };
+await mock.close();
+`,
+      );
+      writeFileSync(
+        join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            lib: ['ES2023', 'DOM'],
+            types: ['node'],
+            typeRoots: [join(PACKAGE_ROOT, 'node_modules', '@types')],
+          },
+          files: ['use.ts'],
+        }),
+      );
+      const tsc = join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+      await ok(run(process.execPath, [tsc, '-p', 'tsconfig.json']));
+    },
+    2 * MINUTES,
+  );
+});
