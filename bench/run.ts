@@ -72,7 +72,7 @@ const { values } = parseArgs({
 const list = (raw: string) => raw.split(',').filter(Boolean);
 const scales = (raw: string) =>
   list(raw).map((s) => (s === 'live' ? ('live' as const) : Number(s)));
-const builds = parseBuilds(values.builds!);
+const builds = parseBuilds(values.builds);
 const settings = {
   connections: Number(values.connections),
   durationSeconds: Number(values.duration),

@@ -177,7 +177,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   });
   const result = await probeStartup(
     values.scale === 'live' ? 'live' : Number(values.scale),
-    parseBuilds(values.build!)[0],
+    parseBuilds(values.build)[0],
   );
   const rss = result.peakRssBytes === undefined ? 'n/a' : `${mib(result.peakRssBytes)} MiB`;
   process.stdout.write(

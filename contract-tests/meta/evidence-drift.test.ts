@@ -118,10 +118,6 @@ function warnedOnly(n: Night, rule: string, pointer: string): Finding {
 const everyDocument = (change: (record: Record<string, unknown>) => void): Mutation =>
   onList('/documents', (b: Body) => b.data?.forEach(change));
 
-/** A page asked with paging parameters only (no filter), where an enum-like value can change unseen by the filter checks. */
-const unfiltered = (q: URLSearchParams) =>
-  [...q.keys()].every((k) => k === 'limit' || k === 'offset');
-
 beforeAll(async () => {
   target = await startTarget();
   dir = mkdtempSync(join(tmpdir(), 'evidence-drift-'));

@@ -163,7 +163,7 @@ function shapeOf(root: Node, placed: readonly Placed[]): Shape {
     for (const t of types(p.node)) shape.types.add(t);
     if (Array.isArray(p.node.enum)) {
       sawEnum = true;
-      enums.push(...p.node.enum);
+      enums.push(...(p.node.enum as unknown[]));
     }
     if (typeof p.node.format === 'string') shape.format ??= p.node.format;
     if (isNode(p.node.properties)) {
@@ -275,17 +275,12 @@ function operationAt(op: Operation): string {
 function operationFacts(root: Node, op: Operation, out: DocumentFacts): void {
   const label = `${op.method.toUpperCase()} ${op.path}`;
   const opAt = operationAt(op);
-  const placedOp = place(
-    root,
-    (root.paths as Node)?.[op.path] as unknown,
-    `#/paths/${escape(op.path)}`,
-    {
-      node: root,
-      at: '#',
-      source: 'documented',
-      markAt: '#',
-    },
-  );
+  const placedOp = place(root, (root.paths as Node)?.[op.path], `#/paths/${escape(op.path)}`, {
+    node: root,
+    at: '#',
+    source: 'documented',
+    markAt: '#',
+  });
   const opNode = placedOp && child(root, placedOp, op.method);
   if (!placedOp || !opNode) return;
   const add = (
@@ -348,7 +343,7 @@ function operationFacts(root: Node, op: Operation, out: DocumentFacts): void {
   const orderSchema = order && child(root, order, 'schema');
   const direction = byName.get('orderDirection');
   const directionSchema = direction && child(root, direction, 'schema');
-  const firstOf = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+  const firstOf = (v: unknown): unknown => (Array.isArray(v) ? (v as unknown[])[0] : v);
   const key = firstOf(orderSchema?.node.default);
   if (order && orderSchema && typeof key === 'string') {
     const sortFields = (order.node['x-sort'] ?? {}) as Record<string, string>;

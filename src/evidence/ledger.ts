@@ -191,7 +191,10 @@ function judgeList(fact: DocumentFact, op: OperationProfile | undefined): Judged
         fitting.length > 0
           ? `the pages fit ${fitting.join(' or ')}; ${want} fits ${fits[want] ?? 0} of ${pages}`
           : `${want} fits ${fits[want] ?? 0} of ${pages} pages`,
-        Object.fromEntries([[want, fits[want] ?? 0], ...fitting.map((k) => [k, fits[k]])]),
+        Object.fromEntries([
+          [want, fits[want] ?? 0],
+          ...fitting.map((k): [string, number] => [k, fits[k] ?? 0]),
+        ]),
       );
     }
   }

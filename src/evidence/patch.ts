@@ -99,7 +99,7 @@ function entryEdit(doc: Document, e: LedgerEntry): Edit | undefined {
       const at = `${e.at}/enum`;
       const node = nodeAt(doc, at);
       if (!node || !isSeq(node)) return undefined;
-      const next = [...(node.toJSON() as unknown[]), ...Object.keys(e.counts ?? {}).sort()];
+      const next = [...node.toJSON(), ...Object.keys(e.counts ?? {}).sort()];
       return replaceNode(
         doc,
         at,

@@ -59,7 +59,7 @@ export async function openRedis(
   try {
     await redis.connect();
     const pong = await redis.ping();
-    if (pong !== 'PONG') throw new Error(`PING answered ${pong}`);
+    if (pong !== 'PONG') throw new Error(`PING answered ${String(pong)}`);
   } catch (error) {
     redis.disconnect();
     const reason = (cause ?? (error as Error)).message.split(url).join(redactUrl(url));

@@ -66,7 +66,7 @@ async function admin(server: RunningServer, path: string, body?: unknown, method
     headers: { 'x-mock-admin-token': TOKEN, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  return { status: res.status, headers: res.headers, body: await res.json() };
 }
 
 describe('the state URL in messages', () => {
@@ -311,7 +311,7 @@ function runCli(args: string[]): Promise<{ code: number | null; stderr: string }
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('exit', (code) => resolve({ code, stderr }));
   });
 }
@@ -333,8 +333,8 @@ async function startChild(args: string[]): Promise<{ process: ChildProcess; url:
         resolve(match[1]);
       }
     };
-    child.stdout!.on('data', seen);
-    child.stderr!.on('data', seen);
+    child.stdout.on('data', seen);
+    child.stderr.on('data', seen);
     child.once('exit', (code) => reject(new Error(`mock exited with ${code}: ${out}`)));
   });
   return { process: child, url };

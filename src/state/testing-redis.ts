@@ -64,7 +64,7 @@ export class TestRedis {
         () => reject(new Error(`redis-server did not start: ${out}`)),
         10_000,
       );
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         if (out.includes('Ready to accept connections')) {
           clearTimeout(timer);
