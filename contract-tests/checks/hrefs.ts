@@ -155,8 +155,9 @@ export const checkHrefs: Check = async (ctx, scope) => {
   if (foreignOrigins.size > 0 && !ctx.once.has('href-origin')) {
     ctx.once.add('href-origin');
     const origins = [...foreignOrigins].join(', ');
-    const first = listOperations(ctx.contract, scope)[0] ?? ctx.contract.operations[0];
-    probe.note(first, {
+    // Said once per worker, by whichever family's file a worker runs first; named on the document's
+    // first operation whatever the scope, so a baseline knows it again whichever files said it.
+    probe.note(ctx.contract.operations[0], {
       severity: 'warning',
       rule: 'href-origin',
       source: 'documented',
