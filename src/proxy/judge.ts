@@ -6,7 +6,7 @@
  */
 import type { Operation, ResponseBody, Validators } from '../contract/index.js';
 import { checkLiveResponse, type Finding } from './check.js';
-import type { Exchange, Reporter } from './report.js';
+import type { ProxiedExchange, Reporter } from './report.js';
 
 export interface Verdict {
   /** The body as the checker saw it (`too-large` when it could not be checked). */
@@ -27,7 +27,7 @@ export interface JudgeOptions {
 export function createJudge(options: JudgeOptions) {
   const { validators, reporter } = options;
   return function judge(
-    exchange: Exchange,
+    exchange: ProxiedExchange,
     live: {
       operation: Operation | undefined;
       /** The request path below the base path, for the "no operation" note. */
