@@ -5,8 +5,7 @@
  * counters for `GET /__proxy/stats`. A violation line has the contract suite's fields:
  * operation, method, url, status, pointer, rule, expected, actual, source.
  */
-import { isBinding } from '../contract/index.js';
-import type { Finding } from './check.js';
+import { isBinding, type ResponseFinding } from '../contract/index.js';
 import type { KeyScrubber } from './key-scrub.js';
 
 /** Where lines go: stderr by default, an array in tests. */
@@ -109,7 +108,7 @@ export class Reporter {
    * number of broken rules (documented and inferred; undeclared fields are not counted there).
    * Severity as in the suite: documented rules fail, inferred ones and undeclared fields warn.
    */
-  findings(exchange: ProxiedExchange, findings: Finding[]): number {
+  findings(exchange: ProxiedExchange, findings: ResponseFinding[]): number {
     this.#stats.validated += 1;
     const perOp = exchange.operation ? this.#perOperation(exchange.operation) : undefined;
     let broken = 0;
