@@ -91,7 +91,7 @@ export const checkHrefs: Check = async (ctx, scope) => {
   let followed = 0;
   for (const href of hrefs) {
     const fail = (rule: string, expected: string, message: string) =>
-      probe.note(href.from, {
+      probe.addOperationFinding(href.from, {
         severity: 'failure',
         rule,
         expected,
@@ -156,7 +156,7 @@ export const checkHrefs: Check = async (ctx, scope) => {
     ctx.once.add('href-origin');
     const origins = [...foreignOrigins].join(', ');
     const first = listOperations(ctx.contract, scope)[0] ?? ctx.contract.operations[0];
-    probe.note(first, {
+    probe.addOperationFinding(first, {
       severity: 'warning',
       rule: 'href-origin',
       source: 'documented',

@@ -105,7 +105,7 @@ export const checkRateLimitExceeded: Check = async (ctx) => {
     previous = remaining;
   }
   if (announcedLimit)
-    probe.note(op, {
+    probe.addOperationFinding(op, {
       severity: 'failure',
       rule: 'rate-limit-enforced',
       source: 'documented',

@@ -200,8 +200,8 @@ export class Probe {
     });
   }
 
-  /** A finding not tied to one response (e.g. nothing to derive a value from). */
-  note(
+  /** A finding about the operation, not tied to one response (e.g. nothing to derive a value from). */
+  addOperationFinding(
     op: Operation,
     f: {
       rule: string;
@@ -223,7 +223,7 @@ export class Probe {
 
   /** Says that a check (or part of it) could not run, and why; the report lists these beside the coverage table. */
   skip(op: Operation, what: string, why: string): void {
-    this.note(op, {
+    this.addOperationFinding(op, {
       severity: 'warning',
       rule: NOT_RUN,
       expected: `${what} checked`,
