@@ -58,7 +58,7 @@ export const checkAuthorization: Check = async (ctx, scope) => {
   const ops = ctx.contract.operations.filter((o) => inScope(o, scope));
   if (!ctx.options.restrictedApiKey) {
     if (ops[0])
-      probe.note(ops[0], {
+      probe.addOperationFinding(ops[0], {
         severity: 'warning',
         rule: 'auth.403',
         expected: 'CONTRACT_RESTRICTED_API_KEY set',

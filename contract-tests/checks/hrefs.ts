@@ -91,7 +91,7 @@ export const checkHrefs: Check = async (ctx, scope) => {
   let followed = 0;
   for (const href of hrefs) {
     const fail = (rule: string, expected: string, message: string) =>
-      probe.note(href.from, {
+      probe.addOperationFinding(href.from, {
         severity: 'failure',
         rule,
         expected,
@@ -157,7 +157,7 @@ export const checkHrefs: Check = async (ctx, scope) => {
     const origins = [...foreignOrigins].join(', ');
     // Said once per worker, by whichever family's file a worker runs first; named on the document's
     // first operation whatever the scope, so a baseline knows it again whichever files said it.
-    probe.note(ctx.contract.operations[0], {
+    probe.addOperationFinding(ctx.contract.operations[0], {
       severity: 'warning',
       rule: 'href-origin',
       source: 'documented',

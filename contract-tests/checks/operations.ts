@@ -17,7 +17,7 @@ export const checkEveryOperation: Check = async (ctx, scope) => {
   for (const op of ctx.contract.operations.filter((o) => inScope(o, scope))) {
     const spec = await successRequest(probe, op);
     if (!spec) {
-      probe.note(op, {
+      probe.addOperationFinding(op, {
         severity: 'failure',
         rule: 'coverage',
         expected: 'a record to address (its list answered no usable identifier)',

@@ -13,7 +13,7 @@
  * every list.
  */
 import { itemsSkipped, offsetUnitOf, type Operation } from '../../src/contract/index.js';
-import type { Exchange } from '../support/client.js';
+import type { TargetExchange } from '../support/client.js';
 import type { Check } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { Probe } from '../support/probe.js';
@@ -33,12 +33,12 @@ const SMALL_LIMIT = 3;
 const SMALL_PAGE = 1;
 
 interface Page {
-  ex: Exchange;
+  ex: TargetExchange;
   data: Json[];
   pagination: Record<string, Json>;
 }
 
-function pageOf(ex: Exchange): Page | undefined {
+function pageOf(ex: TargetExchange): Page | undefined {
   if (!isRecord(ex.json) || !Array.isArray(ex.json.data) || !isRecord(ex.json.pagination))
     return undefined;
   return { ex, data: ex.json.data, pagination: ex.json.pagination };
@@ -60,7 +60,7 @@ const LIMIT_CAP_NOT_STATED =
   'the maximum of `limit` is not shown by the source (Limits rule 4); a server may cap it, saying so in pagination.limit';
 
 type Fail = (
-  ex: Exchange,
+  ex: TargetExchange,
   rule: string,
   expected: string,
   actual: unknown,
@@ -126,7 +126,7 @@ export const checkPagination: Check = async (ctx, scope) => {
   for (const op of listOperations(ctx.contract, scope)) {
     const reported = new Set<string>();
     const fail = (
-      ex: Exchange,
+      ex: TargetExchange,
       rule: string,
       expected: string,
       actual: unknown,

@@ -10,7 +10,7 @@
  * key and not published).
  */
 import type { Operation } from '../../src/contract/index.js';
-import type { Exchange } from '../support/client.js';
+import type { TargetExchange } from '../support/client.js';
 import type { Check, CheckContext } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { Probe } from '../support/probe.js';
@@ -23,7 +23,7 @@ const PROVOKE_SLACK = 2;
 /** Never spend more than this on provoking a 429, whatever the target announces. */
 const PROVOKE_CAP = 500;
 
-function remainingOf(ex: Exchange): number | undefined {
+function remainingOf(ex: TargetExchange): number | undefined {
   const raw = ex.headers.get('x-ratelimit-remaining');
   return raw === null ? undefined : Number(raw);
 }
@@ -105,7 +105,7 @@ export const checkRateLimitExceeded: Check = async (ctx) => {
     previous = remaining;
   }
   if (announcedLimit)
-    probe.note(op, {
+    probe.addOperationFinding(op, {
       severity: 'failure',
       rule: 'rate-limit-enforced',
       source: 'documented',

@@ -8,7 +8,7 @@
  * compare as dates whatever their format; ties may come in any order.
  */
 import type { Operation } from '../../src/contract/index.js';
-import type { Exchange } from '../support/client.js';
+import type { TargetExchange } from '../support/client.js';
 import type { Check } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { Probe } from '../support/probe.js';
@@ -106,7 +106,7 @@ function defaultsOf(op: Operation, name: string): string[] {
 
 export const checkSorting: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
-  const verify = (op: Operation, ex: Exchange, keys: Key[], label: string) => {
+  const verify = (op: Operation, ex: TargetExchange, keys: Key[], label: string) => {
     if (probe.refused(ex)) return;
     const data = isRecord(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
     const i = firstUnsorted(data, keys);

@@ -29,7 +29,8 @@ export interface RequestSpec {
   retryOn429?: boolean;
 }
 
-export interface Exchange {
+/** One request the suite sent to the target, and the answer it got. */
+export interface TargetExchange {
   spec: RequestSpec;
   url: string;
   status: number;
@@ -61,12 +62,12 @@ export interface ClientOptions {
   /** Injected so tests never sleep for real. */
   sleep?: (ms: number) => Promise<void>;
   /** Told of every answer the suite receives (the observed profile reads them). */
-  onExchange?: (exchange: Exchange) => void;
+  onExchange?: (exchange: TargetExchange) => void;
 }
 
 export interface Client {
   readonly baseUrl: string;
-  send(spec: RequestSpec): Promise<Exchange>;
+  send(spec: RequestSpec): Promise<TargetExchange>;
   /** Requests sent so far (retries included). */
   readonly sent: number;
 }
@@ -275,7 +276,7 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
-  async function send(spec: RequestSpec): Promise<Exchange> {
+  async function send(spec: RequestSpec): Promise<TargetExchange> {
     const url = urlOf(options.baseUrl, spec);
     const body = spec.rawBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
     const lowOnQuota =
@@ -321,7 +322,7 @@ export function createClient(options: ClientOptions): Client {
           retries++;
           continue;
         }
-        const exchange: Exchange = {
+        const exchange: TargetExchange = {
           spec,
           url,
           status: response.status,

@@ -11,7 +11,7 @@ import { undeclaredPatterns } from '../../src/evidence/index.js';
 import { observe, paramsOf } from '../../src/evidence/index.js';
 import { emptyProfile, type Profile } from '../../src/evidence/index.js';
 import type { Drift } from '../../src/evidence/index.js';
-import { curlOf, type Exchange, type RequestSpec } from './client.js';
+import { curlOf, type TargetExchange, type RequestSpec } from './client.js';
 import type { Finding } from './findings.js';
 
 /** The path of a request below the API's base path (an href elsewhere keeps its whole path). */
@@ -24,7 +24,7 @@ function pathBelowBase(url: URL): string {
 export function observeExchange(
   profile: Profile,
   contract: Contract,
-  exchange: Exchange,
+  exchange: TargetExchange,
   secrets: readonly string[],
   baseUrl: string,
 ): void {

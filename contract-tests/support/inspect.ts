@@ -13,7 +13,7 @@ import {
   type ResponseBody,
   type Source,
 } from '../../src/contract/index.js';
-import type { Exchange } from './client.js';
+import type { TargetExchange } from './client.js';
 import type { CheckContext } from './check.js';
 import { show, type Finding, type Severity } from './findings.js';
 
@@ -44,7 +44,7 @@ export interface InspectOptions {
 /** The fields of a finding that come from the exchange itself. */
 export function about(
   op: Operation,
-  ex: Exchange,
+  ex: TargetExchange,
 ): Pick<Finding, 'operationId' | 'method' | 'url' | 'status' | 'curl'> {
   return {
     operationId: op.operationId,
@@ -56,7 +56,7 @@ export function about(
 }
 
 /** The body as the client read it: parsed JSON, JSON that did not parse (or was empty), or not JSON at all. */
-function bodyOf(ex: Exchange): ResponseBody {
+function bodyOf(ex: TargetExchange): ResponseBody {
   if (ex.spec.method === 'HEAD') return { kind: 'none' };
   if (ex.json !== undefined) return { kind: 'json', value: ex.json };
   if (isJsonMediaType(ex.mediaType))
@@ -68,7 +68,7 @@ function bodyOf(ex: Exchange): ResponseBody {
 export function inspectExchange(
   ctx: CheckContext,
   op: Operation,
-  ex: Exchange,
+  ex: TargetExchange,
   inspect: InspectOptions = {},
 ): { findings: Finding[]; undeclared: { pointer: string; sample: unknown }[] } {
   const { validators, options } = ctx;

@@ -5,7 +5,7 @@
  * status each request exercised (for the coverage table).
  */
 import { pointerPattern, type Operation, type Source } from '../../src/contract/index.js';
-import { TargetError, type Exchange, type RequestSpec } from './client.js';
+import { TargetError, type TargetExchange, type RequestSpec } from './client.js';
 import { CheckAborted, type CheckContext, type ExerciseNote } from './check.js';
 import { redact, show, type Finding, type Severity } from './findings.js';
 import { about, inspectExchange, MALFORMED_INPUT_NOT_SHOWN, severityFor } from './inspect.js';
@@ -48,16 +48,16 @@ export class Probe {
   readonly findings: Finding[] = [];
   readonly notes: ExerciseNote[] = [];
   readonly #seenDrift = new Set<string>();
-  readonly #refused = new WeakSet<Exchange>();
+  readonly #refused = new WeakSet<TargetExchange>();
 
   constructor(readonly ctx: CheckContext) {}
 
   /** Whether the target refused this request's inferred shape (the check skips what depends on it). */
-  refused(ex: Exchange): boolean {
+  refused(ex: TargetExchange): boolean {
     return this.#refused.has(ex);
   }
 
-  async #send(op: Operation, request: RequestSpec): Promise<Exchange> {
+  async #send(op: Operation, request: RequestSpec): Promise<TargetExchange> {
     try {
       return await this.ctx.client.send(request);
     } catch (error) {
@@ -77,7 +77,7 @@ export class Probe {
   }
 
   /** Sends one request for `op` and checks the response against the document. */
-  async call(op: Operation, spec: CallSpec = {}): Promise<Exchange> {
+  async call(op: Operation, spec: CallSpec = {}): Promise<TargetExchange> {
     const {
       params,
       expectStatus: _e,
@@ -166,9 +166,9 @@ export class Probe {
    * Like `call`, but several checks share one answer per run (first pages that inputs are derived
    * from): the request is sent, and its response inspected, only the first time.
    */
-  cached(op: Operation, spec: CallSpec = {}): Promise<Exchange> {
+  cached(op: Operation, spec: CallSpec = {}): Promise<TargetExchange> {
     const key = `${op.operationId} ${JSON.stringify(spec)}`;
-    let pending = this.ctx.memo.get(key) as Promise<Exchange> | undefined;
+    let pending = this.ctx.memo.get(key) as Promise<TargetExchange> | undefined;
     if (!pending) {
       pending = this.call(op, spec);
       this.ctx.memo.set(key, pending);
@@ -179,7 +179,7 @@ export class Probe {
   /** Adds a semantic finding about an exchange. Severity follows the rule's source unless given. */
   add(
     op: Operation,
-    ex: Exchange,
+    ex: TargetExchange,
     f: {
       rule: string;
       message: string;
@@ -200,8 +200,8 @@ export class Probe {
     });
   }
 
-  /** A finding not tied to one response (e.g. nothing to derive a value from). */
-  note(
+  /** A finding about the operation, not tied to one response (e.g. nothing to derive a value from). */
+  addOperationFinding(
     op: Operation,
     f: {
       rule: string;
@@ -223,7 +223,7 @@ export class Probe {
 
   /** Says that a check (or part of it) could not run, and why; the report lists these beside the coverage table. */
   skip(op: Operation, what: string, why: string): void {
-    this.note(op, {
+    this.addOperationFinding(op, {
       severity: 'warning',
       rule: NOT_RUN,
       expected: `${what} checked`,
@@ -231,7 +231,7 @@ export class Probe {
     });
   }
 
-  #drift(op: Operation, ex: Exchange, pointer: string, sample: unknown): void {
+  #drift(op: Operation, ex: TargetExchange, pointer: string, sample: unknown): void {
     if (this.ctx.allowlist(pointer)) return;
     const pattern = pointerPattern(pointer);
     const key = `${op.operationId} ${ex.status} ${pattern}`;

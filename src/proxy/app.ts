@@ -34,7 +34,7 @@ import { createJudge } from './judge.js';
 import { createKeyScrubber } from './key-scrub.js';
 import { resolveProxyOptions, type ProxyInput, type ProxyOptions } from './options.js';
 import { refuseUnsafePaths } from './path-guard.js';
-import { Reporter, type Exchange } from './report.js';
+import { Reporter, type ProxiedExchange } from './report.js';
 import { profileWriterFor, type ProfileWriter } from './profile-writer.js';
 import { takeBody, type BodyFailure, type TakenBody } from './take-body.js';
 import { callUpstream } from './upstream.js';
@@ -52,7 +52,7 @@ export const EXPOSED_HEADERS = [
 ];
 
 /** What a forwarded request leaves for the access line written once it is answered. */
-type ProxyEnv = { Variables: { exchange: Exchange; outcome: { violations?: number } } };
+type ProxyEnv = { Variables: { exchange: ProxiedExchange; outcome: { violations?: number } } };
 
 /** `settings`, not `options`: Hono apps already have an `options()` route method. */
 export type ProxyApp = Hono<ProxyEnv> & {
@@ -161,7 +161,7 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
    */
   async function forward(c: Context<ProxyEnv>): Promise<Response> {
     const route = routeOf(c.req.method, c.req.url);
-    const exchange: Exchange = {
+    const exchange: ProxiedExchange = {
       operation: route.operation?.operationId ?? null,
       method: route.method,
       url: route.url,
@@ -251,7 +251,7 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   function takeLiveBody(
     route: Route,
     upstream: Response,
-    exchange: Exchange,
+    exchange: ProxiedExchange,
     timedOut: () => boolean,
   ): Promise<TakenBody | BodyFailure> {
     const hasBody =
@@ -276,7 +276,7 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   /** The live side failed (unreachable, too slow, broke off): logged, and answered by the proxy. */
   function failUpstream(
     c: Context<ProxyEnv>,
-    exchange: Exchange,
+    exchange: ProxiedExchange,
     failure: { status: 502 | 504; error: string },
   ): Response {
     exchange.status = failure.status;
@@ -285,7 +285,7 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   }
 
   /** Logs a key the live answer carried (already scrubbed or dropped); whether there was one. */
-  function reportKeyEcho(exchange: Exchange, inBody: boolean, inHeaders: boolean): boolean {
+  function reportKeyEcho(exchange: ProxiedExchange, inBody: boolean, inHeaders: boolean): boolean {
     if (!inBody && !inHeaders) return false;
     reporter.keyEchoed(
       exchange,
@@ -297,7 +297,7 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   /** Recording never stands between the live answer and the client: a failed write is logged (once) and counted. */
   function recordAnswer(
     into: Recorder,
-    exchange: Exchange,
+    exchange: ProxiedExchange,
     keyEchoed: boolean,
     input: RecordInput,
   ): void {

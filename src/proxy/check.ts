@@ -12,14 +12,12 @@ import {
   type Validators,
 } from '../contract/index.js';
 
-/** A finding as the proxy logs, counts and records it: `actual` already cut to a readable length. */
-export type Finding = ResponseFinding;
-
+/** Findings as the proxy logs, counts and records them: `actual` already cut to a readable length. */
 export function checkLiveResponse(
   validators: Validators,
   op: Operation,
   live: { method: string; status: number; headers: Headers; body: ResponseBody },
-): Finding[] {
+): ResponseFinding[] {
   const findings = checkResponse(
     validators,
     op,

@@ -4,14 +4,14 @@
  * A body the checker could not read (over the cap, nested beyond the stack) and a request no
  * operation matches are passed on unvalidated, and said so; the verdict never changes the answer.
  */
-import type { Operation, ResponseBody, Validators } from '../contract/index.js';
-import { checkLiveResponse, type Finding } from './check.js';
-import type { Exchange, Reporter } from './report.js';
+import type { Operation, ResponseBody, ResponseFinding, Validators } from '../contract/index.js';
+import { checkLiveResponse } from './check.js';
+import type { ProxiedExchange, Reporter } from './report.js';
 
 export interface Verdict {
   /** The body as the checker saw it (`too-large` when it could not be checked). */
   body: ResponseBody;
-  findings: Finding[];
+  findings: ResponseFinding[];
   /** Broken rules (documented and inferred), for `x-contract-violations`. */
   broken: number;
 }
@@ -27,7 +27,7 @@ export interface JudgeOptions {
 export function createJudge(options: JudgeOptions) {
   const { validators, reporter } = options;
   return function judge(
-    exchange: Exchange,
+    exchange: ProxiedExchange,
     live: {
       operation: Operation | undefined;
       /** The request path below the base path, for the "no operation" note. */

@@ -5,14 +5,14 @@
  * counters for `GET /__proxy/stats`. A violation line has the contract suite's fields:
  * operation, method, url, status, pointer, rule, expected, actual, source.
  */
-import { isBinding } from '../contract/index.js';
-import type { Finding } from './check.js';
+import { isBinding, type ResponseFinding } from '../contract/index.js';
 import type { KeyScrubber } from './key-scrub.js';
 
 /** Where lines go: stderr by default, an array in tests. */
 export type LogLine = (line: string) => void;
 
-export interface Exchange {
+/** One request through the proxy, as its log lines name it. */
+export interface ProxiedExchange {
   operation: string | null;
   method: string;
   /** The upstream URL (the key never travels in it; redacted regardless); the request path for a request not forwarded. */
@@ -91,7 +91,10 @@ export class Reporter {
   }
 
   /** Counts a request, whatever answered it, and logs its access line. */
-  request(exchange: Exchange, extra: { forwarded: boolean } & Record<string, unknown>): void {
+  request(
+    exchange: ProxiedExchange,
+    extra: { forwarded: boolean } & Record<string, unknown>,
+  ): void {
     this.#stats.requests += 1;
     // Answered here with an error: refused (a preflight's 204 is not a refusal; a 500 is a proxy error).
     if (!extra.forwarded && exchange.status >= 400 && exchange.status !== 500)
@@ -105,7 +108,7 @@ export class Reporter {
    * number of broken rules (documented and inferred; undeclared fields are not counted there).
    * Severity as in the suite: documented rules fail, inferred ones and undeclared fields warn.
    */
-  findings(exchange: Exchange, findings: Finding[]): number {
+  findings(exchange: ProxiedExchange, findings: ResponseFinding[]): number {
     this.#stats.validated += 1;
     const perOp = exchange.operation ? this.#perOperation(exchange.operation) : undefined;
     let broken = 0;
@@ -134,18 +137,18 @@ export class Reporter {
     return broken;
   }
 
-  unvalidated(exchange: Exchange, reason: string): void {
+  unvalidated(exchange: ProxiedExchange, reason: string): void {
     this.#stats.unvalidated += 1;
     this.emit({ event: 'unvalidated', severity: 'warning', ...exchange, reason });
   }
 
-  upstreamError(exchange: Exchange, error: string): void {
+  upstreamError(exchange: ProxiedExchange, error: string): void {
     this.#stats.upstreamErrors += 1;
     this.emit({ event: 'upstream-error', severity: 'failure', ...exchange, error });
   }
 
   /** The live service sent the key back; what was done about it is in `message`. */
-  keyEchoed(exchange: Exchange, message: string): void {
+  keyEchoed(exchange: ProxiedExchange, message: string): void {
     this.#stats.keyEchoes += 1;
     this.emit({ event: 'key-echoed', severity: 'failure', ...exchange, message });
   }
@@ -155,14 +158,14 @@ export class Reporter {
     this.emit({ event: 'proxy-error', severity: 'failure', ...where });
   }
 
-  recorded(exchange: Exchange, file: string): void {
+  recorded(exchange: ProxiedExchange, file: string): void {
     this.#stats.recorded += 1;
     this.#recordingBroken = false;
     this.emit({ event: 'recorded', ...exchange, file });
   }
 
   /** Counts every failed write; logs only the first of a run of failures (a full disk would flood the log). */
-  recordFailed(exchange: Exchange, error: string): void {
+  recordFailed(exchange: ProxiedExchange, error: string): void {
     this.#stats.recordFailures += 1;
     if (this.#recordingBroken) return;
     this.#recordingBroken = true;
@@ -177,7 +180,7 @@ export class Reporter {
   }
 
   /** Counts every answer past the recording bound; logs only the first (the rest would all say the same). */
-  recordingFull(exchange: Exchange, reason: string): void {
+  recordingFull(exchange: ProxiedExchange, reason: string): void {
     this.#stats.overRecordingBound += 1;
     if (this.#stats.overRecordingBound > 1) return;
     this.emit({
@@ -190,7 +193,7 @@ export class Reporter {
     });
   }
 
-  notRecorded(exchange: Exchange, reason: string, severity: 'info' | 'warning'): void {
+  notRecorded(exchange: ProxiedExchange, reason: string, severity: 'info' | 'warning'): void {
     this.emit({ event: 'not-recorded', severity, ...exchange, reason });
   }
 
