@@ -241,9 +241,11 @@ describe('findUndeclared on the document', () => {
 
   it('shows a value nested beyond the stack without throwing', () => {
     const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
-    expect(findUndeclared(schemas.NotFoundError, { error: 'x', deep })).toEqual([
-      { pointer: '/deep', sample: '(too deeply nested to show)' },
-    ]);
+    const found = findUndeclared(schemas.NotFoundError, { error: 'x', deep });
+    expect(found.map((f) => f.pointer)).toEqual(['/deep']);
+    // Node 20-24 run out of stack in JSON.stringify at this depth and show the placeholder; Node 26
+    // stringifies it, and the sample is then the usual truncated text.
+    expect(String(found[0].sample)).toMatch(/^(\(too deeply nested to show\)|\[{50,}.*…)$/s);
   });
 
   it('truncates long samples', () => {
