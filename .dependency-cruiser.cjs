@@ -12,7 +12,7 @@
 // src/usage.ts (the one usage error every command exits 2 on) and src/evidence/index.ts (profiles, drift, the ledger).
 const TESTS = '\\.test\\.ts$';
 const SUITE_PUBLIC =
-  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|evidence/index|usage)\\.ts$';
+  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|evidence/index|testing/chromium|usage)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -20,24 +20,11 @@ import { serializeProfile } from '../../src/evidence/index.js';
 import { checkPagination } from '../checks/pagination.js';
 import { runChecks, startTarget, type Target } from './harness.js';
 import type { Mutation } from './mutating-proxy.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../../src/testing/chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'web-data-evidence.js');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(
-    `\n!!! ${CHROMIUM} not found: the Chromium test in ${import.meta.url} is SKIPPED.\n`,
-  );
+const hasChromium = chromiumAvailable('contract-tests/meta/ledger-page.test.ts');
 
 const pageOf25: Mutation = {
   request(req) {

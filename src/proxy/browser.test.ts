@@ -17,35 +17,13 @@ import { loadContract } from '../contract/index.js';
 import { startMockServer, type RunningServer } from '../server/listen.js';
 import { startProxy, type RunningProxy } from './listen.js';
 import { logSink, serveApp, type Served } from './testdata/servers.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../testing/chromium.js';
 
-/** Overridable for machines that keep Chromium elsewhere (and to try the skip path). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const KEY = 'demo-unlimited-key';
 const here = dirname(fileURLToPath(import.meta.url));
 const SCREENSHOT = join(here, '../../reports/screenshots/docs.png');
 const PAGE_TIMEOUT_MS = 20_000;
-const hasChromium = existsSync(CHROMIUM);
-
-if (!hasChromium) {
-  const message = `\n!!! ${CHROMIUM} not found: the Chromium tests in src/proxy/browser.test.ts are SKIPPED.\n!!! Install it (apt-get install -y --no-install-recommends chromium) or set CI_REQUIRE_CHROMIUM=1 to make this a failure.\n`;
-  console.warn(message);
-}
-
-describe.runIf(!hasChromium && process.env.CI_REQUIRE_CHROMIUM === '1')('Chromium required', () => {
-  it('is installed', () => {
-    expect.fail(`${CHROMIUM} is missing and CI_REQUIRE_CHROMIUM=1`);
-  });
-});
+const hasChromium = chromiumAvailable('src/proxy/browser.test.ts');
 
 /** A static server for the test page; the proxy allows the first one's origin only. */
 function pageApp(): Hono {
