@@ -16,7 +16,7 @@ import { runProxyCli } from './proxy/index.js';
 import { EXIT_USAGE, exitCodeFor, UsageError } from './usage.js';
 import cluster from 'node:cluster';
 import { redactUrl, StateUnreachableError } from './state/redis.js';
-import { runWorkers } from './workers.js';
+import { reportReady, runWorkers } from './workers.js';
 
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {
@@ -340,9 +340,10 @@ export async function main(
     },
     instanceId: instanceIdOf(values['instance-id'] ?? env.MOCK_INSTANCE_ID),
   });
-  // One banner for a cluster: the first worker's.
-  if (!cluster.isWorker || cluster.worker?.id === 1)
-    printBanner(running, Math.round(performance.now() - started));
+  const banner = bannerOf(running, Math.round(performance.now() - started));
+  // In a cluster the primary prints one banner, once every worker is ready (see workers.ts).
+  if (cluster.isWorker) reportReady(banner);
+  else process.stdout.write(banner);
   return running;
 }
 
@@ -373,7 +374,7 @@ function instanceIdOf(raw: string | undefined): string | undefined {
   return cluster.isWorker ? `${raw}/w${cluster.worker!.id}` : raw;
 }
 
-function printBanner(running: RunningServer, ms: number): void {
+function bannerOf(running: RunningServer, ms: number): string {
   const { state } = running.app;
   const lines = [
     `Web Data API mock (release ${state.contract.release}, seed ${state.options.seed}, scale ${state.options.scale}) ready in ${ms} ms`,
@@ -397,7 +398,7 @@ function printBanner(running: RunningServer, ms: number): void {
     '',
     `Try: curl -H 'x-api-key: demo-production-key' '${running.url}/products?limit=2'`,
   ];
-  process.stdout.write(`${lines.filter((l, i) => l !== '' || lines[i - 1] !== '').join('\n')}\n`);
+  return `${lines.filter((l, i) => l !== '' || lines[i - 1] !== '').join('\n')}\n`;
 }
 
 /** Runs `main` from the command line: usage errors exit 2 with a message, signals close cleanly. */

@@ -277,9 +277,12 @@ describe.skipIf(!canRun)('shared state on a real Redis', () => {
           headers: { 'x-api-key': DEMO.production, connection: 'close' },
         });
         await res.arrayBuffer();
+        // Once the banner is out, no worker may still be starting (answering 503).
+        expect(res.status).toBe(200);
         const journal = await fetch(`${origin}/__mock/requests?limit=50`, {
           headers: { 'x-mock-admin-token': TOKEN, connection: 'close' },
         });
+        expect(journal.status).toBe(200);
         for (const r of ((await journal.json()) as { requests: { instance: string }[] }).requests)
           instances.add(r.instance);
         return instances.size === 2;
