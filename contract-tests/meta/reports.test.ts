@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compareWithBaseline, readBaseline } from '../support/baseline.js';
-import { redact, type Finding } from '../support/findings.js';
+import { redactSecrets } from '../../src/redaction.js';
+import type { Finding } from '../support/findings.js';
 import { requestsSent, runErrors, thrownFailure } from '../support/reporter.js';
 import { exitOf } from '../cli.js';
 
@@ -27,7 +28,7 @@ describe('redaction', () => {
     ['JSON-escaped', JSON.stringify(key).slice(1, -1)],
     ['JSON-escaped twice', JSON.stringify(JSON.stringify(key)).slice(3, -3)],
   ])('removes the %s form', (_form, text) => {
-    const out = redact(`before ${text} after`, [key]);
+    const out = redactSecrets(`before ${text} after`, [key]);
     expect(out).toBe('before *** after');
   });
 
@@ -37,7 +38,7 @@ describe('redaction', () => {
       null,
       2,
     );
-    expect(redact(report, [key])).not.toMatch(/special/);
+    expect(redactSecrets(report, [key])).not.toMatch(/special/);
   });
 });
 

@@ -48,34 +48,6 @@ export function show(value: unknown): string {
   return truncate(text, MAX_ACTUAL_CHARS, `... (${text.length} chars)`);
 }
 
-/**
- * Every way a key can show up in text the suite writes: as sent, percent-encoded (a URL or a form),
- * and JSON-escaped (a key inside a JSON string, e.g. echoed in a body and then serialized again).
- */
-export function secretForms(secret: string): string[] {
-  const forms = new Set<string>();
-  for (const form of [
-    secret,
-    encodeURIComponent(secret),
-    encodeURI(secret),
-    encodeURIComponent(secret).replace(/%20/g, '+'),
-  ]) {
-    forms.add(form);
-    forms.add(JSON.stringify(form).slice(1, -1));
-    forms.add(JSON.stringify(JSON.stringify(form)).slice(3, -3));
-  }
-  // Longest first, so a form that contains another is replaced whole.
-  return [...forms].filter(Boolean).sort((a, b) => b.length - a.length);
-}
-
-/** Replaces every form of every secret in a text with `***`. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets)
-    if (secret) for (const form of secretForms(secret)) out = out.split(form).join('***');
-  return out;
-}
-
 /** The multi-line message a failing test prints for one finding. */
 export function formatFinding(f: Finding): string {
   const lines = [

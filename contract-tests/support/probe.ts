@@ -7,7 +7,8 @@
 import { pointerPattern, type Operation, type Source } from '../../src/contract/index.js';
 import { TargetError, type TargetExchange, type RequestSpec } from './client.js';
 import { CheckAborted, type CheckContext, type ExerciseNote } from './check.js';
-import { redact, show, type Finding, type Severity } from './findings.js';
+import { redactSecrets } from '../../src/redaction.js';
+import { show, type Finding, type Severity } from './findings.js';
 import { about, inspectExchange, MALFORMED_INPUT_NOT_SHOWN, severityFor } from './inspect.js';
 
 /** The rule of a finding that says a check (or part of one) could not run, and why. */
@@ -243,7 +244,7 @@ export class Probe {
       rule: 'undeclared-field',
       pointer,
       expected: `only fields the document declares (pattern ${pattern}; accept with CONTRACT_ALLOWLIST)`,
-      actual: redact(show(sample), this.ctx.secrets),
+      actual: redactSecrets(show(sample), this.ctx.secrets),
       message: `field ${pointer} is not declared by the document`,
     });
   }
@@ -251,7 +252,7 @@ export class Probe {
   /** Findings with every secret removed. */
   result(): Finding[] {
     return this.findings.map(
-      (f) => JSON.parse(redact(JSON.stringify(f), this.ctx.secrets)) as Finding,
+      (f) => JSON.parse(redactSecrets(JSON.stringify(f), this.ctx.secrets)) as Finding,
     );
   }
 }

@@ -17,7 +17,8 @@ import { emptyProfile, mergeInto, serializeProfile } from '../../src/evidence/in
 import { compareWithBaseline, readBaselineRun } from './baseline.js';
 import { driftFindings } from './evidence.js';
 import { coverageCells, coverageMarkdown } from './coverage.js';
-import { formatFinding, redact, type Finding } from './findings.js';
+import { redactSecrets } from '../../src/redaction.js';
+import { formatFinding, type Finding } from './findings.js';
 import { readOptions, secretsOf } from './options.js';
 import type { ExerciseNote } from './check.js';
 import { NOT_RUN } from './probe.js';
@@ -156,7 +157,7 @@ export default class ContractReporter implements Reporter {
         // the options themselves are what broke; nothing more to redact than the message says
       }
       process.stderr.write(
-        `contract reporter: the reports could not be written: ${redact(error instanceof Error ? error.message : String(error), secrets)}\n`,
+        `contract reporter: the reports could not be written: ${redactSecrets(error instanceof Error ? error.message : String(error), secrets)}\n`,
       );
     }
   }
@@ -241,8 +242,8 @@ export default class ContractReporter implements Reporter {
       coverage: cells,
     };
     const secrets = secretsOf(options);
-    write(options.jsonFile, redact(JSON.stringify(report, null, 2), secrets));
-    write(options.profileFile, redact(serializeProfile(observed), secrets));
+    write(options.jsonFile, redactSecrets(JSON.stringify(report, null, 2), secrets));
+    write(options.profileFile, redactSecrets(serializeProfile(observed), secrets));
 
     const byRule = new Map<string, number>();
     for (const w of warnings) byRule.set(w.rule, (byRule.get(w.rule) ?? 0) + 1);
@@ -320,7 +321,7 @@ export default class ContractReporter implements Reporter {
           ]
         : []),
     ].join('\n');
-    const summary = redact(md, secrets);
+    const summary = redactSecrets(md, secrets);
     write(options.summaryFile, summary);
     if (options.githubStepSummary) appendFileSync(options.githubStepSummary, `${summary}\n`);
     process.stdout.write(

@@ -6,7 +6,8 @@
  */
 import { inject, type TestContext } from 'vitest';
 import { createContext, runToEnd, type Check, type CheckContext, type Scope } from './context.js';
-import { failuresOf, formatFinding, redact, type Finding } from './findings.js';
+import { redactSecrets } from '../../src/redaction.js';
+import { failuresOf, formatFinding, type Finding } from './findings.js';
 import { readOptions } from './options.js';
 import type { ExerciseNote } from './check.js';
 import type { Profile } from '../../src/evidence/index.js';
@@ -52,7 +53,7 @@ export async function runCheck(test: TestContext, check: Check, scope?: Scope): 
       sent: ctx.client.sent - sentBefore,
       profile: takeObserved(ctx),
     };
-    const message = redact(
+    const message = redactSecrets(
       error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       ctx.secrets,
     );

@@ -31,7 +31,7 @@ import { errorAnswer } from './errors.js';
 import { downstreamResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import { hostGuard } from './host-guard.js';
 import { createJudge } from './judge.js';
-import { createKeyScrubber } from './key-scrub.js';
+import { createSecretScrubber } from '../redaction.js';
 import { resolveProxyOptions, type ProxyInput, type ProxyOptions } from './options.js';
 import { refuseUnsafePaths } from './path-guard.js';
 import { Reporter, type ProxiedExchange } from './report.js';
@@ -80,7 +80,7 @@ export async function createProxyApp(input: ProxyInput): Promise<ProxyApp> {
   const validators = createValidators(contract);
   // The live service's handling of `/products/` is unknown: rather check it as `listProducts` than not at all.
   const router = createOperationRouter(contract.operations, { emptySegments: 'skip' });
-  const scrubber = createKeyScrubber(options.apiKey);
+  const scrubber = createSecretScrubber(options.apiKey);
   const reporter = new Reporter({ log: options.log, scrubber, now: options.now });
   const judge = createJudge({
     validators,

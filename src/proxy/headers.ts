@@ -5,7 +5,7 @@
  * ones, cookies, the live service's own CORS answer, and any header carrying the key in any
  * encoding, in its value or its name.
  */
-import type { KeyScrubber } from './key-scrub.js';
+import type { SecretScrubber } from '../redaction.js';
 
 /** RFC 9110 section 7.6.1, plus the non-standard ones proxies still see. */
 const HOP_BY_HOP = [
@@ -94,7 +94,7 @@ export function upstreamRequestHeaders(incoming: Headers, apiKey: string): Heade
  */
 export function downstreamResponseHeaders(
   upstream: Headers,
-  scrubber: KeyScrubber,
+  scrubber: SecretScrubber,
   options: { keepLength: boolean },
 ): { headers: Headers; keyFound: boolean } {
   const encoded = (upstream.get('content-encoding') ?? 'identity') !== 'identity';

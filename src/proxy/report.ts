@@ -1,12 +1,12 @@
 /**
  * @module proxy/report
  * What the proxy tells: one JSON line per event through an injectable `log`, the key scrubbed
- * (in every encoding key-scrub.ts knows) from every string in it whatever put it there, and
+ * (in every encoding src/redaction.ts knows) from every string in it whatever put it there, and
  * counters for `GET /__proxy/stats`. A violation line has the contract suite's fields:
  * operation, method, url, status, pointer, rule, expected, actual, source.
  */
 import { isBinding, type ResponseFinding } from '../contract/index.js';
-import type { KeyScrubber } from './key-scrub.js';
+import type { SecretScrubber } from '../redaction.js';
 
 /** Where lines go: stderr by default, an array in tests. */
 export type LogLine = (line: string) => void;
@@ -53,12 +53,12 @@ export interface ProxyStats {
 /** The log-and-count half of the proxy; one per proxy app. */
 export class Reporter {
   readonly #log: LogLine;
-  readonly #scrubber: KeyScrubber;
+  readonly #scrubber: SecretScrubber;
   readonly #stats: ProxyStats;
   /** Set by a failed fixture write, cleared by a successful one. */
   #recordingBroken = false;
 
-  constructor(options: { log: LogLine; scrubber: KeyScrubber; now: () => number }) {
+  constructor(options: { log: LogLine; scrubber: SecretScrubber; now: () => number }) {
     this.#log = options.log;
     this.#scrubber = options.scrubber;
     this.#stats = {

@@ -6,11 +6,11 @@
  * that an occurrence split across chunks is seen before any of it is sent; when one is found the
  * stream is cut (the client sees a broken download, never the key) and the caller is told.
  */
-import type { KeyScrubber } from './key-scrub.js';
+import type { SecretScrubber } from '../redaction.js';
 
 export function guardStream(
   body: ReadableStream<Uint8Array>,
-  scrubber: KeyScrubber,
+  scrubber: SecretScrubber,
   onKeyFound: () => void,
 ): ReadableStream<Uint8Array> {
   const keep = scrubber.longestForm - 1;

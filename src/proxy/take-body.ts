@@ -8,7 +8,7 @@
  */
 import type { ResponseBody } from '../contract/index.js';
 import { decodeLiveBody } from './content-coding.js';
-import type { KeyScrubber } from './key-scrub.js';
+import type { SecretScrubber } from '../redaction.js';
 import { guardStream } from './stream-guard.js';
 import { describeFetchError, readBounded } from './upstream.js';
 
@@ -38,7 +38,7 @@ export interface TakeBodyOptions {
   timeoutMs: number;
   /** Whether the upstream deadline fired (a broken read is then a timeout). */
   timedOut: () => boolean;
-  scrubber: KeyScrubber;
+  scrubber: SecretScrubber;
   /** Called when a streamed body held the key and was cut. */
   onKeyInStream: () => void;
 }

@@ -4,10 +4,11 @@
  * that keeps live values on disk (the recorder; the evidence profile). Field names are judged by
  * the words they are made of (`contactEmail`, `api_key`, `IPAddress`, `first-name`); values by
  * patterns that tell them apart from product data (e-mail addresses, card numbers that pass the
- * Luhn check, IBANs that pass mod 97, bearer/basic credentials and JWTs, and the API key in plain,
- * URL, base64 or hex form). Names, phone numbers and postal addresses have no such pattern: they
+ * Luhn check, IBANs that pass mod 97, bearer/basic credentials and JWTs, and the API key in any
+ * form src/redaction.ts finds). Names, phone numbers and postal addresses have no such pattern: they
  * are caught by their field name only. A reason names the kind of data, never the value.
  */
+import { holdsSecret } from '../redaction.js';
 
 /** Found anywhere in a name, its words run together (`homePhone`, `userpassword`, `x_api_key`). */
 export const PERSONAL_NAME_PARTS = [
@@ -120,8 +121,7 @@ export function personalValue(
         : undefined;
   if (text === undefined) return undefined;
   for (const { kind, test } of PERSONAL_VALUE_KINDS) if (test(text)) return `its value is ${kind}`;
-  if (options.secrets?.some((secret) => secretForms(secret).some((form) => text.includes(form))))
-    return 'its value holds the API key';
+  if (options.secrets && holdsSecret(text, options.secrets)) return 'its value holds the API key';
   return undefined;
 }
 
@@ -202,22 +202,4 @@ function mod97(iban: string): number {
     for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
   }
   return remainder;
-}
-
-/**
- * The secret as text may hold it besides the per-character escapes the proxy scrubs: plain,
- * URL-encoded, hex (either case), and base64/base64url at each of the three alignments it can
- * take inside a longer encoded string (the characters that depend on its neighbours cut off).
- */
-function secretForms(secret: string): string[] {
-  const bytes = Buffer.from(secret, 'utf8');
-  const forms = [secret, encodeURIComponent(secret), bytes.toString('hex')];
-  forms.push(forms[2].toUpperCase());
-  for (let offset = 0; offset < 3; offset += 1) {
-    const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
-    const fullGroups = Math.floor(padded.length / 3) * 4;
-    const core = padded.toString('base64').slice(offset === 0 ? 0 : 4, fullGroups);
-    if (core.length >= 8) forms.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
-  }
-  return forms;
 }

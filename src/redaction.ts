@@ -1,0 +1,149 @@
+/**
+ * @module redaction
+ * The one way every part of the project finds a secret (an API key, an admin token) in text or
+ * bytes and blanks it: the proxy in live answers, headers and its report; the contract suite in
+ * every report and message it writes; the recorder when it decides a value must not be kept.
+ *
+ * A secret is found in any spelling a service, a serializer or a log line could give it:
+ * - each character as itself, percent-encoded (UTF-8 bytes, hex in either case; `+` for a space),
+ *   JSON-escaped (`\u0064`, `\/`, `\"`, `\\`, nested up to three JSON levels deep, so each escape
+ *   may carry up to seven backslashes), or an HTML character reference (`&#x64;`, `&#100;`), the
+ *   forms mixed freely within one occurrence;
+ * - the whole secret hex-encoded (either case) or base64/base64url-encoded at each of the three
+ *   alignments it can take inside a longer encoded string (the characters that depend on its
+ *   neighbours cut off).
+ * What it cannot see: the secret transformed beyond these (a hash, encryption, split by other text).
+ * Bytes are matched through latin1, which leaves every other byte exactly as it was; a character
+ * beyond ASCII is also matched as its UTF-8 bytes read that way.
+ */
+
+/** What a secret is replaced with, wherever it is found. */
+export const REDACTED = '***';
+
+/** Longest `&#x0000064;`-like reference: at most this many digits. */
+const MAX_ENTITY_DIGITS = 7;
+/** JSON inside JSON inside JSON: `"` is `\"`, then `\\\"`, then `\\\\\\\"`. */
+const MAX_ESCAPE_BACKSLASHES = 7;
+/**
+ * Longest spelling of one UTF-16 unit: seven backslashes and `u0064` (12). A reference is at most
+ * 11 (`&#x0000064;`), percent-encoding 9 (three UTF-8 bytes), and the whole-secret encodings at
+ * most 6 a unit (hex of three bytes).
+ */
+const MAX_FORM_LENGTH = MAX_ESCAPE_BACKSLASHES + 'u0064'.length;
+/** Encodings of the whole secret shorter than this are not looked for (they would match noise). */
+const MIN_WHOLE_FORM = 8;
+
+/** `6d` -> `6[dD]`: hex digits in either case. */
+function anyCaseHex(hex: string): string {
+  return [...hex]
+    .map((d) => (/[a-f]/i.test(d) ? `[${d.toLowerCase()}${d.toUpperCase()}]` : d))
+    .join('');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+/** Leading zeros a reference may add to these digits within MAX_ENTITY_DIGITS. */
+function zeros(digits: string): number {
+  return Math.max(0, MAX_ENTITY_DIGITS - digits.length);
+}
+
+const JSON_ESCAPE = `\\\\{1,${MAX_ESCAPE_BACKSLASHES}}`;
+
+/** Every spelling of one character (a code point), as a regular expression alternative. */
+function characterForms(ch: string): string {
+  const code = ch.codePointAt(0)!;
+  const utf8 = Buffer.from(ch, 'utf8');
+  const forms = [
+    escapeRegExp(ch),
+    [...utf8].map((b) => `%${anyCaseHex(b.toString(16).padStart(2, '0'))}`).join(''),
+    // JSON escapes UTF-16 units: a character beyond the BMP is two of them.
+    [...Array.from({ length: ch.length }, (_, i) => ch.charCodeAt(i))]
+      .map((unit) => `${JSON_ESCAPE}u${anyCaseHex(unit.toString(16).padStart(4, '0'))}`)
+      .join(''),
+    `&#[xX]0{0,${zeros(code.toString(16))}}${anyCaseHex(code.toString(16))};`,
+    `&#0{0,${zeros(String(code))}}${code};`,
+  ];
+  if (utf8.length > 1 || code > 0x7e) forms.push(escapeRegExp(utf8.toString('latin1')));
+  if (ch === '/' || ch === '"') forms.push(`${JSON_ESCAPE}${escapeRegExp(ch)}`);
+  if (ch === '\\') forms.push(`\\\\{1,${MAX_ESCAPE_BACKSLASHES + 1}}`);
+  if (ch === ' ') forms.push('\\+');
+  return `(?:${forms.join('|')})`;
+}
+
+/** The secret's bytes hex-encoded and base64(url)-encoded at its three possible alignments. */
+function wholeForms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const forms = [anyCaseHex(bytes.toString('hex'))];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
+    const fullGroups = Math.floor(padded.length / 3) * 4;
+    const core = padded.toString('base64').slice(offset === 0 ? 0 : 4, fullGroups);
+    if (core.length >= MIN_WHOLE_FORM)
+      forms.push(escapeRegExp(core), escapeRegExp(core.replace(/\+/g, '-').replace(/\//g, '_')));
+  }
+  return forms.filter((form) => form.length >= MIN_WHOLE_FORM);
+}
+
+export interface SecretScrubber {
+  /** The text with every occurrence replaced by `***`. */
+  scrubText(text: string): string;
+  /** Whether the text holds the secret in any form. */
+  foundIn(text: string): boolean;
+  /** The same, ignoring case: for header names, which arrive lower-cased whatever the sender wrote. */
+  foundInName(name: string): boolean;
+  /** The bytes with every occurrence replaced, and whether there was one (the same array when not). */
+  scrubBytes(bytes: Uint8Array<ArrayBuffer>): { bytes: Uint8Array<ArrayBuffer>; found: boolean };
+  /** A length no form of the secret exceeds: a stream scanner keeps this much minus one. */
+  readonly longestForm: number;
+}
+
+export function createSecretScrubber(secret: string): SecretScrubber {
+  if (secret === '') throw new Error('the secret scrubber needs a non-empty secret');
+  const perCharacter = [...secret].map(characterForms).join('');
+  const source = [perCharacter, ...wholeForms(secret)].join('|');
+  const pattern = new RegExp(source, 'g');
+  const probe = new RegExp(source);
+  const nameProbe = new RegExp(source, 'i');
+  return {
+    scrubText: (text) => text.replace(pattern, REDACTED),
+    foundIn: (text) => probe.test(text),
+    foundInName: (name) => nameProbe.test(name),
+    scrubBytes(bytes) {
+      const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+      if (!probe.test(text)) return { bytes, found: false };
+      return {
+        bytes: new Uint8Array(Buffer.from(text.replace(pattern, REDACTED), 'latin1')),
+        found: true,
+      };
+    },
+    longestForm: secret.length * MAX_FORM_LENGTH,
+  };
+}
+
+/** Scrubbers by secret: a run knows a handful of secrets and redacts many texts with them. */
+const scrubbers = new Map<string, SecretScrubber>();
+const MAX_CACHED_SCRUBBERS = 64;
+
+function scrubberFor(secret: string): SecretScrubber {
+  let scrubber = scrubbers.get(secret);
+  if (!scrubber) {
+    if (scrubbers.size >= MAX_CACHED_SCRUBBERS) scrubbers.clear();
+    scrubber = createSecretScrubber(secret);
+    scrubbers.set(secret, scrubber);
+  }
+  return scrubber;
+}
+
+/** Replaces every form of every (non-empty) secret in a text with `***`. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret) out = scrubberFor(secret).scrubText(out);
+  return out;
+}
+
+/** Whether any (non-empty) secret appears in the text, in any form. */
+export function holdsSecret(text: string, secrets: readonly string[]): boolean {
+  return secrets.some((secret) => secret !== '' && scrubberFor(secret).foundIn(text));
+}
