@@ -8,8 +8,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emptyProfile, serializeProfile } from '../../src/evidence/index.js';
+import { emptyProfile, serializeProfile, type Drift } from '../../src/evidence/index.js';
 import { readBaselineRun } from '../support/baseline.js';
+import { driftFindings } from '../support/evidence.js';
 
 const report = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ passed: true, findings: [], ...extra });
@@ -50,6 +51,34 @@ describe('readBaselineRun', () => {
     writeFileSync(join(dir, 'x.json'), '{"passed": true}');
     expect(() => readBaselineRun(join(dir, 'x.json'))).toThrow(
       /not a contract report .* nor a profile/,
+    );
+  });
+});
+
+describe('driftFindings', () => {
+  const drift = (example: string): Drift => ({
+    severity: 'failure',
+    kind: 'field-removed',
+    operationId: 'searchProducts',
+    status: '200',
+    pointer: '/data/*/nid',
+    before: 'carried by 20 of 20',
+    after: 'carried by 0 of 20',
+    message: 'a field every record carried is gone',
+    example,
+  });
+
+  it('repeats the request with its body, so a POST drift can be reproduced from the log', () => {
+    const [finding] = driftFindings(
+      [drift('POST /products/search {"limit":2,"q":"a b"}')],
+      'https://target.example/web-data/v1',
+    );
+    expect(finding.curl).toBe(
+      `curl -sS -i -X POST 'https://target.example/web-data/v1/products/search' -H "x-api-key: $API_KEY" -H 'content-type: application/json' --data-binary '{"limit":2,"q":"a b"}'`,
+    );
+    const [get] = driftFindings([drift('GET /documents?limit=2')], 'https://t.example');
+    expect(get.curl).toBe(
+      `curl -sS -i 'https://t.example/documents?limit=2' -H "x-api-key: $API_KEY"`,
     );
   });
 });

@@ -8,7 +8,7 @@
  */
 import { BASE_PATH, type Contract } from '../../src/contract/index.js';
 import { undeclaredPatterns } from '../../src/evidence/index.js';
-import { observe, paramsOf } from '../../src/evidence/index.js';
+import { observe, paramsOf, parseExample } from '../../src/evidence/index.js';
 import { emptyProfile, type Profile } from '../../src/evidence/index.js';
 import type { Drift } from '../../src/evidence/index.js';
 import { curlOf, type TargetExchange, type RequestSpec } from './client.js';
@@ -41,6 +41,7 @@ export function observeExchange(
       path: pathBelowBase(url),
       query,
       params: paramsOf(query, spec.body),
+      requestBody: spec.body,
       status: exchange.status,
       headers: exchange.headers,
       mediaType: exchange.mediaType,
@@ -64,8 +65,9 @@ export function takeObserved(holder: { profile: Profile }): Profile {
  */
 export function driftFindings(drifts: readonly Drift[], baseUrl: string): Finding[] {
   return drifts.map((d) => {
-    const [method, path] = d.example ? d.example.split(' ', 2) : ['-', ''];
-    const url = `${baseUrl}${path}`;
+    const example = d.example === undefined ? undefined : parseExample(d.example);
+    const method = example?.method ?? '-';
+    const url = `${baseUrl}${example?.path ?? ''}`;
     const spec: RequestSpec = {
       operationId: d.operationId,
       method: method === 'POST' || method === 'HEAD' ? method : 'GET',
@@ -82,7 +84,7 @@ export function driftFindings(drifts: readonly Drift[], baseUrl: string): Findin
       expected: `as then: ${d.before}`,
       actual: d.after,
       message: d.message,
-      curl: d.example ? curlOf(url, spec, undefined) : undefined,
+      curl: example ? curlOf(url, spec, example.body) : undefined,
       baseline: 'new',
     };
   });

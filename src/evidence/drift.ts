@@ -48,7 +48,7 @@ export interface Drift {
   before: string;
   after: string;
   message: string;
-  /** A request that shows it tonight (`GET /packages`), else one from then; no key. */
+  /** A request that shows it tonight (`GET /packages`, a POST with its body), else one from then; no key. */
   example?: string;
 }
 

@@ -9,7 +9,13 @@
  * declare, never one longer than the profile's bounds.
  */
 import { compareValues } from '../server/listing.js';
-import { looksPersonal, personalName, personalValue } from '../recordings/personal-data.js';
+import {
+  findPersonalData,
+  looksPersonal,
+  personalName,
+  personalValue,
+} from '../recordings/personal-data.js';
+import { holdsSecret } from '../redaction.js';
 import {
   capKeys,
   emptyList,
@@ -37,6 +43,11 @@ export interface Observation {
    * POST list (search) passes its JSON body's top-level values here (see `paramsOf`).
    */
   params?: readonly (readonly [string, string])[];
+  /**
+   * The request's JSON body (a POST): shown after the path in the example request when the line
+   * stays short and holds no key or personal-looking value, so a drift's repro line can send it.
+   */
+  requestBody?: unknown;
   status: number;
   /** Response headers (any case). */
   headers: Headers | Readonly<Record<string, string>>;
@@ -121,12 +132,6 @@ function headerEntries(headers: Observation['headers']): [string, string][] {
     for (const [name, value] of Object.entries(headers))
       out.push([name.toLowerCase(), String(value)]);
   return out;
-}
-
-function holdsSecret(text: string, secrets: readonly string[]): boolean {
-  return secrets.some(
-    (s) => s !== '' && (text.includes(s) || text.includes(encodeURIComponent(s))),
-  );
 }
 
 function bump(counts: Record<string, number>, key: string, by = 1): void {
@@ -214,7 +219,10 @@ function walkBody(
   if (dropped > 0) body.dropped = dropped;
 }
 
-/** The request as an example line, or undefined when it carries a key or a personal-looking value. */
+/**
+ * The request as an example line (`GET /products?limit=2`, or `POST /search {"limit":5}` with its
+ * JSON body), or undefined when it is too long or carries a key or a personal-looking value.
+ */
 export function exampleOf(obs: Observation, secrets: readonly string[]): string | undefined {
   const query = obs.query
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
@@ -222,7 +230,23 @@ export function exampleOf(obs: Observation, secrets: readonly string[]): string 
   const line = `${obs.method.toUpperCase()} ${obs.path}${query ? `?${query}` : ''}`;
   if (line.length > MAX_EXAMPLE_CHARS || holdsSecret(line, secrets)) return undefined;
   if (obs.query.some(([k, v]) => looksPersonal(k, v, { secrets }) !== undefined)) return undefined;
-  return line;
+  if (obs.requestBody === undefined) return line;
+  const withBody = `${line} ${JSON.stringify(obs.requestBody)}`;
+  // A POST without its body would not repeat the request: then this one is no example.
+  const bodyFits =
+    withBody.length <= MAX_EXAMPLE_CHARS &&
+    !holdsSecret(withBody, secrets) &&
+    findPersonalData(obs.requestBody, { secrets }) === undefined;
+  return bodyFits ? withBody : undefined;
+}
+
+/** An example line's parts: method, path with query, and the JSON body when one was kept. */
+export function parseExample(
+  example: string,
+): { method: string; path: string; body?: string } | undefined {
+  const match = /^(\S+) (\S+)(?: (.+))?$/s.exec(example);
+  if (!match) return undefined;
+  return { method: match[1], path: match[2], ...(match[3] ? { body: match[3] } : {}) };
 }
 
 /** Query pairs plus a JSON request body's top-level strings, numbers and booleans. */

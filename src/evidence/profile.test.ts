@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatOf, observe, type Observation } from './observe.js';
+import { exampleOf, formatOf, observe, parseExample, type Observation } from './observe.js';
 import {
   DEFAULT_BOUNDS,
   emptyProfile,
@@ -226,5 +226,42 @@ describe('profile', () => {
     expect(() => readProfile(bad)).toThrow(new RegExp(`${bad}: not a profile`));
     writeFileSync(bad, '{');
     expect(() => readProfile(bad)).toThrow(/cannot read a profile/);
+  });
+});
+
+describe('example requests', () => {
+  const post = (requestBody: unknown): Observation => ({
+    operationId: 'searchProducts',
+    method: 'post',
+    path: '/products/search',
+    query: [],
+    requestBody,
+    status: 200,
+    headers: {},
+  });
+  const key = 'k3y-for-examples';
+
+  it('keeps a POST body that fits, so a repro line can send it, and reads it back', () => {
+    const example = exampleOf(post({ limit: 5, filters: [{ name: 'a b' }] }), [key]);
+    expect(example).toBe('POST /products/search {"limit":5,"filters":[{"name":"a b"}]}');
+    expect(parseExample(example!)).toEqual({
+      method: 'POST',
+      path: '/products/search',
+      body: '{"limit":5,"filters":[{"name":"a b"}]}',
+    });
+    expect(parseExample('GET /products?limit=2')).toEqual({
+      method: 'GET',
+      path: '/products?limit=2',
+    });
+  });
+
+  it('keeps no example of a POST whose body is long, holds the key or looks personal', () => {
+    for (const body of [
+      { numbers: Array.from({ length: 200 }, (_, i) => `PART-${i}`) },
+      { echo: key },
+      { echo: Buffer.from(key).toString('base64') },
+      { contact: 'someone@mail.example' },
+    ])
+      expect(exampleOf(post(body), [key])).toBeUndefined();
   });
 });

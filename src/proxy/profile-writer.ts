@@ -106,6 +106,7 @@ export function createProfileWriter(options: ProfileWriterOptions): ProfileWrite
   ): void {
     const query = [...new URLSearchParams(request.search).entries()];
     const body = answer.kind === 'json' ? answer.value : undefined;
+    const sent = jsonOf(requestBody);
     observe(
       profile,
       {
@@ -113,7 +114,8 @@ export function createProfileWriter(options: ProfileWriterOptions): ProfileWrite
         method: request.method,
         path: request.below,
         query,
-        params: paramsOf(query, jsonOf(requestBody)),
+        params: paramsOf(query, sent),
+        requestBody: sent,
         status: upstream.status,
         headers: upstream.headers,
         body,
