@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseProxyArgs, proxyHelp, ProxyUsageError } from './args.js';
+import { parseProxyArgs, proxyHelp } from './args.js';
+import { UsageError } from '../usage.js';
 import { runProxyCli } from './cli.js';
 import { resolveProxyOptions } from './options.js';
 
@@ -67,7 +68,7 @@ describe('parseProxyArgs', () => {
           return e as Error;
         }
       })();
-      expect(error).toBeInstanceOf(ProxyUsageError);
+      expect(error).toBeInstanceOf(UsageError);
       expect(error!.message).toMatch(/not accepted on the command line/);
       expect(error!.message).not.toContain('cli-secret');
     }
@@ -93,12 +94,12 @@ describe('parseProxyArgs', () => {
     ).toThrow(/--port must be/);
     expect(() =>
       parseProxyArgs(['--proxy', 'https://api.example.com/v2'], { WEB_DATA_API_KEY: 'k' }),
-    ).toThrow(ProxyUsageError);
+    ).toThrow(UsageError);
     expect(() =>
       parseProxyArgs(['--proxy', LIVE, '--proxy-origin', 'localhost:5173/x'], {
         WEB_DATA_API_KEY: 'k',
       }),
-    ).toThrow(ProxyUsageError);
+    ).toThrow(UsageError);
   });
 
   it('returns undefined for --help, whose text names every flag', () => {

@@ -17,7 +17,7 @@ import {
   resolveProxyOptions,
 } from './options.js';
 // The one usage error of every command (src/usage.ts), under the name the proxy's callers use.
-import { UsageError as ProxyUsageError } from '../usage.js';
+import { UsageError } from '../usage.js';
 
 export const proxyHelp = `web-data-mock --proxy: key-holding, validating proxy in front of the live Web Data API
 
@@ -44,15 +44,13 @@ it is never accepted on the command line, and never logged or sent back to the b
 Violations are logged as JSON lines on stderr; GET /__proxy/stats returns the counts.
 `;
 
-export { ProxyUsageError };
-
 const KEY_ON_COMMAND_LINE = /^--(api-key|key|x-api-key)(=|$)/;
 
 function positiveInteger(flag: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0)
-    throw new ProxyUsageError(`--${flag} must be a non-negative integer (got "${raw}")`);
+    throw new UsageError(`--${flag} must be a non-negative integer (got "${raw}")`);
   return n;
 }
 
@@ -63,17 +61,16 @@ export function readApiKey(file: string | undefined, env: NodeJS.ProcessEnv): st
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new ProxyUsageError(
+      throw new UsageError(
         `--api-key-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
       );
     }
     const key = text.split(/\r?\n/)[0].trim();
-    if (!key) throw new ProxyUsageError(`--api-key-file: ${file} is empty`);
+    if (!key) throw new UsageError(`--api-key-file: ${file} is empty`);
     return key;
   }
   const key = env[API_KEY_ENV]?.trim();
-  if (!key)
-    throw new ProxyUsageError(`no API key: set ${API_KEY_ENV} or pass --api-key-file <path>`);
+  if (!key) throw new UsageError(`no API key: set ${API_KEY_ENV} or pass --api-key-file <path>`);
   return key;
 }
 
@@ -83,7 +80,7 @@ export function parseProxyArgs(
   env: NodeJS.ProcessEnv = process.env,
 ): StartProxyOptions | undefined {
   if (argv.some((arg) => KEY_ON_COMMAND_LINE.test(arg))) {
-    throw new ProxyUsageError(
+    throw new UsageError(
       `the API key is not accepted on the command line; set ${API_KEY_ENV} or use --api-key-file`,
     );
   }
@@ -107,7 +104,7 @@ export function parseProxyArgs(
     },
   });
   if (values.help) return undefined;
-  if (!values.proxy) throw new ProxyUsageError('--proxy <live base URL> is required');
+  if (!values.proxy) throw new UsageError('--proxy <live base URL> is required');
   const options: StartProxyOptions = {
     upstream: values.proxy,
     apiKey: readApiKey(values['api-key-file'], env),
@@ -126,7 +123,7 @@ export function parseProxyArgs(
     // Checked here too, so a bad URL or origin is a usage error (exit 2), not a crash at start.
     resolveProxyOptions(options);
   } catch (error) {
-    throw new ProxyUsageError((error as Error).message.replace(/^proxy: /, ''));
+    throw new UsageError((error as Error).message.replace(/^proxy: /, ''));
   }
   return options;
 }

@@ -2,10 +2,11 @@
  * @module proxy/cli
  * `runProxyCli(argv, env)`: what `npm start -- --proxy ...` does, for src/cli.ts to call when it
  * sees `--proxy`: parse the flags, start the proxy, print where it listens (never the key).
- * Usage errors are `ProxyUsageError`s for the CLI to print and exit 2 on.
+ * Usage errors are `UsageError`s (src/usage.ts) for the CLI to print and exit 2 on.
  */
 import { RecordingsError } from '../recordings/index.js';
-import { parseProxyArgs, proxyHelp, ProxyUsageError } from './args.js';
+import { parseProxyArgs, proxyHelp } from './args.js';
+import { UsageError } from '../usage.js';
 import { STATS_PATH } from './app.js';
 import { startProxy, type RunningProxy } from './listen.js';
 
@@ -25,7 +26,7 @@ export async function runProxyCli(
     running = await startProxy(options);
   } catch (error) {
     // A --fixtures path that can never be a directory is the user's to fix, like any flag.
-    if (error instanceof RecordingsError) throw new ProxyUsageError(error.message);
+    if (error instanceof RecordingsError) throw new UsageError(error.message);
     throw error;
   }
   const { settings } = running.app;

@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH } from '../contract/index.js';
-import { parseProxyArgs, ProxyUsageError } from './args.js';
+import { parseProxyArgs } from './args.js';
+import { UsageError } from '../usage.js';
 import { runProxyCli } from './cli.js';
 import { startProxy, type RunningProxy } from './listen.js';
 import type { UpstreamFetch } from './upstream.js';
@@ -397,7 +398,7 @@ describe('recording never breaks serving', () => {
         { WEB_DATA_API_KEY: SECRET },
         () => {},
       );
-      await expect(start).rejects.toThrow(ProxyUsageError);
+      await expect(start).rejects.toThrow(UsageError);
       await expect(start).rejects.toThrow(
         /--fixtures .*file\/rec: cannot create the directory \((ENOTDIR|EEXIST)\)/,
       );
@@ -420,7 +421,7 @@ describe('the key at startup', () => {
         return e as Error;
       }
     })();
-    expect(error).toBeInstanceOf(ProxyUsageError);
+    expect(error).toBeInstanceOf(UsageError);
     expect(error!.message).toMatch(/the API key is not a valid header value/);
     expect(error!.message).toMatch(message);
     expect(error!.message).not.toContain(key.trim());

@@ -10,7 +10,7 @@ export {
   VIOLATIONS_HEADER,
   type ProxyApp,
 } from './app.js';
-export { parseProxyArgs, proxyHelp, ProxyUsageError } from './args.js';
+export { parseProxyArgs, proxyHelp } from './args.js';
 export { runProxyCli } from './cli.js';
 export { startProxy, type RunningProxy, type StartProxyOptions } from './listen.js';
 export { API_KEY_ENV, DEFAULT_PROXY_PORT, type ProxyInput, type ProxyOptions } from './options.js';
