@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { LoadResult } from './load.js';
 import {
   buildComparison,
+  keepsUp,
   checkTargets,
-  median,
   rowFromRounds,
   toMarkdown,
   type BenchReport,
@@ -17,6 +17,7 @@ import {
   type Side,
 } from './report.js';
 import type { TargetKind } from './scenarios.js';
+import { median } from './stats.js';
 
 const MIB = 1024 * 1024;
 
@@ -198,13 +199,39 @@ describe('bench targets', () => {
         { ...start, scale: 1, build: 'compiled', firstAnswerMs: 400 },
       ],
     }).join('\n');
-    // 0.60 against 0.70 is slower, and says so; the cold start halved.
+    // 0.60 against 0.70 is slower, and says so, though it takes less CPU; the cold start halved.
     expect(lines).toMatch(
-      /\| products-list \| 1 \| 0\.70 \| 0\.60 \| 0\.86 \| \*\*no\*\* \| 50 \/ 40 \| yes \|/,
+      /\| products-list \| 1 \| 0\.70 \| 0\.60 \| 0\.86 \| \*\*no\*\* \| 50 \/ 40 \| 1\.25 \| yes \|/,
     );
     expect(lines).toMatch(
-      /\| startup to the first answer \| 1 \| 800 ms \| 400 ms \| 2\.00x faster \| yes \|/,
+      /\| startup to the first answer \| 1 \| 800 ms \| 400 ms \| 2\.00 \| yes \|/,
     );
     expect(buildComparison(report([tsx]))).toEqual([]);
+  });
+
+  it('compares the builds round by round, each round against the run beside it', () => {
+    const base = side(10_000, 20);
+    const rounds = (...rates: number[]) =>
+      rates.map((r) => ({ mock: side(r, 50), baseline: base }));
+    const tsx = rowFromRounds(
+      { scenario: 'part', title: 'part', size: '1', responseBytes: 1 },
+      rounds(7_000, 6_000, 7_000, 6_000),
+    );
+    const compiled = rowFromRounds(
+      { scenario: 'part', build: 'compiled', title: 'part', size: '1', responseBytes: 1 },
+      rounds(6_900, 6_300, 6_800, 6_100),
+    );
+    const [, , line] = buildComparison({ ...report([tsx, compiled]), startup: [] });
+    // Rounds of 0.99, 1.05, 0.97 and 1.02: median 1.00.
+    expect(line).toMatch(/\| part \| 1 \| 0\.65 \| 0\.66 \| 1\.00 \(0\.97-1\.05\) \| yes \|/);
+  });
+});
+
+describe('keepsUp', () => {
+  it('is yes at a median of 1 or more, within noise close to it or when a round went its way, no only when every round is slower', () => {
+    expect(keepsUp([1.0, 0.9, 1.1])).toBe('yes');
+    expect(keepsUp([0.97, 0.96, 0.98])).toBe('within noise');
+    expect(keepsUp([0.8, 0.85, 1.01])).toBe('within noise');
+    expect(keepsUp([0.8, 0.9, 0.85, 0.99])).toBe('no');
   });
 });

@@ -11,6 +11,7 @@ import { mib } from './ipc.js';
 import type { Build } from './builds.js';
 import type { TargetKind } from './scenarios.js';
 import type { StartupResult } from './startup.js';
+import { median } from './stats.js';
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 
@@ -99,12 +100,6 @@ export function machine(): Machine {
 }
 
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 /** One side's figures over several rounds: medians of rates, latencies and CPU; the highest RSS; summed counts. */
 export function combineSides(sides: readonly Side[]): Side {
@@ -230,36 +225,68 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
   return checks;
 }
 
+/** Below this, a median change is a slowdown even when some round went the other way. */
+export const NOISE = 0.05;
+
 /**
- * The compiled build against the tsx one, where the run measured both: each scenario's ratio to
- * the bare baseline (the baseline absorbs the machine's load, so the two ratios compare even when
- * the runs did not share a quiet machine), and the cold starts.
+ * Whether the compiled build keeps up, from its per-round changes against tsx (> 1: compiled
+ * better): `yes` when the median is at least 1; `within noise` when it is within NOISE of 1 or a
+ * round went the compiled build's way; `no` when every round and the median say it is slower.
+ */
+export function keepsUp(changes: readonly number[]): 'yes' | 'within noise' | 'no' {
+  const middle = median(changes);
+  if (middle >= 1) return 'yes';
+  if (middle >= 1 - NOISE || changes.some((c) => c >= 1)) return 'within noise';
+  return 'no';
+}
+
+/** Per-round changes of two rows measured in the same rounds (else one change of the medians). */
+function changes(compiled: Row, tsx: Row, pick: (r: Round) => number): number[] {
+  const a = pairs(compiled);
+  const b = pairs(tsx);
+  if (a.length !== b.length) return [median(a.map(pick)) / median(b.map(pick))];
+  return a.map((round, k) => pick(round) / pick(b[k]));
+}
+
+const showChanges = (list: readonly number[]) =>
+  list.length > 1
+    ? `${fixed(median(list))} (${fixed(Math.min(...list))}-${fixed(Math.max(...list))})`
+    : fixed(list[0]);
+const showVerdict = (v: ReturnType<typeof keepsUp>) => (v === 'no' ? '**no**' : v);
+
+/**
+ * The compiled build against the tsx one, where the run measured both: per scenario, each build's
+ * ratio to the bare baseline, and the two builds compared round by round (their runs in a round
+ * are back to back, so the machine's drift cancels); the cold starts, sample by sample.
  */
 export function buildComparison(report: BenchReport): string[] {
   const key = (r: Row) => `${r.scenario}|${r.size}`;
   const tsx = new Map(
     report.rows.filter((r) => (r.build ?? 'tsx') === 'tsx').map((r) => [key(r), r]),
   );
-  const pairs = report.rows
+  const both = report.rows
     .filter((r) => r.build === 'compiled' && tsx.has(key(r)))
     .map((compiled) => ({ compiled, tsx: tsx.get(key(compiled))! }));
   const starts = report.startup.filter((s) => s.build === 'compiled');
-  if (pairs.length === 0 && starts.length === 0) return [];
+  if (both.length === 0 && starts.length === 0) return [];
   const lines = [
-    '| compiled vs tsx | size | tsx mock/baseline | compiled mock/baseline | compiled / tsx | at least as fast | mock CPU µs/req tsx / compiled | less CPU per request |',
-    '|---|---:|---:|---:|---:|:---:|---:|:---:|',
-    ...pairs.map(({ compiled, tsx: t }) => {
-      const change = ratio(compiled) / ratio(t);
-      const cpuT = t.mock.cpuMicrosPerRequest;
-      const cpuC = compiled.mock.cpuMicrosPerRequest;
-      return `| ${compiled.title} | ${compiled.size} | ${fixed(ratio(t))} | ${fixed(ratio(compiled))} | ${fixed(change)} | ${change >= 1 ? 'yes' : '**no**'} | ${Math.round(cpuT)} / ${Math.round(cpuC)} | ${cpuC <= cpuT ? 'yes' : '**no**'} |`;
+    '| compiled vs tsx | size | tsx mock/baseline | compiled mock/baseline | compiled / tsx req/s, median (rounds) | at least as fast | mock CPU µs/req tsx / compiled | tsx / compiled CPU, median (rounds) | less CPU per request |',
+    '|---|---:|---:|---:|---:|:---:|---:|---:|:---:|',
+    ...both.map(({ compiled, tsx: t }) => {
+      const speed = changes(compiled, t, (r) => r.mock.requestsPerSecond);
+      const cpu = changes(compiled, t, (r) => 1 / r.mock.cpuMicrosPerRequest);
+      return `| ${compiled.title} | ${compiled.size} | ${fixed(ratio(t))} | ${fixed(ratio(compiled))} | ${showChanges(speed)} | ${showVerdict(keepsUp(speed))} | ${Math.round(t.mock.cpuMicrosPerRequest)} / ${Math.round(compiled.mock.cpuMicrosPerRequest)} | ${showChanges(cpu)} | ${showVerdict(keepsUp(cpu))} |`;
     }),
   ];
   for (const c of starts) {
     const t = report.startup.find((s) => (s.build ?? 'tsx') === 'tsx' && s.scale === c.scale);
     if (!t) continue;
+    const a = c.firstAnswerSamplesMs ?? [c.firstAnswerMs];
+    const b = t.firstAnswerSamplesMs ?? [t.firstAnswerMs];
+    const speed =
+      a.length === b.length ? a.map((ms, k) => b[k] / ms) : [t.firstAnswerMs / c.firstAnswerMs];
     lines.push(
-      `| startup to the first answer | ${c.scale} | ${t.firstAnswerMs} ms | ${c.firstAnswerMs} ms | ${fixed(t.firstAnswerMs / c.firstAnswerMs)}x faster | ${c.firstAnswerMs <= t.firstAnswerMs ? 'yes' : '**no**'} | | |`,
+      `| startup to the first answer | ${c.scale} | ${t.firstAnswerMs} ms | ${c.firstAnswerMs} ms | ${showChanges(speed)} | ${showVerdict(keepsUp(speed))} | | | |`,
     );
   }
   return [...lines, ''];
@@ -267,7 +294,7 @@ export function buildComparison(report: BenchReport): string[] {
 
 function roundsNote(rounds: number | undefined): string {
   if (!rounds || rounds < 2) return '';
-  return `, ${rounds} rounds per scenario (mock then baseline, back to back; ratios are the median of the rounds' own ratios, the later rounds after a shorter warm-up)`;
+  return `, ${rounds} rounds per scenario (each build of the mock, then the baseline, back to back, the builds' order alternating; ratios are the median of the rounds' own ratios, the later rounds after a shorter warm-up)`;
 }
 
 export function toMarkdown(report: BenchReport): string {

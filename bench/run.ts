@@ -8,11 +8,12 @@
  *
  * Options (flags or environment): `--duration` / BENCH_DURATION seconds per run (default 4),
  * `--warmup` / BENCH_WARMUP (default 2; later rounds warm up for half as long), `--rounds` /
- * BENCH_ROUNDS (default 3: mock then baseline, back to back, that many times), `--connections` (50), `--sizes 1,live` (scale factors or
+ * BENCH_ROUNDS (default 4: each build of the mock, then the baseline, back to back, that many
+ * times; the builds' order alternates), `--connections` (50), `--sizes 1,live` (scale factors or
  * `live`; the first size runs every scenario, the others the list pages), `--startup-scales 1,1000`
  * (empty to skip; `live` allowed), `--builds tsx,compiled` / BENCH_BUILDS (which builds of the mock:
  * through tsx as `npm start` runs it, the package's compiled JavaScript as an installed package runs
- * it; each scenario and cold start is measured for each, and a table compares them),
+ * it; each scenario and cold start is measured for each, interleaved, and a table compares them),
  * `--only <scenario id>`, `--profile` (the mock child writes a V8 CPU profile to
  * bench/results/profiles/), `--no-state-store` (skip the Redis-against-memory comparison, which
  * otherwise ends a full run and writes `bench/results/state-store.md`).
@@ -41,13 +42,18 @@ import {
   type MockInfo,
   type Scenario,
 } from './scenarios.js';
-import { BENCH_KEY, probeStartup, type StartupResult } from './startup.js';
+import { BENCH_KEY, combineStartups, probeStartup, type StartupResult } from './startup.js';
 import { compareStores } from './state-store.js';
 import { writeFileSync } from 'node:fs';
 
 const DEFAULT_DURATION_S = 4;
-/** Mock and baseline measured back to back this many times per scenario: one pair alone moved by tens of percent between runs. */
-const DEFAULT_ROUNDS = 3;
+/**
+ * Rounds per scenario (each server, then the baseline): one pair alone moved by tens of percent
+ * between runs. Four, so that with two builds each comes first in two rounds.
+ */
+const DEFAULT_ROUNDS = 4;
+/** Cold starts per build and scale: one alone moved by a tenth between runs. */
+const STARTUP_SAMPLES = 3;
 const DEFAULT_WARMUP_S = 2;
 const DEFAULT_CONNECTIONS = 50;
 const STATE_REPORT = fileURLToPath(new URL('./results/state-store.md', import.meta.url));
@@ -122,28 +128,41 @@ function log(line: string): void {
   process.stderr.write(`[bench] ${line}\n`);
 }
 
-function logRound(r: Round): void {
+function logRound(name: string, r: Round): void {
   log(
-    `  ${Math.round(r.mock.requestsPerSecond)} req/s p99 ${r.mock.latencyP99} ms, ${Math.round(r.mock.cpuMicrosPerRequest)} us CPU | baseline ${Math.round(r.baseline.requestsPerSecond)} req/s, ${Math.round(r.baseline.cpuMicrosPerRequest)} us | ratio ${(r.mock.requestsPerSecond / r.baseline.requestsPerSecond).toFixed(2)}`,
+    `  ${name}: ${Math.round(r.mock.requestsPerSecond)} req/s p99 ${r.mock.latencyP99} ms, ${Math.round(r.mock.cpuMicrosPerRequest)} us CPU | baseline ${Math.round(r.baseline.requestsPerSecond)} req/s, ${Math.round(r.baseline.cpuMicrosPerRequest)} us | ratio ${(r.mock.requestsPerSecond / r.baseline.requestsPerSecond).toFixed(2)}`,
   );
 }
 
-/** `rounds` pairs of runs, the server under test first, then the baseline right after it. */
+/**
+ * `rounds` rounds per scenario. In each, every server under test runs once, then the baseline
+ * right after them; each server's round is its run and that baseline run. With two servers (the
+ * tsx and compiled builds) their order alternates from round to round (A B, B A, ...), so neither
+ * always gets the machine just after the baseline's load, and a round's two runs compare directly.
+ */
 async function measureRounds(
   label: string,
-  server: Child,
-  serverUrl: string,
+  servers: readonly { name: string; child: Child; url: string }[],
   baseline: Child,
   baselineUrl: string,
   scenario: Scenario,
-): Promise<Round[]> {
-  const rounds: Round[] = [];
+): Promise<Round[][]> {
+  const rounds: Round[][] = servers.map(() => []);
   for (let k = 0; k < settings.rounds; k++) {
     log(`${label}: round ${k + 1} of ${settings.rounds}`);
-    const mock = await measure(server, `${serverUrl}${scenario.path}`, scenario, k);
+    const order = servers.map((_, i) => i);
+    if (k % 2 === 1) order.reverse();
+    const sides = new Map<number, Side>();
+    for (const i of order)
+      sides.set(
+        i,
+        await measure(servers[i].child, `${servers[i].url}${scenario.path}`, scenario, k),
+      );
     const base = await measure(baseline, `${baselineUrl}${scenario.path}`, scenario, k);
-    rounds.push({ mock, baseline: base });
-    logRound(rounds.at(-1)!);
+    servers.forEach((server, i) => {
+      rounds[i].push({ mock: sides.get(i)!, baseline: base });
+      logRound(server.name, rounds[i].at(-1)!);
+    });
   }
   return rounds;
 }
@@ -163,61 +182,70 @@ async function serveCapture(server: Child, response: CapturedResponse): Promise<
   await serving;
 }
 
+/** Every scenario of a size (the list pages only after the first size), each build of the mock side by side. */
 async function benchSize(
   size: string,
   everyScenario: boolean,
   yardsticks: Yardsticks,
-  build: Build,
 ): Promise<Row[]> {
   const { baseline, baselineUrl, floor, floorUrl } = yardsticks;
   const execArgv = [
     '--expose-gc',
     ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []),
   ];
-  const mock = new Child('./mock-child.ts', [size], { execArgv, build });
+  // One mock per build, all started before the first scenario so their rounds can interleave.
+  const mocks = builds.map((build) => ({
+    build,
+    child: new Child('./mock-child.ts', [size], { execArgv, build }),
+  }));
   const rows: Row[] = [];
   try {
-    const ready = await mock.next('ready');
-    const info = ready.info as unknown as MockInfo;
-    log(
-      `mock (${build}) at size ${size}: ${info.products} products, ${info.parts} parts, ${info.documents} documents, ${info.boardsKits} boards and kits`,
+    const started = await Promise.all(
+      mocks.map(async ({ build, child }) => {
+        const ready = await child.next('ready');
+        const info = ready.info as unknown as MockInfo;
+        log(
+          `mock (${build}) at size ${size}: ${info.products} products, ${info.parts} parts, ${info.documents} documents, ${info.boardsKits} boards and kits`,
+        );
+        return { name: `mock (${build})`, build, child, url: ready.url, info };
+      }),
     );
+    const { info, url } = started[0];
     const scenarios = (everyScenario ? allScenarios(info) : listScenarios(info)).filter(
       (s) => !values.only || s.id === values.only,
     );
-    if (scenarios.length === 0) return rows;
     for (const scenario of scenarios) {
-      const response = await capture(ready.url, scenario);
+      const response = await capture(url, scenario);
       await serveCapture(baseline, response);
       const responseBytes = Buffer.from(response.bodyBase64, 'base64').length;
       const rounds = await measureRounds(
-        `${scenario.id} (size ${size}), mock (${build})`,
-        mock,
-        ready.url,
+        `${scenario.id} (size ${size})`,
+        started,
         baseline,
         baselineUrl,
         scenario,
       );
-      rows.push(
-        rowFromRounds(
-          {
-            scenario: scenario.id,
-            build,
-            title: scenario.title,
-            size,
-            target: scenario.target,
-            responseBytes,
-          },
-          rounds,
+      started.forEach(({ build }, i) =>
+        rows.push(
+          rowFromRounds(
+            {
+              scenario: scenario.id,
+              build,
+              title: scenario.title,
+              size,
+              target: scenario.target,
+              responseBytes,
+            },
+            rounds[i],
+          ),
         ),
       );
-      if (everyScenario && scenario.id === LIST_SCENARIO && build === builds[0]) {
+      if (everyScenario && scenario.id === LIST_SCENARIO) {
         // The same bytes through Hono alone, against the baseline: the part no mock code can remove.
         await serveCapture(floor, response);
-        const floorRounds = await measureRounds(
+        const [floorRounds] = await measureRounds(
           `${scenario.id} (size ${size}), Hono alone`,
-          floor,
-          floorUrl,
+          [{ name: 'Hono alone', child: floor, url: floorUrl }],
           baseline,
           baselineUrl,
           scenario,
@@ -236,7 +264,7 @@ async function benchSize(
       }
     }
   } finally {
-    await mock.stop();
+    await Promise.all(mocks.map(({ child }) => child.stop()));
   }
   return rows;
 }
@@ -258,10 +286,7 @@ try {
   ]);
   for (const [k, size] of list(values.sizes).entries()) {
     try {
-      for (const build of builds)
-        rows.push(
-          ...(await benchSize(size, k === 0, { baseline, baselineUrl, floor, floorUrl }, build)),
-        );
+      rows.push(...(await benchSize(size, k === 0, { baseline, baselineUrl, floor, floorUrl })));
     } catch (error) {
       // A size the mock cannot start at is reported, not silently dropped; the first size must work.
       if (k === 0) throw error;
@@ -273,12 +298,17 @@ try {
   await Promise.all([baseline.stop(), floor.stop()]);
 }
 
+// Cold starts: STARTUP_SAMPLES of each build per scale, the builds' order alternating.
 const startup: StartupResult[] = [];
-for (const scale of scales(values['startup-scales']))
-  for (const build of builds) {
-    log(`cold start of the CLI (${build}) at scale ${scale}`);
-    startup.push(await probeStartup(scale, build));
-  }
+for (const scale of scales(values['startup-scales'])) {
+  const samples = new Map<Build, StartupResult[]>(builds.map((b) => [b, []]));
+  for (let k = 0; k < STARTUP_SAMPLES; k++)
+    for (const build of k % 2 === 0 ? builds : [...builds].reverse()) {
+      log(`cold start of the CLI (${build}) at scale ${scale}: ${k + 1} of ${STARTUP_SAMPLES}`);
+      samples.get(build)!.push(await probeStartup(scale, build));
+    }
+  for (const build of builds) startup.push(combineStartups(samples.get(build)!));
+}
 
 const report: BenchReport = {
   date: new Date().toISOString(),

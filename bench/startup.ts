@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseBuilds, type Build } from './builds.js';
 import { mib } from './ipc.js';
+import { median } from './stats.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 /** The installed package's command: compiled code, no loader. */
@@ -141,10 +142,34 @@ export interface StartupResult {
   build?: Build;
   /** Spawn of `node src/cli.ts` -> first 200 on the products list (includes Node and tsx start). */
   firstAnswerMs: number;
+  /** Each cold start's first-answer time, when the result combines several (combineStartups). */
+  firstAnswerSamplesMs?: number[];
   bannerReadyMs: number | undefined;
   peakRssBytes: number | undefined;
   shutdownMs: number;
   exitCode: number | null;
+}
+
+/**
+ * Several cold starts of one build at one scale as one result: the median times, the highest peak
+ * RSS and shutdown time, the first failed exit code if any; every first-answer time kept.
+ */
+export function combineStartups(samples: readonly StartupResult[]): StartupResult {
+  const mid = (pick: (s: StartupResult) => number | undefined) => {
+    const known = samples.map(pick).filter((n): n is number => n !== undefined);
+    return known.length === 0 ? undefined : median(known);
+  };
+  const rss = samples.map((s) => s.peakRssBytes).filter((n): n is number => n !== undefined);
+  return {
+    scale: samples[0].scale,
+    build: samples[0].build,
+    firstAnswerMs: Math.round(mid((s) => s.firstAnswerMs)!),
+    firstAnswerSamplesMs: samples.map((s) => s.firstAnswerMs),
+    bannerReadyMs: mid((s) => s.bannerReadyMs),
+    peakRssBytes: rss.length === 0 ? undefined : Math.max(...rss),
+    shutdownMs: Math.max(...samples.map((s) => s.shutdownMs)),
+    exitCode: samples.find((s) => s.exitCode !== 0)?.exitCode ?? 0,
+  };
 }
 
 /** One cold start of the CLI at a scale, measured end to end. */
