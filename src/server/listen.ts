@@ -27,10 +27,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * What a request gets in the moment between listening and serving (the dataset is being built: a
+ * few seconds at the live size): the API's `{error}` shape, and when to try again, so a client or
+ * a health probe that is early is told to wait rather than handed a bare text.
+ */
+function startingAnswer(): Response {
+  return Response.json(
+    { error: 'The mock is starting (building its dataset); retry shortly' },
+    { status: 503, headers: { 'retry-after': '1' } },
+  );
+}
+
 export async function startMockServer(options: ListenOptions = {}): Promise<RunningServer> {
   let app: MockApp | undefined;
   const listening = await listen(
-    (request, env) => (app ? app.fetch(request, env) : new Response('starting', { status: 503 })),
+    (request, env) => (app ? app.fetch(request, env) : startingAnswer()),
     { port: options.port ?? 0, host: options.host ?? DEFAULT_HOST },
   );
   try {
