@@ -75,15 +75,17 @@ function characterForms(ch: string): string {
 /** The secret's bytes hex-encoded and base64(url)-encoded at its three possible alignments. */
 function wholeForms(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
-  const forms = [anyCaseHex(bytes.toString('hex'))];
+  const hex = bytes.toString('hex');
+  const encoded = [hex];
   for (let offset = 0; offset < 3; offset += 1) {
     const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
     const fullGroups = Math.floor(padded.length / 3) * 4;
     const core = padded.toString('base64').slice(offset === 0 ? 0 : 4, fullGroups);
-    if (core.length >= MIN_WHOLE_FORM)
-      forms.push(escapeRegExp(core), escapeRegExp(core.replace(/\+/g, '-').replace(/\//g, '_')));
+    encoded.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
   }
-  return forms.filter((form) => form.length >= MIN_WHOLE_FORM);
+  return encoded
+    .filter((form) => form.length >= MIN_WHOLE_FORM)
+    .map((form) => (form === hex ? anyCaseHex(form) : escapeRegExp(form)));
 }
 
 export interface SecretScrubber {

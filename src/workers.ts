@@ -46,7 +46,7 @@ export async function runWorkers(n: number, stateUrl: string): Promise<void> {
       if (banners.size === n)
         // Any worker's banner will do (they differ only in their start time); the slowest one's
         // "ready in" is the fleet's.
-        process.stdout.write(message.banner.replace(/^/, `${n} workers: `));
+        process.stdout.write(`${n} workers: ${message.banner}`);
     });
   }
   cluster.on('exit', (worker, code, signal) => {

@@ -9,6 +9,7 @@ import { BASE_PATH } from '../contract/index.js';
 import { listen } from '../net/listen.js';
 import { createApp, type MockApp } from './app.js';
 import { DEFAULT_HOST, type AppOptions } from './options.js';
+import { jsonResponse } from './response.js';
 
 export interface ListenOptions extends Partial<AppOptions> {
   /** 0 (the default here) picks a free port; the CLI passes 4010. */
@@ -33,9 +34,10 @@ export interface RunningServer {
  * a health probe that is early is told to wait rather than handed a bare text.
  */
 function startingAnswer(): Response {
-  return Response.json(
+  return jsonResponse(
+    503,
     { error: 'The mock is starting (building its dataset); retry shortly' },
-    { status: 503, headers: { 'retry-after': '1' } },
+    { 'retry-after': '1' },
   );
 }
 
