@@ -238,6 +238,12 @@ describe.runIf(hasChromium)('the /docs page in Chromium', () => {
         `</p><script>document.body.dataset.pwned=1</script>`;
       document.tags[0].description = HOSTILE;
       document.info.title = HOSTILE;
+      // References to nothing: a cycle and a malformed pointer.
+      document['x-loop'] = { $ref: '#/x-loop' };
+      document.paths['/products'].get.parameters.push(
+        { $ref: '#/x-loop' },
+        { $ref: '#/components/parameters/%E0%A4%A' },
+      );
       const app = new Hono();
       mountDocs(app, {
         specText: stringifyYaml(document),
@@ -251,7 +257,7 @@ describe.runIf(hasChromium)('the /docs page in Chromium', () => {
       await served?.close();
     });
 
-    it('shows every string as text and runs none of it', async () => {
+    it('shows every string as text, runs none of it, and survives references to nothing', async () => {
       const { page } = await openDocs(browser, served.origin);
       try {
         const section = page.locator('section[data-operation-id="listProducts"]');

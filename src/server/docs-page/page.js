@@ -58,7 +58,12 @@ function pointer(document, path) {
   /** @type {unknown} */
   let at = document;
   for (const raw of path.split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    let key;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined; // malformed percent-encoding: a reference to nothing
+    }
     if (!isObject(at) || !Object.hasOwn(at, key)) return undefined;
     at = at[key];
   }
