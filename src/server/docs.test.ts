@@ -178,7 +178,7 @@ describe.runIf(hasChromium)('the /docs page in Chromium', () => {
         // Name and kind of each parameter, as the contract reads them from the document.
         const rows = await section
           .locator('table.parameters tbody tr')
-          .evaluateAll((trs) =>
+          .evaluateAll((trs: HTMLTableRowElement[]) =>
             trs.map((tr) => [
               tr.cells[0].textContent,
               tr.cells[1].textContent,
