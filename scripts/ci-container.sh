@@ -10,7 +10,8 @@
 #      the image's own HEALTHCHECK to pass.
 #   5. run the contract suite from the image against that mock: exit 0, reports in a mounted folder.
 #   6. SIGTERM the mock: it must exit 0 within the shutdown grace (10 s) plus a margin.
-# Prints the image's size and the mock's start time (container start to first /healthz answer).
+# Prints the image's size and the mock's start time (container start to first /healthz answer);
+# fails when the image's layers above the base exceed 120 MB.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -87,7 +88,8 @@ rm -rf "$npmrc_dir"
 echo "built $IMAGE in $(($(date +%s) - started)) s"
 size=$(pod image inspect --format '{{.Size}}' "$IMAGE")
 base_size=$(pod image inspect --format '{{.Size}}' docker.io/library/node:24-bookworm-slim)
-echo "image size: $((size / 1000000)) MB ($size bytes; the stand-in base is $((base_size / 1000000)) MB of it)"
+echo "image size: $((size / 1000000)) MB ($size bytes; the stand-in base is $((base_size / 1000000)) MB of it, the layers above it $(((size - base_size) / 1000000)) MB, limit 120 MB)"
+[ $((size - base_size)) -le 120000000 ] || { echo "ci-container: the image's layers above the base are more than 120 MB (docs/dependencies.md)" >&2; exit 1; }
 
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 echo "== run the mock (default job) on port $port"

@@ -1,26 +1,24 @@
 /**
  * @module docs
- * The offline API reference: the raw document (`/openapi.yaml`, `/openapi.json`), and `/docs`, the
- * Scalar reference page preconfigured with this server as the target and the demo key filled in.
- * The Scalar bundle is served from `node_modules`, so the page loads nothing from a CDN (and, with
- * fonts and telemetry off, nothing from the internet at all). The page reads a copy of the
- * document with this mock's working examples (`/examples.json`) filled into every operation's path
- * parameters and request body, so "try it" answers 200 on every operation as it stands, and the
- * table of kinds of fact (source, vendor reference, ours) in its introduction.
+ * The offline API reference: the raw document (`/openapi.yaml`, `/openapi.json`), and `/docs`, a
+ * small page of our own (docs-page/: a fixed HTML shell, a style sheet and a plain-DOM script,
+ * all served from here, so the page loads nothing from elsewhere and works offline; its CSP allows
+ * only this origin). The page reads its settings (`/docs/config.json`: which document, the base
+ * URL, the demo key) and a copy of the document with this mock's working examples
+ * (`/examples.json`) filled into every operation's path parameters and request body, so "Send"
+ * answers 200 on every operation as it stands, and the table of kinds of fact in its introduction.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Env, Hono } from 'hono';
-import { Scalar } from '@scalar/hono-api-reference';
 import { parse as parseYaml } from 'yaml';
+import { assetPaths, CONTENT_SECURITY_POLICY, PAGE_STYLE, pageHtml } from './docs-page/shell.js';
 
 export interface DocsOptions {
   /** The document's text (see `readSpecText` in src/contract), or a function that makes it on first request. */
   specText: string | (() => string);
-  /** Base URL the reference's "try it" sends requests to, absolute or relative, ending in `/web-data/v1`. */
+  /** Base URL the page names, absolute or relative, ending in `/web-data/v1`; "Send" goes to its path on the page's own origin. */
   apiBaseUrl: string;
-  /** Pre-filled into the `apiKey` security scheme so "try it" works at once. */
+  /** Pre-filled into the page's key field so "Send" works at once. */
   demoKey?: string;
   /** Working inputs per operationId (see examples.ts), filled into the page's copy of the document. */
   examples?: Record<string, OperationInputs>;
@@ -28,42 +26,22 @@ export interface DocsOptions {
   kindsOfFact?: () => string;
 }
 
-/** What "try it" needs to send a request that works: path parameter values and a JSON body. */
+/** What "Send" needs to send a request that works: path parameter values and a JSON body. */
 export interface OperationInputs {
   pathParameters: Record<string, string>;
   body?: unknown;
 }
 
-/** The document's security scheme name (components.securitySchemes). */
-const SECURITY_SCHEME = 'apiKey';
-/** The bundle URL carries a content hash, so it may be cached for good. */
-const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
-const HASH_CHARS = 12;
 export const DOCS_PATH = '/docs';
 export const SPEC_YAML_PATH = '/openapi.yaml';
 export const SPEC_JSON_PATH = '/openapi.json';
 /** The document with examples filled in, for the reference page only (the raw one stays as written). */
 export const DOCS_SPEC_PATH = `${DOCS_PATH}/openapi.json`;
 
-interface Bundle {
-  path: string;
-  body: Buffer;
-}
-
-let bundle: Bundle | undefined;
-
-/** Reads the Scalar standalone bundle once per process; its URL names its content hash. */
-function scalarBundle(): Bundle {
-  if (!bundle) {
-    const file = createRequire(import.meta.url).resolve(
-      '@scalar/api-reference/browser/standalone.js',
-    );
-    const body = readFileSync(file);
-    const hash = createHash('sha256').update(body).digest('hex').slice(0, HASH_CHARS);
-    bundle = { path: `${DOCS_PATH}/assets/scalar-api-reference.${hash}.js`, body };
-  }
-  return bundle;
-}
+/** The page's script, beside this module in the sources and in dist/ alike (tsc copies it: allowJs). */
+const PAGE_SCRIPT_URL = new URL('./docs-page/page.js', import.meta.url);
+let pageScript: string | undefined;
+const readPageScript = () => (pageScript ??= readFileSync(PAGE_SCRIPT_URL, 'utf8'));
 
 interface ParameterObject {
   name?: string;
@@ -112,7 +90,7 @@ function docsCopy(documentJson: string, options: DocsOptions): string {
   return JSON.stringify(document);
 }
 
-/** Registers `GET /openapi.yaml`, `GET /openapi.json`, `GET /docs` and the bundle on `app`. */
+/** Registers `GET /openapi.yaml`, `GET /openapi.json`, `GET /docs` and the page's files on `app`. */
 export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): void {
   if (!options.apiBaseUrl) throw new Error('mountDocs: apiBaseUrl is required');
   // Built on first request, once: the document's text and its JSON form cost startup time that
@@ -129,7 +107,20 @@ export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): vo
     return texts;
   };
   if (typeof options.specText === 'string') documentTexts();
-  const { path: bundlePath, body: bundleBody } = scalarBundle();
+  const withCopy = Boolean(options.examples || options.kindsOfFact);
+  const paths = assetPaths(DOCS_PATH);
+  const config = JSON.stringify({
+    document: withCopy ? DOCS_SPEC_PATH : SPEC_JSON_PATH,
+    apiBaseUrl: options.apiBaseUrl,
+    demoKey: options.demoKey ?? null,
+  });
+  // Small files that change with the package: the browser asks again each time (no-cache).
+  const file = (contentType: string, extra: Record<string, string> = {}) => ({
+    'content-type': contentType,
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+    ...extra,
+  });
 
   app.get(SPEC_YAML_PATH, (c) =>
     c.body(documentTexts().yaml, 200, { 'content-type': 'application/yaml; charset=utf-8' }),
@@ -137,39 +128,23 @@ export function mountDocs<E extends Env>(app: Hono<E>, options: DocsOptions): vo
   app.get(SPEC_JSON_PATH, (c) =>
     c.body(documentTexts().json, 200, { 'content-type': 'application/json; charset=utf-8' }),
   );
-  if (options.examples || options.kindsOfFact)
+  if (withCopy)
     app.get(DOCS_SPEC_PATH, (c) =>
       c.body(documentTexts().docs, 200, { 'content-type': 'application/json; charset=utf-8' }),
     );
-  app.get(bundlePath, (c) =>
-    c.body(new Uint8Array(bundleBody), 200, {
-      'content-type': 'text/javascript; charset=utf-8',
-      'cache-control': `public, max-age=${ONE_YEAR_SECONDS}, immutable`,
-    }),
+  app.get(DOCS_PATH, (c) =>
+    c.body(
+      pageHtml(DOCS_PATH),
+      200,
+      file('text/html; charset=utf-8', {
+        'content-security-policy': CONTENT_SECURITY_POLICY,
+        'referrer-policy': 'no-referrer',
+      }),
+    ),
   );
-  app.get(
-    DOCS_PATH,
-    Scalar({
-      pageTitle: 'Web Data API (mock) reference',
-      url: options.examples || options.kindsOfFact ? DOCS_SPEC_PATH : SPEC_JSON_PATH,
-      cdn: bundlePath,
-      servers: [{ url: options.apiBaseUrl, description: 'This server' }],
-      authentication: options.demoKey
-        ? {
-            preferredSecurityScheme: SECURITY_SCHEME,
-            securitySchemes: { [SECURITY_SCHEME]: { value: options.demoKey } },
-          }
-        : undefined,
-      withDefaultFonts: false,
-      telemetry: false,
-      // The AI agent panel fetches a registry from scalar.com on load; off, so the page stays local.
-      agent: { disabled: true },
-      // Requests go straight to the server above; never through Scalar's hosted proxy.
-      proxyUrl: undefined,
-      showDeveloperTools: 'never',
-      // Twenty operations: list them all in the sidebar rather than behind six collapsed tags.
-      defaultOpenAllTags: true,
-      documentDownloadType: 'both',
-    }),
+  app.get(paths.config, (c) => c.body(config, 200, file('application/json; charset=utf-8')));
+  app.get(paths.script, (c) =>
+    c.body(readPageScript(), 200, file('text/javascript; charset=utf-8')),
   );
+  app.get(paths.style, (c) => c.body(PAGE_STYLE, 200, file('text/css; charset=utf-8')));
 }
