@@ -19,6 +19,7 @@ import { loadContract } from '../src/contract/index.js';
 import { loadAllowlist } from './support/allowlist.js';
 import { readBaselineRun } from './support/baseline.js';
 import { readOptions, type ContractOptions } from './support/options.js';
+import { refusalOf, reportRefusal } from './support/preflight.js';
 import { EXIT_USAGE, UsageError } from '../src/usage.js';
 
 // Beside this file: vitest.config.ts in the repository, vitest.config.js in the compiled package.
@@ -227,23 +228,6 @@ export async function validate(env: NodeJS.ProcessEnv): Promise<ContractOptions>
   return options;
 }
 
-/** Asks the target once: any HTTP answer will do; none is a usage error (wrong URL, VPN down). */
-export async function assertReachable(baseUrl: string, timeoutMs: number): Promise<void> {
-  try {
-    const answer = await fetch(baseUrl, {
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'manual',
-    });
-    await answer.body?.cancel();
-  } catch (error) {
-    const why =
-      error instanceof Error && error.name === 'TimeoutError'
-        ? `no answer within ${timeoutMs} ms`
-        : String((error as Error).cause ?? error);
-    throw new UsageError(`target ${baseUrl} is not reachable: ${why}; nothing was tested`);
-  }
-}
-
 /** Where the suite's output goes: the terminal (the command), or kept for an error message (the library). */
 export type SuiteOutput = 'inherit' | 'quiet';
 
@@ -323,7 +307,14 @@ export async function runSuite(
   output: SuiteOutput = 'inherit',
 ): Promise<SuiteResult> {
   const options = await validate(env);
-  if (options.baseUrl) await assertReachable(options.baseUrl, options.timeoutMs);
+  if (options.baseUrl) {
+    const contract = await loadContract({ release: options.release });
+    const refused = await refusalOf({ ...options, baseUrl: options.baseUrl }, contract);
+    if (refused) {
+      reportRefusal(options, options.baseUrl, contract.release, refused);
+      throw new UsageError(refused);
+    }
+  }
   const before = mtimeOf(options.jsonFile);
   const { code, tail } = await runVitest(env, output);
   const exit = exitOf(code, verdictOf(options.jsonFile, before));

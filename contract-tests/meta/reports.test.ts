@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { compareWithBaseline, readBaseline } from '../support/baseline.js';
 import { redactSecrets } from '../../src/redaction.js';
 import type { Finding } from '../support/findings.js';
-import { requestsSent, runErrors, thrownFailure } from '../support/reporter.js';
+import { requestsSent, runErrors, thrownFailure } from '../support/collect.js';
 import { exitOf } from '../cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/web-data-contract.js', import.meta.url));

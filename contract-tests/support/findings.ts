@@ -29,6 +29,10 @@ export interface Finding {
   assumption?: string;
   /** Against `--baseline`: whether the previous report had this finding. */
   baseline?: 'new' | 'known';
+  /** A check (or part of one) that could not run (rule `not-run`): what was not checked, and why. */
+  notRun?: { what: string; why: string };
+  /** Drift against the baseline's profile (rules `drift.*`): what the service did then, and now. */
+  change?: { then: string; now: string };
 }
 
 const MAX_ACTUAL_CHARS = 300;
@@ -55,8 +59,11 @@ export function formatFinding(f: Finding): string {
     `  request:  ${f.method} ${f.url}${f.status === undefined ? '' : ` -> ${f.status}`}`,
   ];
   if (f.pointer !== undefined) lines.push(`  pointer:  ${f.pointer || '(body)'}`);
-  lines.push(`  expected: ${f.expected}`);
-  if (f.actual !== undefined) lines.push(`  actual:   ${f.actual}`);
+  if (f.change) lines.push(`  then:     ${f.change.then}`, `  now:      ${f.change.now}`);
+  else {
+    lines.push(`  expected: ${f.expected}`);
+    if (f.actual !== undefined) lines.push(`  actual:   ${f.actual}`);
+  }
   if (f.assumption) lines.push(`  assumed:  ${f.assumption} (spec/DECISIONS.md)`);
   if (f.curl) lines.push(`  repro:    ${f.curl}`);
   return lines.join('\n');
