@@ -1,0 +1,76 @@
+/**
+ * @module meta/verdict.test
+ * The summary a person reads first, on a target of an older release checked as the newest (the
+ * mock at `--api-version 1.1.0`, the suite at its default release), through `runContract()`: it
+ * fails, and the summary leads with the verdict, says the target looks like release 1.1.0 with
+ * the flag that checks it as that one, then the findings grouped by cause; it stays under 1 MiB,
+ * while the JSON report keeps every finding.
+ */
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type RunningServer } from '../../src/server/listen.js';
+import { runContract, type ContractReport } from '../run.js';
+import { DEFAULTS } from '../support/options.js';
+import { SUMMARY_LIMIT_BYTES } from '../support/summary.js';
+
+/** One whole suite run; the machine is shared. */
+const RUN_MS = 180_000;
+
+let mock: RunningServer;
+let dir: string;
+let report: ContractReport;
+let summary: string;
+
+beforeAll(async () => {
+  mock = await startMockServer({ apiVersion: '1.1.0', validateResponses: false });
+  dir = mkdtempSync(join(tmpdir(), 'contract-verdict-'));
+  report = await runContract({
+    baseUrl: mock.url,
+    apiKey: DEFAULTS.mockApiKey,
+    restrictedApiKey: DEFAULTS.mockRestrictedApiKey,
+    reportDir: dir,
+  });
+  summary = readFileSync(join(dir, 'contract-summary.md'), 'utf8');
+}, RUN_MS);
+
+afterAll(async () => {
+  await mock?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a 1.1.0 target checked as the newest release', () => {
+  it('fails, and the report names the release the findings fit', () => {
+    expect(report.passed).toBe(false);
+    expect(report.release).toBe('1.3.0');
+    expect(report.releaseHint?.release, summary).toBe('1.1.0');
+    expect(report.releaseHint?.unknownPaths.length).toBeGreaterThan(0);
+  });
+
+  it('the summary leads with the verdict, the release hint and its flag, then the roll-up by cause', () => {
+    const lines = summary.split('\n');
+    expect(lines[0]).toBe('## Contract suite: FAILED');
+    expect(lines[2]).toMatch(
+      /^\*\*The target looks like release 1\\\.1\\\.0\*\*.*, not 1\\\.3\\\.0: /,
+    );
+    expect(lines[2]).toContain('`--release 1.1.0`');
+    const byCause = summary.indexOf('\n### By cause\n');
+    expect(byCause).toBeGreaterThan(0);
+    expect(byCause).toBeLessThan(summary.indexOf('\n### Coverage\n'));
+    // The table's rows: failures first, each with its count and operations; then the first of each.
+    const rows = lines.slice(lines.indexOf('### By cause') + 4).filter((l) => l.startsWith('| '));
+    expect(rows[0]).toMatch(/^\| failure \| .+ \| \d+ \| .+ \(\d+\)/);
+    expect(summary).toMatch(/\nThe first of each:\n\n- failure \*\*/);
+    expect(report.causes.reduce((n, c) => n + c.count, 0)).toBe(
+      report.findings.filter((f) => f.rule !== 'not-run').length,
+    );
+  });
+
+  it('stays under 1 MiB, the JSON report keeping every finding', () => {
+    expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES);
+    expect(report.counts.failures).toBe(
+      report.findings.filter((f) => f.severity === 'failure').length,
+    );
+  });
+});
