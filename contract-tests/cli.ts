@@ -2,10 +2,11 @@
  * @module contract-tests/cli
  * `web-data-contract [base-url]`: the contract suite as a command. Flags become the suite's
  * `CONTRACT_*` variables (which keep working on their own); every option is checked (report
- * locations writable too), and the target asked once, before anything runs. Exit status: 0 the
- * target conforms (every test passed and the report is green), 1 drift (failures in the reports,
- * or nothing real tested), 2 a usage error, an unreachable target or a run that wrote no report,
- * always as one line (no stack trace).
+ * locations writable too), and the target asked, before anything runs, for any answer and with the
+ * key (support/preflight.ts). Exit status: 0 the target conforms (every test passed or did not
+ * apply, and the report is green), 1 drift (failures in the reports, or nothing real tested), 2 a
+ * usage error, an unreachable target, a refused key or a run that wrote no report, always as one
+ * line (no stack trace); an unreachable target or a refused key also writes the summary saying why.
  * Keys are never flags (a command line is visible to every user of the machine): they come from
  * the environment.
  */
@@ -137,7 +138,7 @@ export function usage(): string {
     ),
     `  --${'help'.padEnd(30)} this text`,
     '',
-    'Exit status: 0 conforms, 1 drift (see the reports), 2 usage error or unreachable target.',
+    'Exit status: 0 conforms, 1 drift (see the reports), 2 usage error, unreachable target or refused key.',
     '',
     'Example: CONTRACT_API_KEY=... npx web-data-contract https://staging.example.com/web-data/v1 --baseline last/contract-report.json',
   ];

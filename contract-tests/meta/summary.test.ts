@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '../support/findings.js';
+import { formatFinding, type Finding } from '../support/findings.js';
 import { releaseHint, type ReleaseShapes } from '../support/release-hint.js';
 import type { ContractReport } from '../support/report.js';
 import { rollUp } from '../support/rollup.js';
@@ -237,5 +237,15 @@ describe('the release hint', () => {
       laterFields: [{ name: 'chipImage', since: '1.3.0' }],
     });
     expect(releaseHint([finding('x')], new Set(['listParts']), shapes)).toBeUndefined();
+  });
+});
+
+describe('the console', () => {
+  it('prints each value of a finding on its line, without a terminal escape sequence', () => {
+    const hostile = 'a\u001b[2J\u001b[31mred\nfake line\r\u0007';
+    const text = formatFinding(finding(hostile, { change: { then: hostile, now: hostile } }));
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(text.split('\n')).toHaveLength(6); // header, request, pointer, then, now, repro
+    expect(text).toContain('a\ufffd[2J\ufffd[31mred fake line \ufffd');
   });
 });

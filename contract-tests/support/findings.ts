@@ -4,6 +4,7 @@
  * reproduce it, and the one formatter that turns it into a failure message.
  */
 import { truncate, type Source } from '../../src/contract/index.js';
+import { oneLine } from '../../src/text/markdown.js';
 
 export type Severity = 'failure' | 'warning';
 
@@ -52,8 +53,12 @@ export function show(value: unknown): string {
   return truncate(text, MAX_ACTUAL_CHARS, `... (${text.length} chars)`);
 }
 
-/** The multi-line message a failing test prints for one finding. */
-export function formatFinding(f: Finding): string {
+/**
+ * The multi-line message a failing test prints for one finding (the console, JUnit). Each value
+ * stays on its line, with control characters (a terminal's escape sequences) shown as U+FFFD.
+ */
+export function formatFinding(finding: Finding): string {
+  const f = mapStrings(finding, oneLine);
   const lines = [
     `[${f.severity}] ${f.rule} in ${f.operationId}${f.source ? ` (x-source: ${f.source})` : ''}: ${f.message}`,
     `  request:  ${f.method} ${f.url}${f.status === undefined ? '' : ` -> ${f.status}`}`,
@@ -67,6 +72,16 @@ export function formatFinding(f: Finding): string {
   if (f.assumption) lines.push(`  assumed:  ${f.assumption} (spec/DECISIONS.md)`);
   if (f.curl) lines.push(`  repro:    ${f.curl}`);
   return lines.join('\n');
+}
+
+/** The finding with `change` applied to every string it carries (nested ones too). */
+export function mapStrings(f: Finding, change: (s: string) => string): Finding {
+  const out = { ...f } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(f))
+    if (typeof value === 'string') out[key] = change(value);
+  if (f.notRun) out.notRun = { what: change(f.notRun.what), why: change(f.notRun.why) };
+  if (f.change) out.change = { then: change(f.change.then), now: change(f.change.now) };
+  return out as unknown as Finding;
 }
 
 export function failuresOf(findings: readonly Finding[]): Finding[] {

@@ -9,7 +9,7 @@ import { truncate, type Contract } from '../../src/contract/index.js';
 import { compareWithBaseline, type BaselineRun } from './baseline.js';
 import type { CollectedRun, TestRow } from './collect.js';
 import { coverageCells, type CoverageCell } from './coverage.js';
-import type { Finding } from './findings.js';
+import { mapStrings, type Finding } from './findings.js';
 import type { ContractOptions, TargetKind } from './options.js';
 import { NOT_RUN } from './probe.js';
 import { releaseHint, type ReleaseHint, type ReleaseShapes } from './release-hint.js';
@@ -58,13 +58,7 @@ export const MAX_FINDING_TEXT = 2000;
 
 /** A finding with every string field cut to MAX_FINDING_TEXT characters. */
 export function capFinding(f: Finding): Finding {
-  const cut = (s: string) => truncate(s, MAX_FINDING_TEXT, `... (${s.length} chars)`);
-  const out = { ...f } as Record<string, unknown>;
-  for (const [key, value] of Object.entries(f))
-    if (typeof value === 'string') out[key] = cut(value);
-  if (f.notRun) out.notRun = { what: cut(f.notRun.what), why: cut(f.notRun.why) };
-  if (f.change) out.change = { then: cut(f.change.then), now: cut(f.change.now) };
-  return out as unknown as Finding;
+  return mapStrings(f, (s) => truncate(s, MAX_FINDING_TEXT, `... (${s.length} chars)`));
 }
 
 /** What the report is built from, besides the run itself. */
