@@ -4,11 +4,15 @@
  * mock at `--api-version 1.1.0`, the suite at its default release), through `runContract()`: it
  * fails, and the summary leads with the verdict, says the target looks like release 1.1.0 with
  * the flag that checks it as that one, then the findings grouped by cause; it stays under 1 MiB,
- * while the JSON report keeps every finding.
+ * while the JSON report keeps every finding. Run bare, with no release given, the console names the
+ * release the reports name (the one resolved, not "latest").
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../../src/server/listen.js';
 import { runContract, type ContractReport } from '../run.js';
@@ -73,4 +77,60 @@ describe('a 1.1.0 target checked as the newest release', () => {
       report.findings.filter((f) => f.severity === 'failure').length,
     );
   });
+});
+
+describe('the release named', () => {
+  it(
+    'is the same on the console and in the summary when none is given',
+    async () => {
+      const reports = mkdtempSync(join(tmpdir(), 'contract-release-'));
+      const vitest = join(
+        dirname(createRequire(import.meta.url).resolve('vitest/package.json')),
+        'vitest.mjs',
+      );
+      const clean = Object.fromEntries(
+        Object.entries(process.env).filter(
+          ([k]) =>
+            !k.startsWith('CONTRACT_') && !k.startsWith('VITEST') && k !== 'GITHUB_STEP_SUMMARY',
+        ),
+      );
+      // spawnSync would hold this process, and so the mock it serves: run it on a promise instead.
+      const out = await new Promise<string>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [
+            vitest,
+            'run',
+            '--config',
+            'contract-tests/vitest.config.ts',
+            'contract-tests/rate-limit.contract.test.ts',
+          ],
+          {
+            cwd: fileURLToPath(new URL('../..', import.meta.url)),
+            env: {
+              ...clean,
+              CONTRACT_BASE_URL: mock.url,
+              CONTRACT_API_KEY: DEFAULTS.mockApiKey,
+              CONTRACT_REPORT_DIR: reports,
+              NO_COLOR: '1',
+            },
+          },
+        );
+        let text = '';
+        child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+        child.on('close', () => resolve(text));
+      });
+      try {
+        expect(out).toMatch(/^contract suite: target .* \(live\), release 1\.3\.0, /m);
+        expect(out).not.toMatch(/release latest/);
+        expect(readFileSync(join(reports, 'contract-summary.md'), 'utf8')).toMatch(
+          /\nTarget `.*` \(live\), release 1\\\.3\\\.0, /,
+        );
+      } finally {
+        rmSync(reports, { recursive: true, force: true });
+      }
+    },
+    RUN_MS,
+  );
 });
