@@ -18,7 +18,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadContract } from '../src/contract/index.js';
 import { loadAllowlist } from './support/allowlist.js';
-import { readBaselineRun } from './support/baseline.js';
 import { readOptions, type ContractOptions } from './support/options.js';
 import { refusalOf, reportRefusal } from './support/preflight.js';
 import { EXIT_USAGE, UsageError } from '../src/usage.js';
@@ -203,13 +202,27 @@ export function assertWritableDir(dir: string, name: string): void {
   }
 }
 
+/** A regular file this process can read; otherwise an error naming the variable and the file. */
+function assertReadableFile(path: string, name: string): void {
+  try {
+    accessSync(path, constants.R_OK);
+    if (!statSync(path).isFile()) throw new Error('not a regular file');
+  } catch (error) {
+    throw new Error(
+      `${name} ${path}: cannot read a JSON report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+}
+
 /** Checks every option (files readable, report locations writable, release known) before anything runs. */
 export async function validate(env: NodeJS.ProcessEnv): Promise<ContractOptions> {
   let options: ContractOptions;
   try {
     options = readOptions(env);
     loadAllowlist(options.allowlistPath);
-    if (options.baselineFile) readBaselineRun(options.baselineFile);
+    // Only that it can be read: a baseline whose contents cannot be used fails the run, which still
+    // writes tonight's report and profile, so the next night has a fresh baseline.
+    if (options.baselineFile) assertReadableFile(options.baselineFile, 'CONTRACT_BASELINE');
     const contract = await loadContract({ release: options.release });
     const families = [...new Set(contract.operations.map((op) => op.family))];
     const unknown = (options.restrictedFamilies ?? []).filter((f) => !families.includes(f));

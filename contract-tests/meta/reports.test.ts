@@ -188,6 +188,26 @@ describe('web-data-contract', () => {
     expect(readFileSync(step, 'utf8')).toBe(`an earlier step\n${summary}\n`);
   });
 
+  it('a baseline that cannot be used: the run still writes its report and profile, says why and fails (exit 1)', () => {
+    const last = mkdtempSync(join(tmpdir(), 'contract-last-'));
+    writeFileSync(join(last, 'contract-report.json'), '{"findings": []}');
+    writeFileSync(join(last, 'profile.json'), '{"format": "web-data-profile/1", "count": "1"}');
+    const dir = mkdtempSync(join(tmpdir(), 'contract-tonight-'));
+    const out = run(['--baseline', join(last, 'contract-report.json'), '--report-dir', dir], {});
+    expect(out.status, out.stderr).toBe(1);
+    const report = JSON.parse(readFileSync(join(dir, 'contract-report.json'), 'utf8')) as {
+      findings: Finding[];
+    };
+    expect(report.findings.filter((f) => f.rule === 'baseline')).toEqual([
+      expect.objectContaining({
+        severity: 'failure',
+        message: expect.stringContaining(`${join(last, 'profile.json')}: not a profile`),
+      }),
+    ]);
+    expect(readFileSync(join(dir, 'profile.json'), 'utf8')).toMatch(/"format"/);
+    expect(readFileSync(join(dir, 'contract-summary.md'), 'utf8')).toMatch(/not a profile/);
+  }, 120_000);
+
   it('a key the target refuses (401 on everything): one line saying so, exit 2, and the summary says why', async () => {
     const mock = await startMockServer({ validateResponses: false });
     try {
