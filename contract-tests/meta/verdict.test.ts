@@ -71,6 +71,27 @@ describe('a 1.1.0 target checked as the newest release', () => {
     );
   });
 
+  it('tests that do not apply are skipped with their reason in the report, JUnit and the summary', () => {
+    const skipped = report.tests.filter((t) => t.state === 'skipped');
+    // The 429 is not provoked on a live target; boards have no downloads.
+    expect(skipped.map((t) => t.name)).toEqual(
+      expect.arrayContaining([
+        'rate limit > a spent quota gives 429 whose retry_after equals Retry-After (mock, or CONTRACT_PROVOKE_RATE_LIMIT=1)',
+        'boards-kits > downloads: HEAD and GET agree on length and type',
+      ]),
+    );
+    expect(skipped.every((t) => t.skipped && t.skipped.length > 0)).toBe(true);
+    expect(report.counts.skipped).toBe(skipped.length);
+    const junit = readFileSync(join(dir, 'contract-junit.xml'), 'utf8');
+    const cases = junit.split('<testcase ').slice(1);
+    const skippedCases = cases.filter((c) => c.includes('<skipped/>'));
+    expect(skippedCases).toHaveLength(skipped.length);
+    for (const c of skippedCases) expect(c).toMatch(/<property name="skipped" value="[^"]+">/);
+    expect(summary).toMatch(
+      /\n\| rate limit \\> a spent quota .* \| a 429 is provoked only when asked .* \|\n/,
+    );
+  });
+
   it('stays under 1 MiB, the JSON report keeping every finding', () => {
     expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES);
     expect(report.counts.failures).toBe(
