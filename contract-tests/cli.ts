@@ -2,10 +2,11 @@
  * @module contract-tests/cli
  * `web-data-contract [base-url]`: the contract suite as a command. Flags become the suite's
  * `CONTRACT_*` variables (which keep working on their own); every option is checked (report
- * locations writable too), and the target asked once, before anything runs. Exit status: 0 the
- * target conforms (every test passed and the report is green), 1 drift (failures in the reports,
- * or nothing real tested), 2 a usage error, an unreachable target or a run that wrote no report,
- * always as one line (no stack trace).
+ * locations writable too), and the target asked, before anything runs, for any answer and with the
+ * key (support/preflight.ts). Exit status: 0 the target conforms (every test passed or did not
+ * apply, and the report is green), 1 drift (failures in the reports, or nothing real tested), 2 a
+ * usage error, an unreachable target, a refused key or a run that wrote no report, always as one
+ * line (no stack trace); an unreachable target or a refused key also writes the summary saying why.
  * Keys are never flags (a command line is visible to every user of the machine): they come from
  * the environment.
  */
@@ -17,8 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadContract } from '../src/contract/index.js';
 import { loadAllowlist } from './support/allowlist.js';
-import { readBaselineRun } from './support/baseline.js';
 import { readOptions, type ContractOptions } from './support/options.js';
+import { refusalOf, reportRefusal } from './support/preflight.js';
 import { EXIT_USAGE, UsageError } from '../src/usage.js';
 
 // Beside this file: vitest.config.ts in the repository, vitest.config.js in the compiled package.
@@ -136,7 +137,7 @@ export function usage(): string {
     ),
     `  --${'help'.padEnd(30)} this text`,
     '',
-    'Exit status: 0 conforms, 1 drift (see the reports), 2 usage error or unreachable target.',
+    'Exit status: 0 conforms, 1 drift (see the reports), 2 usage error, unreachable target or refused key.',
     '',
     'Example: CONTRACT_API_KEY=... npx web-data-contract https://staging.example.com/web-data/v1 --baseline last/contract-report.json',
   ];
@@ -201,13 +202,27 @@ export function assertWritableDir(dir: string, name: string): void {
   }
 }
 
+/** A regular file this process can read; otherwise an error naming the variable and the file. */
+function assertReadableFile(path: string, name: string): void {
+  try {
+    accessSync(path, constants.R_OK);
+    if (!statSync(path).isFile()) throw new Error('not a regular file');
+  } catch (error) {
+    throw new Error(
+      `${name} ${path}: cannot read a JSON report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+}
+
 /** Checks every option (files readable, report locations writable, release known) before anything runs. */
 export async function validate(env: NodeJS.ProcessEnv): Promise<ContractOptions> {
   let options: ContractOptions;
   try {
     options = readOptions(env);
     loadAllowlist(options.allowlistPath);
-    if (options.baselineFile) readBaselineRun(options.baselineFile);
+    // Only that it can be read: a baseline whose contents cannot be used fails the run, which still
+    // writes tonight's report and profile, so the next night has a fresh baseline.
+    if (options.baselineFile) assertReadableFile(options.baselineFile, 'CONTRACT_BASELINE');
     const contract = await loadContract({ release: options.release });
     const families = [...new Set(contract.operations.map((op) => op.family))];
     const unknown = (options.restrictedFamilies ?? []).filter((f) => !families.includes(f));
@@ -225,23 +240,6 @@ export async function validate(env: NodeJS.ProcessEnv): Promise<ContractOptions>
     throw new UsageError((error as Error).message);
   }
   return options;
-}
-
-/** Asks the target once: any HTTP answer will do; none is a usage error (wrong URL, VPN down). */
-export async function assertReachable(baseUrl: string, timeoutMs: number): Promise<void> {
-  try {
-    const answer = await fetch(baseUrl, {
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'manual',
-    });
-    await answer.body?.cancel();
-  } catch (error) {
-    const why =
-      error instanceof Error && error.name === 'TimeoutError'
-        ? `no answer within ${timeoutMs} ms`
-        : String((error as Error).cause ?? error);
-    throw new UsageError(`target ${baseUrl} is not reachable: ${why}; nothing was tested`);
-  }
 }
 
 /** Where the suite's output goes: the terminal (the command), or kept for an error message (the library). */
@@ -323,7 +321,14 @@ export async function runSuite(
   output: SuiteOutput = 'inherit',
 ): Promise<SuiteResult> {
   const options = await validate(env);
-  if (options.baseUrl) await assertReachable(options.baseUrl, options.timeoutMs);
+  if (options.baseUrl) {
+    const contract = await loadContract({ release: options.release });
+    const refused = await refusalOf({ ...options, baseUrl: options.baseUrl }, contract);
+    if (refused) {
+      reportRefusal(options, options.baseUrl, contract.release, refused);
+      throw new UsageError(refused);
+    }
+  }
   const before = mtimeOf(options.jsonFile);
   const { code, tail } = await runVitest(env, output);
   const exit = exitOf(code, verdictOf(options.jsonFile, before));

@@ -99,8 +99,8 @@ export function environmentOf(
 
 /**
  * Runs the contract suite; resolves to its JSON report (`passed` is the verdict; the command exits
- * 0 exactly when it is true). Rejects with a one-line message on bad options or an unreachable
- * target, as the command exits 2.
+ * 0 exactly when it is true, and so does vitest run bare). Rejects with a one-line message on bad
+ * options, an unreachable target or a refused key, as the command exits 2.
  */
 export async function runContract(options: RunContractOptions = {}): Promise<ContractReport> {
   const { jsonFile } = await runSuite(environmentOf(options), options.output ?? 'quiet');

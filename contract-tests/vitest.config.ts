@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { readOptions } from './support/options.js';
+import DriftLastSequencer from './support/sequencer.js';
 
 const options = readOptions();
 // The same config runs from the repository (contract-tests/*.ts, through vitest's transform) and
@@ -27,6 +28,8 @@ export default defineConfig({
     maxWorkers: 1,
     isolate: false,
     fileParallelism: false,
+    // The drift file compares everything observed before it: last.
+    sequence: { sequencer: DriftLastSequencer },
     testTimeout: 120_000,
     hookTimeout: 60_000,
     reporters: [

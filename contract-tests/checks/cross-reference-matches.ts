@@ -7,11 +7,11 @@
  * held to the document (its documented fields, the match-type enum) by the probe; the first match's
  * part resolves. Without known numbers the check says so instead of passing silently.
  */
-import type { Check, CheckContext } from '../support/context.js';
+import { applicable, type Check, type CheckContext } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { seededTokens } from '../support/inputs.js';
 import { Probe } from '../support/probe.js';
-import { inScope, isRecord, type Json } from '../support/records.js';
+import { inScope, isRecord, scopeName, type Json } from '../support/records.js';
 import { boundedLists } from './cross-reference.js';
 import { operationForPath, resolveOnTarget } from './hrefs.js';
 
@@ -37,10 +37,14 @@ async function knownNumbers(ctx: CheckContext): Promise<string[] | undefined> {
 
 export const checkCrossReferenceMatches: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
-  for (const op of ctx.contract.operations.filter((o) => o.requestBody && inScope(o, scope))) {
-    const lists = boundedLists(op.requestBody!.schema);
-    if (lists.length !== 1) continue;
-    const [{ name }] = lists;
+  const matching = ctx.contract.operations.filter(
+    (o) => o.requestBody && inScope(o, scope) && boundedLists(o.requestBody.schema).length === 1,
+  );
+  for (const op of applicable(
+    matching,
+    `no request body of one bounded list in ${scopeName(scope)}`,
+  )) {
+    const [{ name }] = boundedLists(op.requestBody!.schema);
     const known = await knownNumbers(ctx);
     if (!known) {
       probe.skip(

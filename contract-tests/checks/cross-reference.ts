@@ -5,11 +5,11 @@
  * order; one more is a 400.
  */
 import type { Schema } from '../../src/contract/index.js';
-import type { Check } from '../support/context.js';
+import { applicable, type Check } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { seededTokens } from '../support/inputs.js';
 import { Probe } from '../support/probe.js';
-import { inScope, isRecord } from '../support/records.js';
+import { inScope, isRecord, scopeName } from '../support/records.js';
 
 /** Required array properties with a `maxItems` of string items: the bounded lists of a request body. */
 export function boundedLists(schema: Schema): { name: string; max: number }[] {
@@ -28,10 +28,19 @@ export function boundedLists(schema: Schema): { name: string; max: number }[] {
 
 export const checkRequestLimits: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
-  for (const op of ctx.contract.operations.filter((o) => o.requestBody && inScope(o, scope))) {
-    const lists = boundedLists(op.requestBody!.schema);
-    if (lists.length !== 1 || (op.requestBody!.schema.required as string[]).length !== 1) continue; // a body that is just one bounded list
-    const [{ name, max }] = lists;
+  // A body that is just one bounded list.
+  const bounded = ctx.contract.operations.filter(
+    (o) =>
+      o.requestBody &&
+      inScope(o, scope) &&
+      boundedLists(o.requestBody.schema).length === 1 &&
+      (o.requestBody.schema.required as string[]).length === 1,
+  );
+  for (const op of applicable(
+    bounded,
+    `no request body that is one bounded list in ${scopeName(scope)}`,
+  )) {
+    const [{ name, max }] = boundedLists(op.requestBody!.schema);
     const items = seededTokens(ctx.options.seed, 'CONTRACT-XREF', max + 1);
     const atLimit = await probe.call(op, {
       body: { [name]: items.slice(0, max) },

@@ -4,7 +4,7 @@
  * status of every operation is asked for once, so its body is held to its schema even where no
  * natural request produces it (500, 413, 429 on a big quota). Off against live targets.
  */
-import type { Check } from '../support/context.js';
+import { DoesNotApply, type Check } from '../support/context.js';
 import { minimalBody, realParams, unknownParams } from '../support/inputs.js';
 import { Probe } from '../support/probe.js';
 import { inScope } from '../support/records.js';
@@ -13,7 +13,10 @@ const SUCCESS_CLASS = '2';
 
 export const checkDeclaredStatuses: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
-  if (!ctx.options.usePrefer) return probe.result();
+  if (!ctx.options.usePrefer)
+    throw new DoesNotApply(
+      'statuses on demand (Prefer: code=NNN) are asked only of a target that honours them (the mock; CONTRACT_USE_PREFER=1)',
+    );
   for (const op of ctx.contract.operations.filter((o) => inScope(o, scope))) {
     const params = op.path.includes('{')
       ? ((await realParams(probe, op))?.params ?? unknownParams(probe, op))

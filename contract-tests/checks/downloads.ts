@@ -6,20 +6,23 @@
  * compared only on identity-coded answers.
  */
 import { isJsonMediaType } from '../../src/contract/index.js';
-import type { Check } from '../support/context.js';
+import { applicable, type Check } from '../support/context.js';
 import { successRequest } from '../support/inputs.js';
 import { Probe } from '../support/probe.js';
-import { inScope } from '../support/records.js';
+import { inScope, scopeName } from '../support/records.js';
 
 const HEADERS = ['content-length', 'content-type'];
 
 export const checkDownloads: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
-  const downloads = ctx.contract.operations.filter(
-    (op) =>
-      op.method === 'get' &&
-      inScope(op, scope) &&
-      (op.responses.get('200')?.contentTypes ?? []).some((t) => !isJsonMediaType(t)),
+  const downloads = applicable(
+    ctx.contract.operations.filter(
+      (op) =>
+        op.method === 'get' &&
+        inScope(op, scope) &&
+        (op.responses.get('200')?.contentTypes ?? []).some((t) => !isJsonMediaType(t)),
+    ),
+    `no download (a GET whose success is not JSON) in ${scopeName(scope)} at release ${ctx.contract.release}`,
   );
   for (const get of downloads) {
     const head = ctx.contract.operations.find((op) => op.method === 'head' && op.path === get.path);

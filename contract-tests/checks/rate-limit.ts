@@ -11,7 +11,7 @@
  */
 import type { Operation } from '../../src/contract/index.js';
 import type { TargetExchange } from '../support/client.js';
-import type { Check, CheckContext } from '../support/context.js';
+import { DoesNotApply, type Check, type CheckContext } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { Probe } from '../support/probe.js';
 import { isRecord, listOperations } from '../support/records.js';
@@ -58,7 +58,12 @@ export const checkRateLimitCountdown: Check = async (ctx) => {
 export const checkRateLimitExceeded: Check = async (ctx) => {
   const probe = new Probe(ctx);
   const op = cheapOperation(ctx);
-  if (!ctx.options.provokeRateLimit || !ctx.options.rateLimitApiKey) return probe.result();
+  if (!ctx.options.provokeRateLimit)
+    throw new DoesNotApply(
+      'a 429 is provoked only when asked (CONTRACT_PROVOKE_RATE_LIMIT=1 / --provoke-rate-limit)',
+    );
+  if (!ctx.options.rateLimitApiKey)
+    throw new DoesNotApply('no key to spend (CONTRACT_RATE_LIMIT_API_KEY)');
   let limit = PROVOKE_CAP;
   let announcedLimit = false;
   let previous: number | undefined;

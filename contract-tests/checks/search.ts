@@ -12,7 +12,7 @@
  * not exist is a 404 (reference).
  */
 import type { Operation, Schema } from '../../src/contract/index.js';
-import type { Check, CheckContext } from '../support/context.js';
+import { DoesNotApply, type Check, type CheckContext } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { firstPage, seededTokens } from '../support/inputs.js';
 import { Probe } from '../support/probe.js';
@@ -22,6 +22,7 @@ import {
   identifierOf,
   inScope,
   isRecord,
+  scopeName,
   listItemSchema,
   listOperations,
   queryParameter,
@@ -246,7 +247,8 @@ function attributesCarried(
 export const checkSearch: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
   const found = searchOperation(ctx.contract.operations);
-  if (!found || !inScope(found.op, scope)) return probe.result();
+  if (!found || !inScope(found.op, scope))
+    throw new DoesNotApply(`no parametric search operation in ${scopeName(scope)}`);
   const { op, operators } = found;
   const attributesList = catalogue(ctx);
   const products = listOperations(ctx.contract).find(

@@ -9,7 +9,7 @@
  */
 import type { Operation } from '../../src/contract/index.js';
 import type { TargetExchange } from '../support/client.js';
-import type { Check } from '../support/context.js';
+import { applicable, type Check } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { Probe } from '../support/probe.js';
 import {
@@ -18,6 +18,7 @@ import {
   isRecord,
   listOperations,
   queryParameter,
+  scopeName,
   type Json,
 } from '../support/records.js';
 
@@ -121,10 +122,15 @@ export const checkSorting: Check = async (ctx, scope) => {
       message: `records are not sorted by ${label}`,
     });
   };
-  for (const op of listOperations(ctx.contract, scope)) {
+  const sortable = listOperations(ctx.contract, scope).filter(
+    (op) => enumOf(op, PAGING.order).length > 0 && enumOf(op, PAGING.direction).length > 0,
+  );
+  for (const op of applicable(
+    sortable,
+    `no list with an order and a direction in ${scopeName(scope)}`,
+  )) {
     const fields = enumOf(op, PAGING.order);
     const directions = enumOf(op, PAGING.direction);
-    if (fields.length === 0 || directions.length === 0) continue;
     // A sort key reads the record field `x-sort` maps it to, else the field of its own name.
     const sortFields = queryParameter(op, PAGING.order)?.sortFields ?? {};
     const key = (name: string, direction: string): Key => ({

@@ -214,15 +214,15 @@ describe('web-data-contract against a live target behind a pass-through proxy', 
       expect(lines[0]).toMatch(/^## Contract suite: FAILED/);
       // First what the service did against then (the profile beside night 1's report), then the findings.
       expect(lines[2]).toMatch(
-        /^Against what the service did then \(.*profile\.json\): \*\*\d+ change/,
+        /^Against what the service did then \(`.*profile\.json`\): \*\*\d+ change/,
       );
-      expect(second.markdown).toMatch(/\nAgainst the baseline .*: \*\*\d+ new failure\(s\)\*\*/);
+      expect(second.markdown).toMatch(/\nAgainst the baseline `.*`: \*\*\d+ new failure\(s\)\*\*/);
       expect(second.markdown.indexOf('### New since the baseline')).toBeLessThan(
         second.markdown.indexOf('\nTarget '),
       );
       // The failures reached every output (so the absence of the key below means something).
       expect(second.junit).toMatch(/<failure/);
-      expect(second.markdown).toMatch(/href-resolves/);
+      expect(second.markdown).toMatch(/href\\-resolves/);
       expectNoKey(second);
     },
     RUN_MS,

@@ -3,8 +3,9 @@
  * Drift against what the service was seen to do, proved with two-night runs: night 1 the real mock
  * (behind a pass-through proxy, as a live target), night 2 the same mock changed the way a live
  * service might change where the document is silent, with night 1's report as `--baseline`. Each
- * night is the contract suite's documents family (its own vitest run with the suite's reporter),
- * and the exit status is the command's (`exitOf` of the report it wrote). Removals and changes of
+ * night is the contract suite's documents family and its drift test, run by vitest itself (the
+ * documented env-only run, `CONTRACT_BASE_URL=... CONTRACT_BASELINE=... npm run contract`), and the
+ * exit status is vitest's own, which the command's verdict must equal. Removals and changes of
  * format, default page size or default order exit 1; new fields and new enum values warn and exit
  * 0; an unchanged night exits 0 with no change, and its profile is night 1's, byte for byte.
  */
@@ -30,7 +31,10 @@ const VITEST = join(
 const NIGHT_MS = 120_000;
 
 interface Night {
+  /** vitest's own exit status. */
   code: number | undefined;
+  /** The command's, from the same run (vitest's and the report's verdict). */
+  commandCode: number | undefined;
   report: { passed: boolean; findings: Finding[]; drift?: { failures: number; warnings: number } };
   markdown: string;
   profile: string;
@@ -57,6 +61,7 @@ function night(name: string, extra: Record<string, string> = {}): Promise<Night>
       '--config',
       'contract-tests/vitest.config.ts',
       'contract-tests/documents.contract.test.ts',
+      'contract-tests/drift.contract.test.ts',
     ],
     {
       cwd: ROOT,
@@ -79,7 +84,8 @@ function night(name: string, extra: Record<string, string> = {}): Promise<Night>
       const json = join(reports, 'contract-report.json');
       const read = (file: string) => readFileSync(join(reports, file), 'utf8');
       resolve({
-        code: exitOf(code ?? 1, verdictOf(json, undefined)),
+        code: code ?? undefined,
+        commandCode: exitOf(code ?? 1, verdictOf(json, undefined)),
         report: JSON.parse(read('contract-report.json')),
         markdown: read('contract-summary.md'),
         profile: read('profile.json'),
@@ -93,7 +99,10 @@ function night(name: string, extra: Record<string, string> = {}): Promise<Night>
 async function changedNight(name: string, mutation: Mutation | undefined): Promise<Night> {
   target.proxy.use(mutation);
   try {
-    return await night(name, { CONTRACT_BASELINE: baseline });
+    const n = await night(name, { CONTRACT_BASELINE: baseline });
+    // One verdict: vitest run bare and the command agree.
+    expect(n.code, n.console).toBe(n.commandCode);
+    return n;
   } finally {
     target.proxy.use(undefined);
   }
@@ -133,6 +142,7 @@ afterAll(async () => {
 describe('two nights, drift against what the service did', () => {
   it('night 1 (the mock) passes and writes profile.json beside the report', () => {
     expect(first.code, first.console).toBe(0);
+    expect(first.commandCode).toBe(0);
     expect(JSON.parse(first.profile).operations.listDocuments.count).toBeGreaterThan(0);
   });
 
@@ -164,10 +174,10 @@ describe('two nights, drift against what the service did', () => {
       });
       expect(removed.curl).toMatch(/^curl -sS -i '.*\/documents.*' -H "x-api-key: \$API_KEY"$/);
       expect(n.code).toBe(1);
-      // The summary leads with it: before the run's own line.
-      expect(n.markdown.indexOf('drift.field-removed')).toBeLessThan(
-        n.markdown.indexOf('\nTarget '),
-      );
+      // The summary leads with it (escaped as Markdown text): before the run's own line.
+      const at = n.markdown.indexOf('drift\\.field\\-removed');
+      expect(at).toBeGreaterThan(0);
+      expect(at).toBeLessThan(n.markdown.indexOf('\nTarget '));
     },
     NIGHT_MS,
   );

@@ -5,8 +5,8 @@
  * and the command line's answers to usage errors and an unreachable target (one line, exit 2) and
  * its exit status after a run. The whole command against a live target is in cli.test.ts.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { compareWithBaseline, readBaseline } from '../support/baseline.js';
 import { redactSecrets } from '../../src/redaction.js';
 import type { Finding } from '../support/findings.js';
-import { requestsSent, runErrors, thrownFailure } from '../support/reporter.js';
+import { requestsSent, runErrors, thrownFailure } from '../support/collect.js';
 import { exitOf } from '../cli.js';
+import { startMockServer } from '../../src/server/listen.js';
 
 const BIN = fileURLToPath(new URL('../../bin/web-data-contract.js', import.meta.url));
 
@@ -80,16 +81,26 @@ describe('baseline', () => {
 });
 
 describe('web-data-contract', () => {
-  const run = (args: string[], env: Record<string, string> = {}) => {
-    const clean = Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !k.startsWith('CONTRACT_')),
+  const clean = () =>
+    Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k]) => !k.startsWith('CONTRACT_') && k !== 'GITHUB_STEP_SUMMARY',
+      ),
     );
-    return spawnSync(process.execPath, [BIN, ...args], {
-      env: { ...clean, ...env },
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [BIN, ...args], {
+      env: { ...clean(), ...env },
       encoding: 'utf8',
       timeout: 60_000,
     });
-  };
+  /** The command while this process serves its target (spawnSync would block the target too). */
+  const runAsync = (args: string[], env: Record<string, string>) =>
+    new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, ...args], { env: { ...clean(), ...env } });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.on('close', (status) => resolve({ status, stderr }));
+    });
 
   it('--help prints the usage and exits 0', () => {
     const out = run(['--help']);
@@ -159,15 +170,60 @@ describe('web-data-contract', () => {
     expect(exitOf(0, undefined)).toBeUndefined();
   });
 
-  it('an unreachable target: one line naming it, exit 2, nothing run', () => {
-    const out = run(['http://127.0.0.1:9/web-data/v1', '--timeout-ms', '2000'], {
-      CONTRACT_API_KEY: 'secret-key-123',
-    });
+  it('an unreachable target: one line naming it, exit 2, nothing run; the summary and the step summary say why', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'contract-unreachable-'));
+    const step = join(dir, 'step-summary.md');
+    writeFileSync(step, 'an earlier step\n');
+    const out = run(
+      ['http://127.0.0.1:9/web-data/v1', '--timeout-ms', '2000', '--report-dir', dir],
+      { CONTRACT_API_KEY: 'secret-key-123', GITHUB_STEP_SUMMARY: step },
+    );
     expect(out.stderr).toMatch(
       /^web-data-contract: target http:\/\/127.0.0.1:9\/web-data\/v1 is not reachable: .*nothing was tested\n$/,
     );
     expect(out.stderr).not.toContain('secret-key-123');
     expect(out.status).toBe(2);
+    const summary = readFileSync(join(dir, 'contract-summary.md'), 'utf8');
+    expect(summary).toMatch(/^## Contract suite: NOT RUN\n\ntarget http\\:.* is not reachable\\: /);
+    expect(readFileSync(step, 'utf8')).toBe(`an earlier step\n${summary}\n`);
+  });
+
+  it('a baseline that cannot be used: the run still writes its report and profile, says why and fails (exit 1)', () => {
+    const last = mkdtempSync(join(tmpdir(), 'contract-last-'));
+    writeFileSync(join(last, 'contract-report.json'), '{"findings": []}');
+    writeFileSync(join(last, 'profile.json'), '{"format": "web-data-profile/1", "count": "1"}');
+    const dir = mkdtempSync(join(tmpdir(), 'contract-tonight-'));
+    const out = run(['--baseline', join(last, 'contract-report.json'), '--report-dir', dir], {});
+    expect(out.status, out.stderr).toBe(1);
+    const report = JSON.parse(readFileSync(join(dir, 'contract-report.json'), 'utf8')) as {
+      findings: Finding[];
+    };
+    expect(report.findings.filter((f) => f.rule === 'baseline')).toEqual([
+      expect.objectContaining({
+        severity: 'failure',
+        message: expect.stringContaining(`${join(last, 'profile.json')}: not a profile`),
+      }),
+    ]);
+    expect(readFileSync(join(dir, 'profile.json'), 'utf8')).toMatch(/"format"/);
+    expect(readFileSync(join(dir, 'contract-summary.md'), 'utf8')).toMatch(/not a profile/);
+  }, 120_000);
+
+  it('a key the target refuses (401 on everything): one line saying so, exit 2, and the summary says why', async () => {
+    const mock = await startMockServer({ validateResponses: false });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'contract-refused-'));
+      const out = await runAsync([mock.url, '--report-dir', dir], {
+        CONTRACT_API_KEY: 'not-a-key-of-this-target',
+      });
+      expect(out.stderr).toMatch(
+        /^web-data-contract: the target refused the key: CONTRACT_API_KEY got 401 on GET http:.*; check the key \(nothing was tested\)\n$/,
+      );
+      expect(out.stderr).not.toContain('not-a-key-of-this-target');
+      expect(out.status).toBe(2);
+      expect(readFileSync(join(dir, 'contract-summary.md'), 'utf8')).toMatch(/refused the key/);
+    } finally {
+      await mock.close();
+    }
   });
 });
 

@@ -9,7 +9,7 @@
  * that profile alone.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { pointerPattern } from '../../src/contract/index.js';
 import { asProfile, PROFILE_FORMAT, readProfile, type Profile } from '../../src/evidence/index.js';
 import type { Finding } from './findings.js';
@@ -69,7 +69,13 @@ export function readBaselineRun(path: string): BaselineRun {
       profile: asProfile(inside, `CONTRACT_BASELINE ${path} (its "profile")`),
       profileFrom: `${path} (inside)`,
     };
-  const beside = join(dirname(path), typeof inside === 'string' ? inside : PROFILE_FILE_NAME);
+  const folder = dirname(path);
+  const beside = join(folder, typeof inside === 'string' ? inside : PROFILE_FILE_NAME);
+  const within = relative(folder, beside);
+  if (within.startsWith('..') || isAbsolute(within))
+    throw new Error(
+      `CONTRACT_BASELINE ${path}: its "profile" must name a file in its own folder (${folder})`,
+    );
   if (!existsSync(beside)) return { findings };
   return { findings, profile: readProfile(beside), profileFrom: beside };
 }
@@ -113,4 +119,27 @@ export function compareWithBaseline(
     findings: current.map((f) => ({ ...f, baseline: before.has(findingKey(f)) ? 'known' : 'new' })),
     gone,
   };
+}
+
+/** The rule of the failure that says the baseline could not be used. */
+export const BASELINE_UNUSABLE = 'baseline';
+
+/**
+ * The baseline run, or, when its file cannot be used, a failure saying why (the run goes on, writes
+ * its report and profile, and fails, so the next night has a fresh baseline).
+ */
+export function baselineOrFailure(path: string, url: string): BaselineRun | Finding {
+  try {
+    return readBaselineRun(path);
+  } catch (error) {
+    return {
+      severity: 'failure',
+      rule: BASELINE_UNUSABLE,
+      operationId: '(the run)',
+      method: '-',
+      url,
+      expected: 'a usable baseline (CONTRACT_BASELINE): a contract report or a profile',
+      message: (error as Error).message,
+    };
+  }
 }

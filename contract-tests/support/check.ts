@@ -37,6 +37,8 @@ export interface CheckContext {
   once: Set<string>;
   /** What the target was seen to do since the last test took it (support/evidence.ts). */
   profile: Profile;
+  /** Everything the target was seen to do this run, up to the last test (the drift check reads it). */
+  observedRun: Profile;
 }
 
 /** Narrows a check to one endpoint family (the operations' first tag). */
@@ -52,4 +54,16 @@ export class CheckAborted extends Error {
   constructor(readonly findings: Finding[]) {
     super(findings.at(-1)?.message ?? 'check aborted');
   }
+}
+
+/**
+ * Thrown by a check that has nothing to look at on this target (no download in this family, no 429
+ * to provoke): the test is reported as skipped with this reason, not as a pass that checked nothing.
+ */
+export class DoesNotApply extends Error {}
+
+/** `items` when there are any; otherwise the check does not apply, for `reason`. */
+export function applicable<T>(items: T[], reason: string): T[] {
+  if (items.length === 0) throw new DoesNotApply(reason);
+  return items;
 }

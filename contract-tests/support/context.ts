@@ -12,14 +12,21 @@ import {
 } from '../../src/contract/index.js';
 import type { Finding } from './findings.js';
 import { loadAllowlist } from './allowlist.js';
-import { CheckAborted, type Check, type CheckContext, type Scope } from './check.js';
+import { CheckAborted, DoesNotApply, type Check, type CheckContext, type Scope } from './check.js';
 import { createClient, type ClientOptions } from './client.js';
 import { secretsOf, type ContractOptions } from './options.js';
 import { emptyProfile } from '../../src/evidence/index.js';
 import { observeExchange } from './evidence.js';
 
 // The checks name these through this module, beside createContext and runToEnd.
-export { CheckAborted, type Check, type CheckContext, type Scope } from './check.js';
+export {
+  applicable,
+  CheckAborted,
+  DoesNotApply,
+  type Check,
+  type CheckContext,
+  type Scope,
+} from './check.js';
 
 /** Compiling every schema takes a while; one set of validators per contract serves every context. */
 const validatorsByContract = new WeakMap<Contract, Validators>();
@@ -66,19 +73,35 @@ export async function createContext(
     memo: new Map(),
     once: new Set(),
     profile: emptyProfile(),
+    observedRun: emptyProfile(),
   };
   return ctx;
 }
 
+/** How a check ended: with its findings, or not applying to this target (and why). */
+export type CheckOutcome = { findings: Finding[] } | { doesNotApply: string };
+
 /**
  * Runs a check to its end: a check the target cut short (no answer, a body over the bounds, the
- * request budget spent) ends with what it had found plus one finding naming the URL.
+ * request budget spent) ends with what it had found plus one finding naming the URL; a check with
+ * nothing to look at says so.
  */
-export async function runToEnd(check: Check, ctx: CheckContext, scope?: Scope): Promise<Finding[]> {
+export async function outcomeOf(
+  check: Check,
+  ctx: CheckContext,
+  scope?: Scope,
+): Promise<CheckOutcome> {
   try {
-    return await check(ctx, scope);
+    return { findings: await check(ctx, scope) };
   } catch (error) {
-    if (error instanceof CheckAborted) return error.findings;
+    if (error instanceof CheckAborted) return { findings: error.findings };
+    if (error instanceof DoesNotApply) return { doesNotApply: error.message };
     throw error;
   }
+}
+
+/** A check's findings (none when it does not apply). */
+export async function runToEnd(check: Check, ctx: CheckContext, scope?: Scope): Promise<Finding[]> {
+  const outcome = await outcomeOf(check, ctx, scope);
+  return 'findings' in outcome ? outcome.findings : [];
 }

@@ -1,35 +1,19 @@
 /**
  * @module support/global-setup
  * Runs once before the suite: starts the mock when no target is given (every operation, including
- * the unreleased downloads), checks once that the target answers at all, so a dead or hung target
- * stops the run with one clear message instead of a hundred timeouts, and hands the base URL to the
- * test files.
+ * the unreleased downloads), checks once that the target answers at all and takes the key
+ * (preflight.ts), so a dead target or a refused key stops the run with one clear message (and a
+ * summary saying it) instead of a hundred failures, and hands the base URL to the test files. It
+ * names the release the run checks as the reports do (the resolved one, never "latest").
  */
 import type { TestProject } from 'vitest/node';
+import { loadContract } from '../../src/contract/index.js';
 import { readOptions } from './options.js';
+import { refusalOf, reportRefusal } from './preflight.js';
 
 declare module 'vitest' {
   interface ProvidedContext {
     contractBaseUrl: string;
-  }
-}
-
-async function assertReachable(baseUrl: string, timeoutMs: number): Promise<void> {
-  try {
-    // Any HTTP answer (even 401 or 404) proves the target is up; only no answer is fatal.
-    await fetch(baseUrl, {
-      method: 'GET',
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'manual',
-    });
-  } catch (error) {
-    const why =
-      error instanceof Error && error.name === 'TimeoutError'
-        ? `no answer within ${timeoutMs} ms (CONTRACT_TIMEOUT_MS)`
-        : String((error as Error).cause ?? error);
-    throw new Error(
-      `Contract target ${baseUrl} is not reachable: ${why}. Check CONTRACT_BASE_URL; nothing was tested.`,
-    );
   }
 }
 
@@ -48,13 +32,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
     baseUrl = server.url;
     close = () => server.close();
   }
-  await assertReachable(baseUrl, options.timeoutMs);
+  const contract = await loadContract({ release: options.release });
+  const refused = await refusalOf({ ...options, baseUrl }, contract);
+  if (refused) {
+    await close();
+    reportRefusal(options, baseUrl, contract.release, refused);
+    throw new Error(`Contract suite: ${refused}`);
+  }
   project.provide('contractBaseUrl', baseUrl);
   // The reporter runs in this process too and names the target it reports on.
   process.env.CONTRACT_RESOLVED_BASE_URL = baseUrl;
   const mode = options.strict ? 'strict' : 'default (undeclared fields and inferred shapes warn)';
   console.log(
-    `contract suite: target ${baseUrl} (${options.target}), release ${options.release ?? 'latest'}, seed ${options.seed}, policy ${mode}, concurrency ${options.concurrency}`,
+    `contract suite: target ${baseUrl} (${options.target}), release ${contract.release}, seed ${options.seed}, policy ${mode}, concurrency ${options.concurrency}`,
   );
   return close;
 }

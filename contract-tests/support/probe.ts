@@ -212,6 +212,7 @@ export class Probe {
       severity: Severity;
       source?: Source;
       assumption?: string;
+      notRun?: Finding['notRun'];
     },
   ): void {
     this.findings.push({
@@ -229,6 +230,7 @@ export class Probe {
       rule: NOT_RUN,
       expected: `${what} checked`,
       message: `${what} not checked: ${why}`,
+      notRun: { what, why },
     });
   }
 

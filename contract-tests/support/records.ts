@@ -55,6 +55,11 @@ export function listItemSchema(op: Operation): Schema | undefined {
   return (props.data.items as Schema | undefined) ?? undefined;
 }
 
+/** The scope in words, for a reason: `family documents`, or `the document`. */
+export function scopeName(scope?: Scope): string {
+  return scope?.family ? `family ${scope.family}` : 'the document';
+}
+
 /** GET operations answering `{data, pagination}` and taking the paging parameters. */
 export function listOperations(contract: Contract, scope?: Scope): Operation[] {
   return contract.operations.filter(

@@ -5,12 +5,19 @@
  * fails the test with every failure spelled out.
  */
 import { inject, type TestContext } from 'vitest';
-import { createContext, runToEnd, type Check, type CheckContext, type Scope } from './context.js';
+import {
+  createContext,
+  outcomeOf,
+  type Check,
+  type CheckContext,
+  type CheckOutcome,
+  type Scope,
+} from './context.js';
 import { redactSecrets } from '../../src/redaction.js';
 import { failuresOf, formatFinding, type Finding } from './findings.js';
 import { readOptions } from './options.js';
 import type { ExerciseNote } from './check.js';
-import type { Profile } from '../../src/evidence/index.js';
+import { mergeInto, type Profile } from '../../src/evidence/index.js';
 import { takeObserved } from './evidence.js';
 
 export interface ContractMeta {
@@ -37,34 +44,53 @@ export function suiteContext(): Promise<CheckContext> {
   return shared;
 }
 
-/** Runs one check and turns its failures into a test failure; warnings only go to the report. */
+/** What a test leaves for the reporter; what it observed also joins the run's whole profile. */
+function leave(
+  test: TestContext,
+  ctx: CheckContext,
+  before: number,
+  sentBefore: number,
+  findings: Finding[],
+): void {
+  const profile = takeObserved(ctx);
+  mergeInto(ctx.observedRun, profile);
+  test.task.meta.contract = {
+    findings,
+    notes: ctx.notes.slice(before),
+    sent: ctx.client.sent - sentBefore,
+    profile,
+  };
+}
+
+/**
+ * Runs one check and turns its failures into a test failure; warnings only go to the report. A
+ * check that does not apply to this target skips the test with its reason (vitest, JUnit and the
+ * summary show it skipped, not passed).
+ */
 export async function runCheck(test: TestContext, check: Check, scope?: Scope): Promise<Finding[]> {
   const ctx = await suiteContext();
   const before = ctx.notes.length;
   const sentBefore = ctx.client.sent;
-  let findings: Finding[];
+  let outcome: CheckOutcome;
   try {
-    findings = await runToEnd(check, ctx, scope);
+    outcome = await outcomeOf(check, ctx, scope);
   } catch (error) {
     // A check that breaks by throwing still reports (the reporter lists the failed test); never with a key in it.
-    test.task.meta.contract = {
-      findings: [],
-      notes: ctx.notes.slice(before),
-      sent: ctx.client.sent - sentBefore,
-      profile: takeObserved(ctx),
-    };
+    leave(test, ctx, before, sentBefore, []);
     const message = redactSecrets(
       error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       ctx.secrets,
     );
     throw new Error(`the check itself failed: ${message}`);
   }
-  test.task.meta.contract = {
-    findings,
-    notes: ctx.notes.slice(before),
-    sent: ctx.client.sent - sentBefore,
-    profile: takeObserved(ctx),
-  };
+  if ('doesNotApply' in outcome) {
+    leave(test, ctx, before, sentBefore, []);
+    // JUnit's <skipped/> carries no reason; the annotation puts it among the test's properties.
+    await test.annotate(outcome.doesNotApply, 'skipped');
+    test.skip(outcome.doesNotApply);
+  }
+  const { findings } = outcome;
+  leave(test, ctx, before, sentBefore, findings);
   const failures = failuresOf(findings);
   if (failures.length > 0) {
     throw new Error(
