@@ -1,7 +1,7 @@
 /**
  * @module support/global-setup
- * Runs once before the suite: starts the mock when no target is given (every operation, including
- * the unreleased downloads), checks once that the target answers at all, so a dead or hung target
+ * Runs once before the suite: starts the mock when no target is given (at the release the suite
+ * checks, `CONTRACT_RELEASE`; by default `unreleased`, every operation), checks once that the target answers at all, so a dead or hung target
  * stops the run with one clear message instead of a hundred timeouts, and hands the base URL to the
  * test files.
  */
@@ -41,7 +41,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const { startMockServer } = await import('../../src/server/listen.js');
     // The suite judges the mock's raw answers, so the mock's own response self-check stays off.
     const server = await startMockServer({
-      apiVersion: 'unreleased',
+      apiVersion: options.release,
       seed: options.seed,
       validateResponses: false,
     });
