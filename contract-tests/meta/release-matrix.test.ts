@@ -1,9 +1,10 @@
 /**
  * @module meta/release-matrix.test
  * Every release the mock serves passes the suite at that release: for each release of the
- * document's changelog (`info.x-changelog`), `web-data-contract --release X` is run as a user runs
- * it (the compiled command, which starts its own mock at release X), and must exit 0. A new
- * release, field, link or sort key that breaks an older release fails here, naming the failures.
+ * document's changelog (`info.x-changelog`) but `unreleased` (the suite's default run, `npm run
+ * contract`), `web-data-contract --release X` is run as a user runs it (the compiled command,
+ * which starts its own mock at release X), and must exit 0 with no declared field left out. A new release, field, link or sort key that breaks an older release
+ * fails here, naming the failures.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../src/contract/index.js';
+import { loadContract, UNRELEASED } from '../../src/contract/index.js';
 import type { ContractReport } from '../run.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,7 +22,7 @@ const RUN_MS = 180_000;
 /** Failures named in an assertion message: enough to see the cause, not the whole report. */
 const SHOWN = 12;
 
-const { releases } = await loadContract({ release: 'unreleased' });
+const { releases } = await loadContract({ release: UNRELEASED });
 const dir = mkdtempSync(join(tmpdir(), 'release-matrix-'));
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,7 +66,8 @@ describe('release matrix: the mock at each release passes the suite at that rele
     expect(releases.length).toBeGreaterThan(1);
   });
 
-  for (const release of releases) {
+  // `unreleased` is the suite's default run, `npm run contract`, which `npm test` makes anyway.
+  for (const release of releases.filter((r) => r !== UNRELEASED)) {
     it(
       `release ${release}`,
       async () => {
@@ -76,6 +78,10 @@ describe('release matrix: the mock at each release passes the suite at that rele
         ) as ContractReport;
         expect(report.release).toBe(release);
         expect(report.passed).toBe(true);
+        // The mock sends every field its document declares (DECISIONS 10): a declared field it
+        // leaves out at a release is one that release's document should not declare.
+        const absent = report.findings.filter((f) => f.rule === 'absent-field');
+        expect(absent.map((f) => `${f.operationId}: ${f.message}`)).toEqual([]);
       },
       RUN_MS,
     );
