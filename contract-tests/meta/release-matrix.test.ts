@@ -3,8 +3,10 @@
  * Every release the mock serves passes the suite at that release: for each release of the
  * document's changelog (`info.x-changelog`) but `unreleased` (the suite's default run, `npm run
  * contract`), `web-data-contract --release X` is run as a user runs it (the compiled command,
- * which starts its own mock at release X), and must exit 0 with no declared field left out. A new release, field, link or sort key that breaks an older release
- * fails here, naming the failures.
+ * which starts its own mock at release X) with `--strict` (a field the release does not declare
+ * fails), and must exit 0 with no declared field left out. It runs the compiled package (`dist/`,
+ * which `npm test` builds first), as `cli.test.ts` does. A new release, field, link or sort key
+ * that breaks an older release fails here, naming the failures.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -35,10 +37,14 @@ function runAt(release: string): Promise<{ code: number | null; output: string; 
       ([k]) => !k.startsWith('CONTRACT_') && !k.startsWith('VITEST') && k !== 'GITHUB_STEP_SUMMARY',
     ),
   );
-  const child = spawn(process.execPath, [BIN, '--release', release, '--report-dir', reports], {
-    cwd: ROOT,
-    env: { ...env, NO_COLOR: '1' },
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, '--release', release, '--strict', '--report-dir', reports],
+    {
+      cwd: ROOT,
+      env: { ...env, NO_COLOR: '1' },
+    },
+  );
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
