@@ -96,3 +96,27 @@ describe('createReleaseView', () => {
     });
   });
 });
+
+describe('the document at every release', () => {
+  it('has no list filter reading a field that arrives in a later release (the filter carries x-since)', async () => {
+    const newest = await at('unreleased');
+    const late: string[] = [];
+    for (const release of newest.releases) {
+      for (const op of (await at(release)).operations) {
+        const schema = listItemSchema(op);
+        const today = listItemSchema(newest.operation(op.operationId));
+        if (!schema || !today) continue;
+        for (const p of op.parameters) {
+          // A field no release declares is derived by the family (documents' `productId`).
+          if (
+            p.filter &&
+            declaresField(today, p.filter.field) &&
+            !declaresField(schema, p.filter.field)
+          )
+            late.push(`${release} ${op.operationId} ${p.name} -> ${p.filter.field}`);
+        }
+      }
+    }
+    expect(late).toEqual([]);
+  });
+});
