@@ -41,8 +41,9 @@ export interface ApiContext {
   /** Response bodies as sent (UTF-8 bytes), by the same kind of key; bounded like `recordTexts`. */
   encoded: Lru<string, Uint8Array<ArrayBuffer>>;
   /**
-   * Below `unreleased`: a family's records as the served release has them, without the properties
-   * and the links to operations it lacks (contract/release-view.ts). Keyed by collection name.
+   * Below the newest release: a family's records as the served release has them, without the
+   * properties and the links to operations it lacks (contract/release-view.ts). Keyed by
+   * collection name; empty at the newest release and `unreleased` (see `servesAll`).
    */
   prune: Partial<Record<string, Pruner>>;
   /** The same for a whole answer built outside the collections (search, cross-reference, a shape). */
