@@ -1,7 +1,7 @@
 /**
  * @module support/global-setup
- * Runs once before the suite: starts the mock when no target is given (every operation, including
- * the unreleased downloads), checks once that the target answers at all and takes the key
+ * Runs once before the suite: starts the mock when no target is given (at the release the suite
+ * checks, `CONTRACT_RELEASE`; by default `unreleased`, every operation), checks once that the target answers at all and takes the key
  * (preflight.ts), so a dead target or a refused key stops the run with one clear message (and a
  * summary saying it) instead of a hundred failures, and hands the base URL to the test files. It
  * names the release the run checks as the reports do (the resolved one, never "latest").
@@ -25,7 +25,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const { startMockServer } = await import('../../src/server/listen.js');
     // The suite judges the mock's raw answers, so the mock's own response self-check stays off.
     const server = await startMockServer({
-      apiVersion: 'unreleased',
+      apiVersion: options.release,
       seed: options.seed,
       validateResponses: false,
     });

@@ -17,6 +17,7 @@ export * from './releases.js';
 export * from './validators.js';
 export type { components, paths } from './types.gen.js';
 export * from './prune.js';
+export * from './release-view.js';
 export * from './undeclared.js';
 export * from './check-response.js';
 export * from './router.js';

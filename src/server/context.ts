@@ -9,11 +9,13 @@ import { Listing } from './listing.js';
 import { Lru } from './lru.js';
 import {
   BASE_PATH,
-  createPruner,
+  createReleaseView,
+  deadLinkTest,
+  listItemSchema,
   UNRELEASED,
   type Contract,
+  type Operation,
   type Pruner,
-  type Schema,
 } from '../contract/index.js';
 
 const BODY_CACHE_ENTRIES = 2048;
@@ -38,12 +40,18 @@ export interface ApiContext {
   recordTexts: Lru<string, string>;
   /** Response bodies as sent (UTF-8 bytes), by the same kind of key; bounded like `recordTexts`. */
   encoded: Lru<string, Uint8Array<ArrayBuffer>>;
-  /** For an older release: drops from a family's records the properties that release lacked. */
+  /**
+   * Below the newest release: a family's records as the served release has them, without the
+   * properties and the links to operations it lacks (contract/release-view.ts). Keyed by
+   * collection name; empty at the newest release and `unreleased` (see `servesAll`).
+   */
   prune: Partial<Record<string, Pruner>>;
+  /** The same for a whole answer built outside the collections (search, cross-reference, a shape). */
+  answerView(operation: Operation): Pruner | undefined;
 }
 
 /** Each collection's record schema is the item schema of its list operation. */
-const LIST_OPERATION: Record<string, string> = {
+export const LIST_OPERATION: Readonly<Record<string, string>> = {
   products: 'listProducts',
   productParts: 'listProductParts',
   attributes: 'listProductPartAttributes',
@@ -54,19 +62,46 @@ const LIST_OPERATION: Record<string, string> = {
   softwareTools: 'listSoftwareTools',
 };
 
-/** Pruners per collection name, only when the served release is older than the newest one. */
-function prunersFor(contract: Contract, dataset: Dataset): Partial<Record<string, Pruner>> {
-  if (contract.release === contract.latestRelease || contract.release === UNRELEASED) return {};
-  const pruners: Partial<Record<string, Pruner>> = {};
+/**
+ * Whether answers are served as built, without a release view. At the newest release the document
+ * declares every field the data has and no record links to an unreleased operation
+ * (release-views.test.ts holds both), so a view would copy every record for nothing.
+ */
+function servesAll(contract: Contract): boolean {
+  return contract.release === contract.latestRelease || contract.release === UNRELEASED;
+}
+
+/** Views per collection name, from the item schema of each family's list operation. */
+function recordViews(
+  contract: Contract,
+  dataset: Dataset,
+  isDeadLink: (value: string) => boolean,
+): Partial<Record<string, Pruner>> {
+  if (servesAll(contract)) return {};
+  const views: Partial<Record<string, Pruner>> = {};
   for (const [family, operationId] of Object.entries(LIST_OPERATION)) {
     const op = contract.operations.find((o) => o.operationId === operationId);
-    const items = (
-      op?.responses.get('200')?.jsonSchema?.properties as Record<string, Schema> | undefined
-    )?.data?.items as Schema | undefined;
+    const items = op && listItemSchema(op);
     const name = (dataset[family as keyof Dataset] as { name?: string }).name;
-    if (items && name) pruners[name] = createPruner(items);
+    if (items && name) views[name] = createReleaseView(items, isDeadLink);
   }
-  return pruners;
+  return views;
+}
+
+/** Views of whole answers per operation, built on first use. */
+function answerViews(
+  contract: Contract,
+  isDeadLink: (value: string) => boolean,
+): (operation: Operation) => Pruner | undefined {
+  if (servesAll(contract)) return () => undefined;
+  const views = new Map<string, Pruner>();
+  return (operation) => {
+    let view = views.get(operation.operationId);
+    const schema = operation.responses.get('200')?.jsonSchema;
+    if (!view && schema)
+      views.set(operation.operationId, (view = createReleaseView(schema, isDeadLink)));
+    return view;
+  };
 }
 
 export function basePathFor(
@@ -84,8 +119,10 @@ export function createApiContext(
   dataset: Dataset,
   contract: Contract,
 ): ApiContext {
+  const isDeadLink = deadLinkTest(contract.operations, dataset.options.baseUrl);
   return {
-    prune: prunersFor(contract, dataset),
+    prune: recordViews(contract, dataset, isDeadLink),
+    answerView: answerViews(contract, isDeadLink),
     environment,
     basePath,
     dataset,

@@ -106,6 +106,24 @@ const op = {
     param('tag', { field: 'tags', match: 'exact' }),
     param('relation'),
   ],
+  responses: new Map(),
+} as unknown as Operation;
+
+/** The same list served at a release whose record lacks `updated` (arrives later, `x-since`). */
+const olderOp = {
+  ...op,
+  responses: new Map([
+    [
+      '200',
+      {
+        jsonSchema: {
+          properties: {
+            data: { items: { properties: { id: {}, name: {}, kind: {}, price: {} } } },
+          },
+        },
+      },
+    ],
+  ]),
 } as unknown as Operation;
 
 const listing = new Listing(collection);
@@ -174,6 +192,22 @@ describe('listing sort keys from x-sort', () => {
       'B-100',
       'A-200',
       'A-100',
+    ]);
+  });
+
+  it('a key whose field the served release lacks orders nothing: the next key decides', () => {
+    const { query } = toListQuery(olderOp, {
+      limit: 10,
+      offset: 0,
+      order: ['last_updated', '1ku_price'],
+      orderDirection: ['desc', 'asc'],
+    });
+    expect(query.sort).toEqual([{ field: 'price', direction: 'asc' }]);
+    expect([...listing.page(query).positions].map((i) => ROWS[i].id)).toEqual([
+      'B-100',
+      'B-110',
+      'A-100',
+      'A-200',
     ]);
   });
 

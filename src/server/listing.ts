@@ -9,8 +9,10 @@
  * as the first.
  */
 import {
+  declaresField,
   filterParameters,
   itemsSkipped,
+  listItemSchema,
   offsetUnitOf,
   type FilterMatch,
   type InputProblem,
@@ -72,6 +74,24 @@ function filterOf(param: Parameter, value: string | number | boolean): Filter | 
   return { param: param.name, field, match, value };
 }
 
+const declaredFields = new WeakMap<Operation, Map<string, boolean>>();
+
+/**
+ * Whether the served release's record declares the field a sort key orders by. A key whose field
+ * arrives in a later release (`last_updated` sorts by `distiInventory.updated`, which arrives in
+ * 1.2.0) orders nothing in an older one: every record ties on it (DECISIONS 85).
+ */
+function ordersBy(op: Operation, field: string): boolean {
+  let fields = declaredFields.get(op);
+  if (!fields) declaredFields.set(op, (fields = new Map<string, boolean>()));
+  let declared = fields.get(field);
+  if (declared === undefined) {
+    const items = listItemSchema(op);
+    fields.set(field, (declared = items === undefined || declaresField(items, field)));
+  }
+  return declared;
+}
+
 /**
  * Turns an operation's validated query into a `ListQuery`, checking the rules the schema cannot:
  * one direction for all keys or one per key, and no key twice. `relation` names a parameter the
@@ -117,10 +137,12 @@ export function toListQuery(
     query: {
       limit,
       offset: itemsSkipped(offsetUnitOf(op), query.offset as number, limit),
-      sort: order.map((key, i) => ({
-        field: sortFields[key] ?? key,
-        direction: directions.length === 1 ? directions[0] : directions[i],
-      })),
+      sort: order
+        .map((key, i) => ({
+          field: sortFields[key] ?? key,
+          direction: directions.length === 1 ? directions[0] : directions[i],
+        }))
+        .filter((key) => ordersBy(op, key.field)),
       filters,
     },
     problems,

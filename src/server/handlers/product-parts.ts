@@ -9,7 +9,7 @@ import { links } from '../../fixtures/links.js';
 import type { AppEnv } from '../env.js';
 import { apiError, badRequest, messages } from '../errors.js';
 import { applied, filterProblems, satisfies, type SearchFilter } from './part-search.js';
-import { byIdHandler, listHandler, sendPostJson, type Handler } from './respond.js';
+import { answerText, byIdHandler, listHandler, sendPostJson, type Handler } from './respond.js';
 
 type S = components['schemas'];
 
@@ -123,7 +123,7 @@ function searchText(c: Context<AppEnv>): string {
     },
     filters: { productId: request.productId, applied: filters },
   };
-  return JSON.stringify(body);
+  return answerText(c, body);
 }
 
 export const searchProductParts: Handler = (c) => sendPostJson(c, () => searchText(c));
@@ -135,5 +135,5 @@ export const crossReferenceProductParts: Handler = (c) =>
     const body: S['CrossReferenceResponse'] = {
       data: partNumbers.map((pn) => dataset.crossReference(pn)),
     };
-    return JSON.stringify(body);
+    return answerText(c, body);
   });

@@ -7,6 +7,7 @@ import type { Operation, Schema } from '../../contract/index.js';
 import type { Product } from '../../fixtures/dataset.js';
 import type { ApiContext } from '../context.js';
 import {
+  answerText,
   encodedJson,
   findOr404,
   listHandler,
@@ -60,6 +61,6 @@ export const getProduct: Handler = (c) => {
     );
   return sendJson(
     c,
-    encodedJson(api, `product-1.2.0:${i}`, () => JSON.stringify(shape120(api, i))),
+    encodedJson(api, `product-1.2.0:${i}`, () => answerText(c, shape120(api, i))),
   );
 };

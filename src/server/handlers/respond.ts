@@ -78,6 +78,12 @@ export function sendPostJson(c: Context<AppEnv>, text: () => string): Response {
   return sendJson(c, key === '' ? text() : encodedJson(c.get('api'), key, text));
 }
 
+/** The JSON text of an answer built by a handler, as the served release has it (the release view). */
+export function answerText(c: Context<AppEnv>, body: unknown): string {
+  const view = c.get('api').answerView(c.get('operation'));
+  return JSON.stringify(view ? view(body) : body);
+}
+
 /** The JSON text of record i, serialized once per dataset. */
 export function recordJson(api: ApiContext, collection: Collection<unknown>, i: number): string {
   const prune = api.prune[collection.name];
