@@ -103,7 +103,9 @@ export function parseRetryAfter(raw: unknown, where: string): number {
 export function parseSwitch(raw: unknown, where: string): boolean | undefined {
   if (raw === true) return true;
   if (raw === false) return undefined;
-  throw new ActionError(`${where} must be true or false (got ${JSON.stringify(raw)})`);
+  throw new ActionError(
+    `${where} is a switch: true or false in a JSON body, the bare token in Prefer (got ${JSON.stringify(raw)})`,
+  );
 }
 
 /** How one action field is asked for: its `Prefer` token, what a bare token means, its parser. */
