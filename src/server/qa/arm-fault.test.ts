@@ -56,6 +56,11 @@ describe('arming a fault', async () => {
     const typo = await arm({ operationid: 'listProducts', status: 500 });
     expect(typo.status).toBe(400);
     expect(typo.body.error).toContain('/operationid');
+    // A hostile field name comes back bounded, as a JSON pointer.
+    const long = await arm({ [`a/b~${'x'.repeat(10_000)}`]: 1, status: 500 });
+    expect(long.status).toBe(400);
+    expect(long.body.error).toContain('"/a~1b~0xxx');
+    expect(long.text.length).toBeLessThan(1000);
     const notBoolean = await arm({ operationId: 'listProducts', reset: 'yes' });
     expect(notBoolean.status).toBe(400);
     expect(notBoolean.body.error).toContain('/reset');

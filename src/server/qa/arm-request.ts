@@ -8,7 +8,12 @@
  * `retryAfterSeconds` only with a status whose response declares `Retry-After`. An unknown field
  * is refused too: a typo must not widen a fault to every request. Every problem is named.
  */
-import { declaredResponse, type Contract, type InputProblem } from '../../contract/index.js';
+import {
+  declaredResponse,
+  truncate,
+  type Contract,
+  type InputProblem,
+} from '../../contract/index.js';
 import { ACTION_FIELD_NAMES, ActionError, setActionField, type FaultAction } from './actions.js';
 import { MAX_ARMED_COUNT, type FaultMatch } from './fault-plan.js';
 
@@ -25,6 +30,12 @@ const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   ...ACTION_FIELD_NAMES,
 ]);
 const RETRY_AFTER_HEADER = 'retry-after';
+/** Longest field name an error names (the body may hold a 60 KB one). */
+const MAX_NAME_CHARS = 100;
+
+/** A body field's JSON pointer (RFC 6901: `~` and `/` escaped), its name bounded. */
+const pointer = (name: string) =>
+  `/${truncate(name, MAX_NAME_CHARS).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /** What the request's fields must name: the served release's operations and the keys file's names. */
 export interface ArmContext {
@@ -41,7 +52,7 @@ export function readArmRequest(
   const problem = (name: string, rule: string, message: string, received?: unknown) =>
     problems.push({
       in: 'body',
-      name: `/${name}`,
+      name: pointer(name),
       rule,
       message,
       ...(received === undefined ? {} : { received }),
@@ -83,7 +94,12 @@ export function readArmRequest(
     }
   }
   if (Object.keys(action).length === 0 && problems.length === 0)
-    problem('', `one of ${ACTION_FIELD_NAMES.join(', ')}`, 'an action is required');
+    problems.push({
+      in: 'body',
+      name: '',
+      rule: `one of ${ACTION_FIELD_NAMES.join(', ')}`,
+      message: 'an action is required',
+    });
   if (problems.length > 0) return problems;
   problems.push(...declaredProblems(match, action, context.contract));
   return problems.length > 0 ? problems : { match, count: count as number, action };
