@@ -97,9 +97,11 @@ function startInstalledMock(): Promise<{ url: string; stop(): Promise<boolean> }
 }
 
 /** The ```js blocks of docs/library.md, in order. */
-function docExamples(): string[] {
+function docExamples(language: 'js' | 'ts' = 'js'): string[] {
   const text = readFileSync(join(PACKAGE_ROOT, 'docs', 'library.md'), 'utf8');
-  return [...text.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  return [...text.matchAll(new RegExp(`^\`\`\`${language}\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map(
+    (m) => m[1],
+  );
 }
 
 beforeAll(async () => {
@@ -235,6 +237,11 @@ describe('the installed package', () => {
   it(
     'a TypeScript file using the API type-checks against the installed declarations',
     async () => {
+      const docTypeScript = docExamples('ts').map((code, i) => {
+        writeFileSync(join(project, `doc-example-${i + 1}.ts`), code);
+        return `doc-example-${i + 1}.ts`;
+      });
+      expect(docTypeScript.length).toBeGreaterThan(0);
       writeFileSync(
         join(project, 'use.ts'),
         `import { createMockApp, runContract, startMock, qaControls, type ContractReport, type MockOptions, type RunningMock, type Product, type ErrorBody, type OperationId } from 'web-data-api-double';
@@ -281,7 +288,8 @@ await mock.close();
             types: ['node'],
             typeRoots: [join(PACKAGE_ROOT, 'node_modules', '@types')],
           },
-          files: ['use.ts'],
+          // The TypeScript examples of docs/library.md are type-checked with the client.
+          files: ['use.ts', ...docTypeScript],
         }),
       );
       const tsc = join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
