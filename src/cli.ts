@@ -5,7 +5,7 @@
  * cleanly on SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';
-import { BASE_PATH } from './contract/index.js';
+import { BASE_PATH, loadContract } from './contract/index.js';
 import { ENVIRONMENTS, type EnvironmentName } from './server/keys.js';
 import { startMockServer, type RunningServer } from './server/listen.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED } from './server/options.js';
@@ -52,13 +52,18 @@ const FLAGS = {
       "or live: the live catalogue's size (85,000+ parts, 125,000 documents, 2,050 boards and kits)",
     ],
   },
-  'api-version': {
+  release: {
     section: 'Server',
     value: '<v>',
     help: [
       'serve what release <v> served (1.0.0 ... 1.3.0, or "unreleased" to add',
       'the download endpoints); default: the newest release',
     ],
+  },
+  'api-version': {
+    section: 'Server',
+    value: '<v>',
+    help: ['the older name of --release (kept as an alias)'],
   },
   environment: {
     section: 'Server',
@@ -264,6 +269,28 @@ function publicOrigin(raw: string | undefined): string | undefined {
   return url.origin;
 }
 
+/** `--release`, or its older name `--api-version` (both given must agree), checked against the changelog. */
+async function releaseOf(values: {
+  release?: string;
+  'api-version'?: string;
+}): Promise<string | undefined> {
+  const { release = values['api-version'], 'api-version': older = release } = values;
+  if (release !== older)
+    throw new UsageError(
+      `--release ${JSON.stringify(release)} and --api-version ${JSON.stringify(older)} (its older name) disagree: give one`,
+    );
+  if (release === undefined) return undefined;
+  try {
+    // The very load the mock does next (cached), so checking costs nothing.
+    await loadContract({ release });
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith('Unknown release'))
+      throw new UsageError(`--release: ${error.message}`);
+    throw error;
+  }
+  return release;
+}
+
 function environmentsOf(raw: string): EnvironmentName[] {
   if (raw === 'both') return [...ENVIRONMENTS];
   if ((ENVIRONMENTS as readonly string[]).includes(raw)) return [raw as EnvironmentName];
@@ -323,7 +350,7 @@ export async function main(
     origin: publicOrigin(values['public-url'] ?? env.MOCK_PUBLIC_URL),
     seed: integer('seed', values.seed ?? env.MOCK_SEED, 0),
     scale,
-    apiVersion: values['api-version'],
+    apiVersion: await releaseOf(values),
     environments: environmentsOf(values.environment),
     keysFile: values.keys,
     tiersFile: values.tiers,

@@ -1,8 +1,10 @@
 /**
  * @module web-data-api-double
  * The package's public API, and only that: the mock (on a port, or in process), its QA controls,
- * the contract suite as a function, and the key-holding proxy. Everything else is internal and may
- * change between versions. docs/library.md has a runnable example of each.
+ * the contract suite as a function, the key-holding proxy, and the API's own types (generated from
+ * the document: `paths`, `components`, `operations`, a named type per schema, `OperationId`,
+ * `Release`, `ErrorBody`). Everything else is internal and may change between versions.
+ * docs/library.md has a runnable example of each.
  */
 export {
   startMock,
@@ -40,3 +42,5 @@ export type { Examples, KeyPurpose } from './server/examples.js';
 export type { Tier } from './server/tiers.js';
 export type { LatencySpec, RandomFaultSpec, FaultAction } from './server/qa/actions.js';
 export type { ArmedFault, FaultMatch } from './server/qa/fault-plan.js';
+export type { paths, components, operations } from './contract/types.gen.js';
+export type * from './contract/named-types.gen.js';

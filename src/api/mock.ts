@@ -3,9 +3,12 @@
  * The mock for people who drive it from their own test code: `startMock()` on a free port, or
  * `createMockApp()` in process (a `fetch(Request) -> Response`, no socket: an MSW handler or any
  * fetch-shaped seam). Options are the CLI's flags, typed; both return the demo keys by purpose,
- * the examples that work against this very dataset, and the QA controls when an admin token is set.
+ * the examples that work against this very dataset, and the QA controls (always: the library sets
+ * a random admin token when none is given, so `qa` needs no check).
  */
+import { randomUUID } from 'node:crypto';
 import { BASE_PATH } from '../contract/index.js';
+import type { Release } from '../contract/named-types.gen.js';
 import type { Scale } from '../fixtures/dataset.js';
 import { createApp, type MockApp } from '../server/app.js';
 import { EXAMPLES_PATH, type Examples, type KeyPurpose } from '../server/examples.js';
@@ -27,7 +30,7 @@ export interface MockOptions {
   /** Dataset size multiplier (default 1), or `'live'` for the live catalogue's size. */
   scale?: Scale;
   /** Serve what this release served (`'1.0.0'` ... the newest, or `'unreleased'`); default the newest. */
-  release?: string;
+  release?: Release;
   /** Default `'production'`; with `'both'`, staging is served under `/staging/web-data/v1`. */
   environment?: EnvironmentName | 'both';
   /** API keys file (default: the package's fixtures/keys.json, the demo keys). */
@@ -42,7 +45,10 @@ export interface MockOptions {
   latency?: number | string | LatencySpec;
   /** Seed of the fault and latency sequence (default 1). */
   faultSeed?: number;
-  /** Enables the `/__mock/*` QA controls with this token (and `qa` on the result). */
+  /**
+   * The token of the `/__mock/*` QA controls (default: a random one, which `qa` on the result
+   * holds); give one to drive the controls from elsewhere too (curl, another process).
+   */
   adminToken?: string;
   /** Check every response against the document before sending it (default off). */
   validateResponses?: boolean;
@@ -52,8 +58,11 @@ export interface MockOptions {
   replayDir?: string;
 }
 
-/** The demo key of each purpose (`fullAccess`, `rateLimited`, ...), as in `examples.keys`. */
-export type MockKeys = Record<KeyPurpose, string | undefined>;
+/**
+ * The demo key of each purpose (`fullAccess`, `rateLimited`, ...), as in `examples.keys`. With a
+ * keys file of your own that has no key for a purpose, reading that purpose throws, naming it.
+ */
+export type MockKeys = Readonly<Record<KeyPurpose, string>>;
 
 export interface MockHandle {
   /** Base URL of the API, e.g. `http://127.0.0.1:41234/web-data/v1`. */
@@ -62,8 +71,8 @@ export interface MockHandle {
   keys: MockKeys;
   /** What `GET /examples.json` serves: identifiers, searches, one request per operation. */
   examples: Examples;
-  /** Present when `adminToken` was given. */
-  qa: QaControls | undefined;
+  /** The QA controls of this mock (arm a fault, reset rate limits, the journal, ...). */
+  qa: QaControls;
 }
 
 export interface RunningMock extends MockHandle {
@@ -118,26 +127,56 @@ export function appOptions(options: MockOptions): Partial<AppOptions> {
   };
 }
 
-async function handleOf(
-  app: MockApp,
-  origin: string,
-  adminToken: string | undefined,
-): Promise<MockHandle> {
+/**
+ * The demo keys by purpose: a purpose the keys file has no key for is a getter that throws (left
+ * out of `Object.keys` and JSON), so the type can say `string` and a missing key is named at once.
+ */
+function keysOf(byPurpose: Examples['keys']['byPurpose']): MockKeys {
+  const keys = {} as Record<KeyPurpose, string>;
+  for (const [purpose, example] of Object.entries(byPurpose) as [
+    KeyPurpose,
+    { key: string } | null,
+  ][]) {
+    if (example) keys[purpose] = example.key;
+    else
+      Object.defineProperty(keys, purpose, {
+        enumerable: false,
+        get() {
+          throw new TypeError(
+            `keys.${purpose}: the keys file has no demo key for this purpose (see examples.keys.all)`,
+          );
+        },
+      });
+  }
+  return Object.freeze(keys);
+}
+
+async function handleOf(app: MockApp, origin: string, adminToken: string): Promise<MockHandle> {
   // The examples the app serves, read through the app itself: one source for both.
   const answer = await app.fetch(new Request(`${origin}${EXAMPLES_PATH}`));
   const examples = (await answer.json()) as Examples;
-  const keys = Object.fromEntries(
-    Object.entries(examples.keys.byPurpose).map(([purpose, key]) => [purpose, key?.key]),
-  ) as MockKeys;
-  const qa =
-    adminToken === undefined
-      ? undefined
-      : qaControls({ origin, adminToken, fetch: (request) => Promise.resolve(app.fetch(request)) });
-  return { url: `${origin}${BASE_PATH}`, origin, keys, examples, qa };
+  const qa = qaControls({
+    origin,
+    adminToken,
+    fetch: (request) => Promise.resolve(app.fetch(request)),
+  });
+  return {
+    url: `${origin}${BASE_PATH}`,
+    origin,
+    keys: keysOf(examples.keys.byPurpose),
+    examples,
+    qa,
+  };
+}
+
+/** The library's options with the QA controls' token settled (the caller's, else a random one). */
+function withAdminToken<T extends MockOptions>(options: T): T & { adminToken: string } {
+  return { ...options, adminToken: options.adminToken ?? randomUUID() };
 }
 
 /** Starts the mock on a socket (a free port unless `port` is given). */
-export async function startMock(options: StartMockOptions = {}): Promise<RunningMock> {
+export async function startMock(given: StartMockOptions = {}): Promise<RunningMock> {
+  const options = withAdminToken(given);
   const server = await startMockServer({
     ...appOptions(options),
     port: options.port ?? 0,
@@ -155,7 +194,8 @@ export async function startMock(options: StartMockOptions = {}): Promise<Running
 }
 
 /** The mock in process: no socket, `fetch(Request)` answers as the server would. */
-export async function createMockApp(options: MockAppOptions = {}): Promise<MockAppHandle> {
+export async function createMockApp(given: MockAppOptions = {}): Promise<MockAppHandle> {
+  const options = withAdminToken(given);
   const origin = new URL(options.origin ?? 'http://web-data.mock').origin;
   const app = await createApp({ ...appOptions(options), origin });
   return {

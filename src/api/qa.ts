@@ -9,9 +9,12 @@ import { ADMIN_PREFIX, ADMIN_TOKEN_HEADER } from '../server/qa/admin.js';
 import type { FaultAction } from '../server/qa/actions.js';
 import type { ArmedFault, FaultMatch } from '../server/qa/fault-plan.js';
 import type { JournalEntry } from '../server/middleware/request-log.js';
+import type { OperationId } from '../contract/named-types.gen.js';
 
 /** A fault to arm for the next `count` matching requests (default 1). */
 export interface FaultToArm extends FaultMatch, FaultAction {
+  /** Only this operation (one of the document's operationIds); default any. */
+  operationId?: OperationId;
   count?: number;
 }
 

@@ -97,9 +97,11 @@ function startInstalledMock(): Promise<{ url: string; stop(): Promise<boolean> }
 }
 
 /** The ```js blocks of docs/library.md, in order. */
-function docExamples(): string[] {
+function docExamples(language: 'js' | 'ts' = 'js'): string[] {
   const text = readFileSync(join(PACKAGE_ROOT, 'docs', 'library.md'), 'utf8');
-  return [...text.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  return [...text.matchAll(new RegExp(`^\`\`\`${language}\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map(
+    (m) => m[1],
+  );
 }
 
 beforeAll(async () => {
@@ -235,14 +237,29 @@ describe('the installed package', () => {
   it(
     'a TypeScript file using the API type-checks against the installed declarations',
     async () => {
+      const docTypeScript = docExamples('ts').map((code, i) => {
+        writeFileSync(join(project, `doc-example-${i + 1}.ts`), code);
+        return `doc-example-${i + 1}.ts`;
+      });
+      expect(docTypeScript.length).toBeGreaterThan(0);
       writeFileSync(
         join(project, 'use.ts'),
-        `import { createMockApp, runContract, startMock, qaControls, type ContractReport, type MockOptions, type RunningMock } from 'web-data-api-double';
+        `import { createMockApp, runContract, startMock, qaControls, type ContractReport, type MockOptions, type RunningMock, type Product, type ErrorBody, type OperationId } from 'web-data-api-double';
 const options: MockOptions = { seed: 2, scale: 1, release: '1.3.0', environment: 'both', latency: '0-5', faults: 'error=0.01', adminToken: 't' };
 const mock: RunningMock = await startMock({ ...options, port: 0 });
 const id: string = mock.examples.ids.products[0];
-const key: string | undefined = mock.keys.fullAccess;
-await mock.qa?.armFault({ operationId: 'listProducts', status: 500 });
+const key: string = mock.keys.fullAccess;
+await mock.qa.armFault({ operationId: 'listProducts', status: 429, retryAfterSeconds: 5 });
+const product: Product = { productId: id, title: 'typed', additionalDetails: null, relatedProducts: [] };
+const failure: ErrorBody = { error: 'x', code: 429, retry_after: 1 };
+const operation: OperationId = 'getProductPart';
+// @ts-expect-error a typo in an operationId fails to compile
+await mock.qa.armFault({ operationId: 'listProduct', status: 500 });
+// @ts-expect-error not a release of the document
+await startMock({ release: '1.3' });
+// @ts-expect-error a Product has a string productId
+const wrong: Product = { productId: 1 };
+export { product, failure, operation, wrong };
 const journal = await qaControls({ origin: mock.origin, adminToken: 't' }).journal(5);
 const at: string = journal[0].at;
 const app = await createMockApp({ origin: 'https://api.example.com' });
@@ -271,7 +288,8 @@ await mock.close();
             types: ['node'],
             typeRoots: [join(PACKAGE_ROOT, 'node_modules', '@types')],
           },
-          files: ['use.ts'],
+          // The TypeScript examples of docs/library.md are type-checked with the client.
+          files: ['use.ts', ...docTypeScript],
         }),
       );
       const tsc = join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');

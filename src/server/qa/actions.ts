@@ -19,6 +19,8 @@ export const MAX_RETRY_AFTER_SECONDS = 86_400;
 export interface FaultAction {
   /** Answer with this documented status and its documented body. */
   status?: number;
+  /** Seconds a forced status announces where its response declares `Retry-After` (429). */
+  retryAfterSeconds?: number;
   /** Hold the request this long before answering. */
   delayMs?: number;
   /** Drop the connection without answering. */
@@ -27,11 +29,6 @@ export interface FaultAction {
   truncate?: boolean;
   /** Send the body slowly, this many bytes per tick (one tick = SLOW_TICK_MS). */
   slowBytesPerTick?: number;
-}
-
-/** What a `Prefer` header asks for: a fault action plus the `Retry-After` of a forced 429. */
-export interface PreferAction extends FaultAction {
-  retryAfterSeconds?: number;
 }
 
 export const SLOW_TICK_MS = 50;
@@ -92,7 +89,78 @@ export function parseBytesPerTick(raw: unknown, where: string): number {
   return n;
 }
 
-const PREFERENCES = new Set(['code', 'retry-after', 'delay', 'reset', 'truncate', 'slow']);
+/** Seconds a forced 429 announces, 0 to MAX_RETRY_AFTER_SECONDS. */
+export function parseRetryAfter(raw: unknown, where: string): number {
+  const seconds = integerIn(raw, 0, MAX_RETRY_AFTER_SECONDS);
+  if (seconds === undefined)
+    throw new ActionError(
+      `${where} must be an integer of seconds from 0 to ${MAX_RETRY_AFTER_SECONDS} (got ${JSON.stringify(raw)})`,
+    );
+  return seconds;
+}
+
+/** A switch: `true` (or a bare `Prefer` token) turns it on, `false` leaves it off. */
+export function parseSwitch(raw: unknown, where: string): boolean | undefined {
+  if (raw === true) return true;
+  if (raw === false) return undefined;
+  throw new ActionError(
+    `${where} is a switch: true or false in a JSON body, the bare token in Prefer (got ${JSON.stringify(raw)})`,
+  );
+}
+
+/** How one action field is asked for: its `Prefer` token, what a bare token means, its parser. */
+interface ActionField<T> {
+  /** The `Prefer` token, e.g. `code` for `status`. */
+  prefer: string;
+  /** The token as the rule shows it, e.g. `code=<declared status>`. */
+  preferForm: string;
+  /** The value of the token written without `=value` (undefined: a value is required). */
+  bare?: unknown;
+  parse(raw: unknown, where: string): T | undefined;
+}
+
+/**
+ * Every field of a fault action, in one table: the `Prefer` parser, the admin API's arm request and
+ * their messages all read it, so a new action field is added here once.
+ */
+export const ACTION_FIELDS: { [K in keyof FaultAction]-?: ActionField<FaultAction[K]> } = {
+  status: { prefer: 'code', preferForm: 'code=<declared status>', parse: parseStatus },
+  retryAfterSeconds: {
+    prefer: 'retry-after',
+    preferForm: 'retry-after=<s>',
+    parse: parseRetryAfter,
+  },
+  delayMs: { prefer: 'delay', preferForm: 'delay=<ms>', parse: parseDelay },
+  reset: { prefer: 'reset', preferForm: 'reset', bare: true, parse: parseSwitch },
+  truncate: { prefer: 'truncate', preferForm: 'truncate', bare: true, parse: parseSwitch },
+  slowBytesPerTick: {
+    prefer: 'slow',
+    preferForm: 'slow=<bytes per tick>',
+    bare: '1',
+    parse: parseBytesPerTick,
+  },
+};
+
+/** The action fields' names, in the table's order. */
+export const ACTION_FIELD_NAMES = Object.keys(ACTION_FIELDS) as (keyof FaultAction)[];
+
+/** Sets one action field from its raw value, parsed by the field's own parser. */
+export function setActionField(
+  action: FaultAction,
+  name: keyof FaultAction,
+  raw: unknown,
+  where: string,
+): void {
+  const value = ACTION_FIELDS[name].parse(raw, where);
+  if (value !== undefined) Object.assign(action, { [name]: value });
+}
+
+const BY_PREFER_TOKEN = new Map(
+  ACTION_FIELD_NAMES.map((name) => [ACTION_FIELDS[name].prefer, name]),
+);
+
+/** The rule a `Prefer` header follows, as a 400 names it. */
+export const PREFER_RULE = `Prefer: ${ACTION_FIELD_NAMES.map((name) => ACTION_FIELDS[name].preferForm).join(', ')}`;
 
 /**
  * Reads a `Prefer` header (`code=429`, `retry-after=30`, `delay=500`, `reset`, `truncate`,
@@ -100,43 +168,19 @@ const PREFERENCES = new Set(['code', 'retry-after', 'delay', 'reset', 'truncate'
  * Returns undefined when the header asks for nothing this mock knows (RFC 7240: a server ignores
  * preferences it does not know, e.g. `return=minimal`). The one parser of `Prefer`.
  */
-export function parsePrefer(header: string): PreferAction | undefined {
-  const action: PreferAction = {};
+export function parsePrefer(header: string): FaultAction | undefined {
+  const action: FaultAction = {};
   let recognized = false;
   for (const token of header
     .split(/[,;]/)
     .map((t) => t.trim())
     .filter(Boolean)) {
     const [name, value] = token.split('=').map((s) => s.trim().replace(/^"|"$/g, ''));
-    recognized ||= PREFERENCES.has(name.toLowerCase());
-    switch (name.toLowerCase()) {
-      case 'code':
-        action.status = parseStatus(value, 'Prefer: code');
-        break;
-      case 'retry-after': {
-        const seconds = integerIn(value, 0, MAX_RETRY_AFTER_SECONDS);
-        if (seconds === undefined)
-          throw new ActionError(
-            `Prefer: retry-after must be an integer of seconds from 0 to ${MAX_RETRY_AFTER_SECONDS} (got "${value}")`,
-          );
-        action.retryAfterSeconds = seconds;
-        break;
-      }
-      case 'delay':
-        action.delayMs = parseDelay(value, 'Prefer: delay');
-        break;
-      case 'reset':
-        action.reset = true;
-        break;
-      case 'truncate':
-        action.truncate = true;
-        break;
-      case 'slow':
-        action.slowBytesPerTick = parseBytesPerTick(value ?? '1', 'Prefer: slow');
-        break;
-      default:
-        break;
-    }
+    const field = BY_PREFER_TOKEN.get(name.toLowerCase());
+    if (field === undefined) continue;
+    recognized = true;
+    const { prefer, bare } = ACTION_FIELDS[field];
+    setActionField(action, field, value ?? bare, `Prefer: ${prefer}`);
   }
   return recognized ? action : undefined;
 }

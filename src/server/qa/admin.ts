@@ -12,20 +12,15 @@ import { Hono, type Context, type Env } from 'hono';
 import type { Contract } from '../../contract/index.js';
 import { MAX_CLOCK_OFFSET_SECONDS, type AdjustableClock } from '../clock.js';
 import type { ApiContext } from '../context.js';
-import { apiError, messages } from '../errors.js';
+import { apiError, badRequest, messages } from '../errors.js';
 import type { KeyStore } from '../keys.js';
 import { readBodyText } from '../middleware/read-body.js';
 import type { Journal } from '../middleware/request-log.js';
 import type { AppOptions } from '../options.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import { jsonResponse } from '../response.js';
-import {
-  ActionError,
-  parseBytesPerTick,
-  parseDelay,
-  parseStatus,
-  type FaultAction,
-} from './actions.js';
+import { ActionError } from './actions.js';
+import { readArmRequest } from './arm-request.js';
 import type { FaultPlan } from './fault-plan.js';
 import type { StateStore } from '../../state/store.js';
 import { STATE_HEADER } from '../middleware/rate-limit.js';
@@ -66,19 +61,6 @@ async function jsonBody(
   throw apiError(400, 'admin request body must be a JSON object', {
     details: [{ in: 'body', name: '', rule: 'JSON object', message: 'not a JSON object' }],
   });
-}
-
-/** An armed fault's action from the request body, checked by the same parsers as `Prefer`. */
-function actionOf(body: Record<string, unknown>): FaultAction {
-  const action: FaultAction = {};
-  const { status, delayMs, reset, truncate, slowBytesPerTick } = body;
-  if (status !== undefined) action.status = parseStatus(status, 'status');
-  if (delayMs !== undefined) action.delayMs = parseDelay(delayMs, 'delayMs');
-  if (reset === true) action.reset = true;
-  if (truncate === true) action.truncate = true;
-  if (slowBytesPerTick !== undefined)
-    action.slowBytesPerTick = parseBytesPerTick(slowBytesPerTick, 'slowBytesPerTick');
-  return action;
 }
 
 /** The parts of the app the control endpoints read and change (not the app itself). */
@@ -175,41 +157,13 @@ export function adminRoutes(options: {
   });
   admin.get('/scenarios', async (c) => c.json({ armed: await store.armed() }));
   admin.post('/scenarios', async (c) => {
-    const body = await bodyOf(c);
-    const count = body.count ?? 1;
-    const match = {
-      key: typeof body.key === 'string' ? body.key : undefined,
-      operationId: typeof body.operationId === 'string' ? body.operationId : undefined,
-    };
+    const request = readArmRequest(await bodyOf(c), {
+      contract: state.contract,
+      isKeyName: (name) => state.keys.records.some((k) => k.name === name),
+    });
+    if (Array.isArray(request)) throw badRequest(request);
     try {
-      if (match.operationId !== undefined) state.contract.operation(match.operationId);
-    } catch {
-      throw apiError(400, `unknown operationId "${match.operationId}"`, {
-        details: [
-          {
-            in: 'body',
-            name: '/operationId',
-            rule: 'an operationId of the served release',
-            message: 'unknown operation',
-            received: match.operationId,
-          },
-        ],
-      });
-    }
-    if (match.key !== undefined && !state.keys.records.some((k) => k.name === match.key)) {
-      throw apiError(400, `unknown key name "${match.key}" (use the key's name, not its secret)`, {
-        details: [
-          {
-            in: 'body',
-            name: '/key',
-            rule: 'a key name from the keys file',
-            message: 'unknown key name',
-          },
-        ],
-      });
-    }
-    try {
-      return c.json(await store.arm(match, count as number, actionOf(body)), 201);
+      return c.json(await store.arm(request.match, request.count, request.action), 201);
     } catch (error) {
       return badAction(error);
     }

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  ACTION_FIELD_NAMES,
   ActionError,
   type FaultAction,
   type LatencySpec,
@@ -50,9 +51,7 @@ export function newArmedFault(match: FaultMatch, count: number, action: FaultAct
   if (!Number.isInteger(count) || count < 1 || count > MAX_ARMED_COUNT)
     throw new ActionError(`count must be an integer from 1 to ${MAX_ARMED_COUNT}`);
   if (Object.keys(action).length === 0)
-    throw new ActionError(
-      'an action is required: status, delayMs, reset, truncate or slowBytesPerTick',
-    );
+    throw new ActionError(`an action is required: one of ${ACTION_FIELD_NAMES.join(', ')}`);
   return { id: randomUUID(), match: { ...match }, remaining: count, action: { ...action } };
 }
 

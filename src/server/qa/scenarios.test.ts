@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, DEMO, testApp, validatorsFor } from '../testing.js';
 import { FaultPlan } from './fault-plan.js';
-import { parsePrefer, parseRandomFaults } from './actions.js';
+import { parsePrefer, parseRandomFaults, PREFER_RULE } from './actions.js';
 
 describe('Prefer overrides', async () => {
   const app = await testApp();
@@ -106,6 +106,14 @@ describe('FaultPlan', () => {
       truncate: true,
       slowBytesPerTick: 8,
     });
+    expect(parsePrefer('retry-after=30, slow')).toEqual({
+      retryAfterSeconds: 30,
+      slowBytesPerTick: 1,
+    });
+    expect(() => parsePrefer('reset=yes')).toThrow(/^Prefer: reset is a switch/);
+    expect(PREFER_RULE).toBe(
+      'Prefer: code=<declared status>, retry-after=<s>, delay=<ms>, reset, truncate, slow=<bytes per tick>',
+    );
   });
 });
 

@@ -18,19 +18,16 @@ import {
   ActionError,
   MAX_QA_DURATION_MS,
   parsePrefer,
+  PREFER_RULE,
   type FaultAction,
-  type PreferAction,
 } from './actions.js';
 import type { FaultPlan, RequestFacts } from './fault-plan.js';
 import type { StateStore } from '../../state/store.js';
 import { forcedError } from './forced-response.js';
 
-const PREFER_RULE =
-  'Prefer: code=<declared status>, retry-after=<s>, delay=<ms>, reset, truncate, slow=<bytes per tick>';
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function preferOf(c: Context<AppEnv>): PreferAction | undefined {
+function preferOf(c: Context<AppEnv>): FaultAction | undefined {
   const header = c.req.header('prefer');
   if (!header) return undefined;
   try {
@@ -60,7 +57,7 @@ export function scenarios(options: {
   async function applyAction(
     c: Context<AppEnv>,
     next: Next,
-    prefer: PreferAction | undefined,
+    prefer: FaultAction | undefined,
   ): Promise<void> {
     const started = performance.now();
     const op = c.get('operation');
@@ -90,7 +87,7 @@ export function scenarios(options: {
       return next();
     }
     if (action.status !== undefined && action.status >= 300)
-      throw forcedError(op, action.status, prefer?.retryAfterSeconds);
+      throw forcedError(op, action.status, action.retryAfterSeconds);
     if (action.truncate || action.slowBytesPerTick)
       c.set('bodyShape', {
         truncate: action.truncate,

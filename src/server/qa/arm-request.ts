@@ -1,0 +1,149 @@
+/**
+ * @module qa/arm-request
+ * The body of `POST /__mock/scenarios` (the library's `armFault`) read into a fault to arm. Each
+ * field is checked by its rule: the match names an operation of the served release and a key of
+ * the keys file (strings: `["listProducts"]` or `42` once armed a fault for every request), the
+ * action fields by the parsers `Prefer` uses, a status must be one the operation declares (or, for
+ * any operation, one some operation declares: a fault that can never fire is refused, not kept),
+ * `retryAfterSeconds` only with a status whose response declares `Retry-After`. An unknown field
+ * is refused too: a typo must not widen a fault to every request. Every problem is named.
+ */
+import {
+  declaredResponse,
+  truncate,
+  type Contract,
+  type InputProblem,
+} from '../../contract/index.js';
+import { ACTION_FIELD_NAMES, ActionError, setActionField, type FaultAction } from './actions.js';
+import { MAX_ARMED_COUNT, type FaultMatch } from './fault-plan.js';
+
+export interface ArmRequest {
+  match: FaultMatch;
+  count: number;
+  action: FaultAction;
+}
+
+const MATCH_FIELDS = ['operationId', 'key'] as const;
+const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  ...MATCH_FIELDS,
+  'count',
+  ...ACTION_FIELD_NAMES,
+]);
+const RETRY_AFTER_HEADER = 'retry-after';
+/** Longest field name an error names (the body may hold a 60 KB one). */
+const MAX_NAME_CHARS = 100;
+
+/** A body field's JSON pointer (RFC 6901: `~` and `/` escaped), its name bounded. */
+const pointer = (name: string) =>
+  `/${truncate(name, MAX_NAME_CHARS).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+/** What the request's fields must name: the served release's operations and the keys file's names. */
+export interface ArmContext {
+  contract: Contract;
+  isKeyName(name: string): boolean;
+}
+
+/** The fault an arm request asks for, or every problem found in it (each with its pointer and rule). */
+export function readArmRequest(
+  body: Record<string, unknown>,
+  context: ArmContext,
+): ArmRequest | InputProblem[] {
+  const problems: InputProblem[] = [];
+  const problem = (name: string, rule: string, message: string, received?: unknown) =>
+    problems.push({
+      in: 'body',
+      name: pointer(name),
+      rule,
+      message,
+      ...(received === undefined ? {} : { received }),
+    });
+  for (const name of Object.keys(body))
+    if (!KNOWN_FIELDS.has(name))
+      problem(name, `one of ${[...KNOWN_FIELDS].join(', ')}`, 'unknown field');
+
+  const match: FaultMatch = {};
+  const { operationId, key } = body;
+  if (operationId !== undefined) {
+    const rule = 'an operationId of the served release (a string)';
+    if (typeof operationId !== 'string')
+      problem('operationId', rule, 'must be a string', operationId);
+    else if (!context.contract.operations.some((op) => op.operationId === operationId))
+      problem('operationId', rule, 'unknown operation', operationId);
+    else match.operationId = operationId;
+  }
+  if (key !== undefined) {
+    // The received value is not echoed: a key's secret sent by mistake must not come back.
+    const rule = "a key name from the keys file (a string; the key's name, not its secret)";
+    if (typeof key !== 'string') problem('key', rule, 'must be a string');
+    else if (!context.isKeyName(key)) problem('key', rule, 'unknown key name');
+    else match.key = key;
+  }
+
+  const count = body.count ?? 1;
+  if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > MAX_ARMED_COUNT)
+    problem('count', `an integer from 1 to ${MAX_ARMED_COUNT}`, 'out of range', count);
+
+  const action: FaultAction = {};
+  for (const name of ACTION_FIELD_NAMES) {
+    if (body[name] === undefined) continue;
+    try {
+      setActionField(action, name, body[name], name);
+    } catch (error) {
+      if (!(error instanceof ActionError)) throw error;
+      problem(name, 'fault action', error.message, body[name]);
+    }
+  }
+  if (Object.keys(action).length === 0 && problems.length === 0)
+    problems.push({
+      in: 'body',
+      name: '',
+      rule: `one of ${ACTION_FIELD_NAMES.join(', ')}`,
+      message: 'an action is required',
+    });
+  if (problems.length > 0) return problems;
+  problems.push(...declaredProblems(match, action, context.contract));
+  return problems.length > 0 ? problems : { match, count: count as number, action };
+}
+
+/** The status must be declared where the fault can hit, and `retryAfterSeconds` announced there. */
+function declaredProblems(
+  match: FaultMatch,
+  action: FaultAction,
+  contract: Contract,
+): InputProblem[] {
+  const scope =
+    match.operationId === undefined
+      ? contract.operations
+      : contract.operations.filter((op) => op.operationId === match.operationId);
+  const where = match.operationId ?? 'any operation of the served release';
+  const { status, retryAfterSeconds } = action;
+  const problems: InputProblem[] = [];
+  if (status !== undefined && !scope.some((op) => declaredResponse(op, status))) {
+    const declared = [...new Set(scope.flatMap((op) => [...op.responses.keys()]))].sort();
+    problems.push({
+      in: 'body',
+      name: '/status',
+      rule: `${where} declares ${declared.join(', ')}`,
+      message: 'a status the operation does not declare: the fault could never fire',
+      received: status,
+    });
+  }
+  if (retryAfterSeconds !== undefined) {
+    const announcing = (s: number) =>
+      scope.some((op) =>
+        declaredResponse(op, s)?.headers.some((h) => h.name.toLowerCase() === RETRY_AFTER_HEADER),
+      );
+    const statuses = [...new Set(scope.flatMap((op) => [...op.responses.keys()]))]
+      .filter((s) => announcing(Number(s)))
+      .sort();
+    if (status === undefined || !announcing(status))
+      problems.push({
+        in: 'body',
+        name: '/retryAfterSeconds',
+        rule: `only with a status whose response declares Retry-After (${statuses.join(', ') || 'none here'})`,
+        message: `not announced by ${status === undefined ? 'the normal answer' : `status ${status}`}`,
+        received: retryAfterSeconds,
+      });
+  }
+  return problems;
+}
