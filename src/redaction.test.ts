@@ -6,6 +6,7 @@ import {
   redactSecrets,
   redactValue,
   REDACTED,
+  valueHoldsSecret,
 } from './redaction.js';
 
 function escape(text: string): string {
@@ -221,5 +222,15 @@ describe('redactValue', () => {
   it('returns the value itself when there is no secret to look for', () => {
     const value = { a: 'b' };
     expect(redactValue(value, [''])).toBe(value);
+  });
+});
+
+describe('valueHoldsSecret', () => {
+  it('looks in every name and string value, in any case', () => {
+    expect(valueHoldsSecret({ a: [{ [`x-${PLAIN.toUpperCase()}`]: 1 }] }, [PLAIN])).toBe(true);
+    expect(valueHoldsSecret({ a: [1, null, `q=${encodeURIComponent(PLAIN)}`] }, [PLAIN])).toBe(
+      true,
+    );
+    expect(valueHoldsSecret({ a: ['demo'], b: 2 }, [PLAIN, ''])).toBe(false);
   });
 });

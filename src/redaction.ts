@@ -198,3 +198,22 @@ export function redactValue<T>(
   };
   return (live.length === 0 ? value : walk(value)) as T;
 }
+
+/** Whether any object name or string value of a JSON value holds a (non-empty) secret in any form. */
+export function valueHoldsSecret(value: unknown, secrets: readonly string[]): boolean {
+  const live = secrets.filter((secret) => secret !== '');
+  if (live.length === 0) return false;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === 'string') {
+      if (holdsSecret(v, live)) return true;
+    } else if (Array.isArray(v)) pending.push(...(v as unknown[]));
+    else if (v !== null && typeof v === 'object')
+      for (const [name, child] of Object.entries(v)) {
+        if (holdsSecret(name, live)) return true;
+        pending.push(child);
+      }
+  }
+  return false;
+}
