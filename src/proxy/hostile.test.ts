@@ -113,8 +113,13 @@ describe('proxy --profile against a hostile live service', () => {
   });
 
   it(`cuts a server's long names to ${MAX_NAME_CHARS} characters and counts them`, async () => {
-    const { profile, text } = await profileThrough('long', { longName: 100_000 }, ['/products']);
+    const { profile, text, log } = await profileThrough('long', { longName: 100_000 }, [
+      '/products',
+    ]);
     expect(profile.namesCut).toBe(1);
+    // The proxy's log names the undeclared field too, cut.
+    expect(log.some((line) => line.includes('characters cut'))).toBe(true);
+    for (const line of log) expect(line.length).toBeLessThan(10_000);
     const pointers = Object.keys(profile.operations.listProducts.bodies['200'].locations);
     expect(pointers).toContain(`/data/*/${'n'.repeat(MAX_NAME_CHARS)}…`);
     expect(text.length).toBeLessThan(20_000);

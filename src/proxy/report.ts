@@ -1,12 +1,23 @@
 /**
  * @module proxy/report
  * What the proxy tells: one JSON line per event through an injectable `log`, the key scrubbed
- * (in every encoding src/redaction.ts knows) from every string in it whatever put it there, and
+ * (in every encoding and case src/redaction.ts knows) from every string in it whatever put it
+ * there, each string cut to MAX_LOGGED_CHARS, and
  * counters for `GET /__proxy/stats`. A violation line has the contract suite's fields:
  * operation, method, url, status, pointer, rule, expected, actual, source.
  */
 import { isBinding, type ResponseFinding } from '../contract/index.js';
 import type { SecretScrubber } from '../redaction.js';
+
+/** Longest string a log line carries (a server's 100,000-character field name in a pointer is cut). */
+export const MAX_LOGGED_CHARS = 2000;
+
+/** A string as a log line carries it: the key scrubbed, then cut to MAX_LOGGED_CHARS. */
+function logged(text: string, scrubber: SecretScrubber): string {
+  const scrubbed = scrubber.scrubText(text);
+  if (scrubbed.length <= MAX_LOGGED_CHARS) return scrubbed;
+  return `${scrubbed.slice(0, MAX_LOGGED_CHARS)}…(${scrubbed.length - MAX_LOGGED_CHARS} characters cut)`;
+}
 
 /** Where lines go: stderr by default, an array in tests. */
 export type LogLine = (line: string) => void;
@@ -80,12 +91,12 @@ export class Reporter {
     };
   }
 
-  /** Writes one event as one JSON line, the key scrubbed. */
+  /** Writes one event as one JSON line, the key scrubbed and every string bounded. */
   emit(event: Record<string, unknown>): void {
     // Scrubbed value by value, before serialising: a JSON-escaped form in a value stays a valid line.
     this.#log(
       JSON.stringify(event, (_name, value: unknown) =>
-        typeof value === 'string' ? this.#scrubber.scrubText(value) : value,
+        typeof value === 'string' ? logged(value, this.#scrubber) : value,
       ),
     );
   }
