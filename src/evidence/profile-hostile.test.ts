@@ -3,13 +3,14 @@
  * Property: whatever JSON, header names and values a server sends (prototype names, numbers
  * beyond a double, markup, the key in any case, bodies nested too deep), folding it into a profile
  * yields one that the writer writes (`profileText`: redacted, read back first), that the reader
- * accepts, that the ledger can judge, and that holds no form of the key.
+ * accepts, that the next night's drift and the ledger can judge, and that holds no form of the key.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../contract/index.js';
 import { holdsSecret } from '../redaction.js';
 import { MARKUP_NAMES, MARKUP_VALUES, PROTOTYPE_NAMES } from '../testing/hostile-upstream.js';
+import { compareProfiles } from './drift.js';
 import { documentFacts } from './facts.js';
 import { buildLedger } from './ledger.js';
 import { observe } from './observe.js';
@@ -91,6 +92,8 @@ describe('any JSON a server sends yields a profile the reader and the ledger acc
           const read = asProfile(JSON.parse(text), 'written');
           expect(read.count).toBe(answers.length);
           expect(merge(read, read).count).toBe(2 * answers.length);
+          // The next night compares its profile with this one.
+          compareProfiles(read, merge(read, read));
           all = merge(all, read);
         },
       ),
