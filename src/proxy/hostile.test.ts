@@ -22,6 +22,7 @@ import {
   type HostileUpstream,
 } from '../testing/hostile-upstream.js';
 import { startProxy } from './listen.js';
+import { MAX_FINDING_LINES } from './report.js';
 import { logSink } from './testdata/servers.js';
 
 /** Upper-case hex, as keys are often issued: the lower-cased header names and media types hold it lower-cased. */
@@ -144,6 +145,22 @@ describe('proxy --profile against a hostile live service', () => {
     expect(profile.unprofiled).toBe(1);
     expect(profile.operations.listProducts.count).toBe(1);
     expect(sink.lines.join('\n')).not.toMatch(/profile not written|left out/);
+  });
+
+  it('logs at most 20 finding lines an answer, counting them all: 25 records of 1,000 undeclared fields', async () => {
+    upstream.set({ undeclaredFields: 1000, records: 25 });
+    const sink = logSink();
+    const proxy = await startProxy({ upstream: upstream.url, apiKey: KEY, log: sink.log });
+    try {
+      await (await fetch(`${proxy.url}/products`)).arrayBuffer();
+      const findingLines = sink.events().filter((e) => e.event !== 'request');
+      expect(findingLines.length).toBeLessThanOrEqual(MAX_FINDING_LINES + 1);
+      expect(sink.events('findings-not-logged')).toHaveLength(1);
+      expect(sink.events('undeclared-field')[0].occurrences).toBe(25);
+      expect(proxy.app.reporter.stats().undeclaredFields).toBeGreaterThanOrEqual(25_000);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('writes a profile its reader accepts with a one-letter key (the format keeps its own words)', async () => {

@@ -19,6 +19,9 @@ function logged(text: string, scrubber: SecretScrubber): string {
   return `${scrubbed.slice(0, MAX_LOGGED_CHARS)}…(${scrubbed.length - MAX_LOGGED_CHARS} characters cut)`;
 }
 
+/** Finding lines logged for one answer; the rest are counted and said in one line. */
+export const MAX_FINDING_LINES = 20;
+
 /** Where lines go: stderr by default, an array in tests. */
 export type LogLine = (line: string) => void;
 
@@ -115,15 +118,38 @@ export class Reporter {
   }
 
   /**
-   * Logs each finding as one line in the contract suite's shape, counts them, and returns the
-   * number of broken rules (documented and inferred; undeclared fields are not counted there).
-   * Severity as in the suite: documented rules fail, inferred ones and undeclared fields warn.
+   * Counts every finding and logs them in the contract suite's shape, one line per rule and
+   * pointer pattern of this answer (array indices as `*`; `occurrences` when more than one, the
+   * pointer of the first), at most MAX_FINDING_LINES lines an answer, then one
+   * `findings-not-logged` line: a page of 25 records with 1,000 undeclared fields each is 1,000
+   * counts, not 25,000 lines. Returns the number of broken rules (documented and inferred;
+   * undeclared fields are not counted there). Severity as in the suite: documented rules fail,
+   * inferred ones and undeclared fields warn.
    */
   findings(exchange: ProxiedExchange, findings: ResponseFinding[]): number {
     this.#stats.validated += 1;
     const perOp = exchange.operation ? this.#perOperation(exchange.operation) : undefined;
     let broken = 0;
+    const groups = new Map<string, { first: ResponseFinding; occurrences: number }>();
     for (const f of findings) {
+      const group = `${f.kind}\u0000${f.rule}\u0000${f.pointer.replace(/\/\d+(?=\/|$)/g, '/*')}`;
+      const seen = groups.get(group);
+      if (seen) seen.occurrences += 1;
+      else groups.set(group, { first: f, occurrences: 1 });
+      if (f.kind === 'undeclared') {
+        this.#stats.undeclaredFields += 1;
+        if (perOp) perOp.undeclaredFields += 1;
+        continue;
+      }
+      broken += 1;
+      const binding = isBinding(f.source);
+      this.#stats[binding ? 'violations' : 'inferredViolations'] += 1;
+      if (perOp) perOp[binding ? 'violations' : 'inferredViolations'] += 1;
+    }
+    let lines = 0;
+    for (const { first: f, occurrences } of groups.values()) {
+      if (lines === MAX_FINDING_LINES) break;
+      lines += 1;
       const line = {
         ...exchange,
         pointer: f.pointer,
@@ -132,19 +158,25 @@ export class Reporter {
         actual: f.actual,
         source: f.source,
         message: f.message,
+        ...(occurrences > 1 ? { occurrences } : {}),
       };
-      if (f.kind === 'undeclared') {
-        this.#stats.undeclaredFields += 1;
-        if (perOp) perOp.undeclaredFields += 1;
+      if (f.kind === 'undeclared')
         this.emit({ event: 'undeclared-field', severity: 'warning', ...line });
-        continue;
-      }
-      broken += 1;
-      const binding = isBinding(f.source);
-      this.#stats[binding ? 'violations' : 'inferredViolations'] += 1;
-      if (perOp) perOp[binding ? 'violations' : 'inferredViolations'] += 1;
-      this.emit({ event: 'violation', severity: binding ? 'failure' : 'warning', ...line });
+      else
+        this.emit({
+          event: 'violation',
+          severity: isBinding(f.source) ? 'failure' : 'warning',
+          ...line,
+        });
     }
+    if (groups.size > lines)
+      this.emit({
+        event: 'findings-not-logged',
+        severity: 'warning',
+        ...exchange,
+        patterns: groups.size - lines,
+        message: `${groups.size - lines} more rule and pointer pattern(s) in this answer, counted at /__proxy/stats but not logged (at most ${MAX_FINDING_LINES} lines an answer)`,
+      });
     return broken;
   }
 
