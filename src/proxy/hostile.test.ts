@@ -21,12 +21,16 @@ import {
   type HostileKnobs,
   type HostileUpstream,
 } from '../testing/hostile-upstream.js';
+import { startMockServer } from '../server/listen.js';
+import { DEMO } from '../server/testing.js';
 import { startProxy } from './listen.js';
 import { MAX_FINDING_LINES } from './report.js';
 import { logSink } from './testdata/servers.js';
 
 /** Upper-case hex, as keys are often issued: the lower-cased header names and media types hold it lower-cased. */
 const KEY = 'AbCdEf0123456789ABCDEF42';
+/** A key the mock knows, for the honest service behind the hostile one. */
+const DEMO_KEY = DEMO.production;
 
 let upstream: HostileUpstream;
 let dir: string;
@@ -145,6 +149,29 @@ describe('proxy --profile against a hostile live service', () => {
     expect(profile.unprofiled).toBe(1);
     expect(profile.operations.listProducts.count).toBe(1);
     expect(sink.lines.join('\n')).not.toMatch(/profile not written|left out/);
+  });
+
+  it("spoils an honest service's answers: the mock's records with the attacks added", async () => {
+    const mock = await startMockServer({});
+    try {
+      const { profile, text } = await profileThrough(
+        'honest',
+        {
+          honest: mock.url,
+          prototypeNames: true,
+          echoKey: { case: 'lower', in: ['header-name', 'body-name'] },
+        },
+        ['/products?limit=3'],
+        DEMO_KEY,
+      );
+      const locations = profile.operations.listProducts.bodies['200'].locations;
+      expect(Object.hasOwn(locations, '/data/*/productId')).toBe(true);
+      expect(Object.hasOwn(locations, '/data/*/constructor')).toBe(true);
+      expect(Object.hasOwn(profile.operations.listProducts.headers, '__proto__')).toBe(true);
+      expect(holdsSecret(text, [DEMO_KEY])).toBe(false);
+    } finally {
+      await mock.close();
+    }
   });
 
   it('logs at most 20 finding lines an answer, counting them all: 25 records of 1,000 undeclared fields', async () => {

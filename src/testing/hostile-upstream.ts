@@ -2,8 +2,10 @@
  * @module testing/hostile-upstream
  * A live service as an attacker (a compromised staging host, a proxy in between) would run it: a
  * real node:http server that answers every GET under the base path with a list page
- * (`/products`), a record (`/products/P1`) or a 404 error body (`/products/missing`), each spoiled
- * the ways its knobs say, one knob per attack class of issue 30:
+ * (`/products`), a record (`/products/P1`) or a 404 error body (`/products/missing`), or, given
+ * `honest` (the mock's base URL, say), with that service's own answer to the same request, each
+ * spoiled the ways its knobs say (the spoiled fields added to every record of `data`, or to the
+ * body), one knob per attack class of issue 30:
  * - `echoKey`: the key the client sent (`x-api-key`) echoed in header names and values, in the
  *   media type, in body names and values, in a chosen case;
  * - `prototypeNames`: `constructor`, `toString`, `__proto__` as header names, field names, error
@@ -25,6 +27,8 @@ export type EchoPlace =
   'header-name' | 'header-value' | 'content-type' | 'body-name' | 'body-value';
 
 export interface HostileKnobs {
+  /** A base URL whose answers are spoiled instead of the made-up ones (same path, query and key). */
+  honest?: string;
   echoKey?: { case: KeyCase; in: readonly EchoPlace[] };
   prototypeNames?: boolean;
   hugeNumbers?: boolean;
@@ -107,15 +111,68 @@ function bodyBytes(value: unknown): Buffer {
   return Buffer.concat(parts);
 }
 
-function answer(knobs: HostileKnobs, request: IncomingMessage): { status: number; body: Buffer } {
+interface Answer {
+  status: number;
+  body: Buffer;
+  /** The honest service's headers passed on (content-type and length excepted). */
+  headers?: [string, string][];
+}
+
+/** Headers of the honest answer not passed on: the hostile server writes its own. */
+const NOT_PASSED_ON = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+];
+
+/** The honest service's answer to the same request, its JSON body spoiled. */
+async function spoiledHonest(
+  knobs: HostileKnobs,
+  honest: string,
+  request: IncomingMessage,
+): Promise<Answer> {
   const key = request.headers['x-api-key'] as string | undefined;
-  const below = (request.url ?? '/').split('?')[0].slice(BASE_PATH.length);
-  const segments = below.split('/').filter(Boolean);
+  const url = `${honest}${(request.url ?? '/').slice(BASE_PATH.length)}`;
+  const res = await fetch(url, { headers: key === undefined ? {} : { 'x-api-key': key } });
+  const text = await res.text();
+  const headers: [string, string][] = [];
+  res.headers.forEach((value, name) => {
+    if (!NOT_PASSED_ON.includes(name)) headers.push([name, value]);
+  });
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { status: res.status, body: Buffer.from(text), headers };
+  }
+  const spoil = (value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? { ...value, ...spoiledFields(knobs, key) }
+      : value;
+  const page = body as { data?: unknown } | null;
+  const spoiled =
+    page && typeof page === 'object' && Array.isArray(page.data)
+      ? { ...page, data: page.data.map(spoil) }
+      : spoil(body);
+  return { status: res.status, body: bodyBytes(spoiled), headers };
+}
+
+function answer(knobs: HostileKnobs, request: IncomingMessage): Answer | Promise<Answer> {
   if (knobs.depth)
     return {
       status: 200,
       body: Buffer.from(`${'['.repeat(knobs.depth)}${']'.repeat(knobs.depth)}`),
     };
+  return knobs.honest ? spoiledHonest(knobs, knobs.honest, request) : madeUp(knobs, request);
+}
+
+function madeUp(knobs: HostileKnobs, request: IncomingMessage): Answer {
+  const key = request.headers['x-api-key'] as string | undefined;
+  const below = (request.url ?? '/').split('?')[0].slice(BASE_PATH.length);
+  const segments = below.split('/').filter(Boolean);
   const record = (id: string) => ({ id, title: `Record ${id}`, ...spoiledFields(knobs, key) });
   if (segments.length >= 2 && segments[1] === 'missing') {
     const body = { error: `${segments[1]} not found`, ...spoiledFields(knobs, key) };
@@ -131,8 +188,11 @@ function answer(knobs: HostileKnobs, request: IncomingMessage): { status: number
 }
 
 function headersFor(knobs: HostileKnobs, key: string | undefined): [string, string][] {
-  const headers: [string, string][] = [['x-ratelimit-remaining', '99']];
-  headers.push(['x-ratelimit-limit', knobs.hugeNumbers ? '9'.repeat(400) : '100']);
+  const headers: [string, string][] = [];
+  // An honest service's own quota headers pass through unless a huge number is asked for.
+  if (knobs.hugeNumbers) headers.push(['x-ratelimit-limit', '9'.repeat(400)]);
+  else if (!knobs.honest) headers.push(['x-ratelimit-limit', '100']);
+  if (!knobs.honest) headers.push(['x-ratelimit-remaining', '99']);
   let mediaType = 'application/json';
   const echo = knobs.echoKey;
   if (echo && key !== undefined) {
@@ -146,20 +206,36 @@ function headersFor(knobs: HostileKnobs, key: string | undefined): [string, stri
   return headers;
 }
 
+/** Writes the spoiled answer; a failure of the honest service is a 502 (this is a test server). */
+async function respond(
+  knobs: HostileKnobs,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  try {
+    const { status, body, headers = [] } = await answer(knobs, request);
+    const own = headersFor(knobs, request.headers['x-api-key'] as string | undefined);
+    const ownNames = new Set(own.map(([name]) => name));
+    // Written raw: a header name Node's setHeader would accept is all a hostile service needs.
+    response.writeHead(status, [
+      ...headers.filter(([name]) => !ownNames.has(name)).flat(),
+      ...own.flat(),
+      'content-length',
+      String(body.byteLength),
+    ]);
+    response.end(body);
+  } catch (error) {
+    response.writeHead(502, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ error: `hostile upstream: ${(error as Error).message}` }));
+  }
+}
+
 export async function startHostileUpstream(initial: HostileKnobs = {}): Promise<HostileUpstream> {
   let knobs = initial;
   let answered = 0;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     answered += 1;
-    const { status, body } = answer(knobs, request);
-    const key = request.headers['x-api-key'] as string | undefined;
-    // Written raw: a header name Node's setHeader would accept is all a hostile service needs.
-    response.writeHead(status, [
-      ...headersFor(knobs, key).flat(),
-      'content-length',
-      String(body.byteLength),
-    ]);
-    response.end(body);
+    void respond(knobs, request, response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
