@@ -9,10 +9,17 @@
  *   JSON-escaped (`\u0064`, `\/`, `\"`, `\\`, nested up to three JSON levels deep, so each escape
  *   may carry up to seven backslashes), or an HTML character reference (`&#x64;`, `&#100;`), the
  *   forms mixed freely within one occurrence;
- * - the whole secret hex-encoded (either case) or base64/base64url-encoded at each of the three
- *   alignments it can take inside a longer encoded string (the characters that depend on its
- *   neighbours cut off).
- * What it cannot see: the secret transformed beyond these (a hash, encryption, split by other text).
+ * - in any case mix: each character also as its lower- and upper-case form (header names and media
+ *   types arrive lower-cased, a log may upper-case), then spelled in any of the ways above;
+ * - the whole secret, as given, lower-cased or upper-cased, hex-encoded (either case) or
+ *   base64/base64url-encoded at each of the three alignments it can take inside a longer encoded
+ *   string (the characters that depend on its neighbours cut off).
+ * What it cannot see: the secret transformed beyond these (a hash, encryption, split by other
+ * text, base64 of a case mix other than all-lower or all-upper).
+ *
+ * Text is redacted as it is; a structure to be written (a report, a profile) is redacted name by
+ * name and value by value with `redactValue`, before it is serialised: redacting serialised JSON
+ * would also rewrite the format's own words (`"keys"` holds a one-letter key `k`).
  * Bytes are matched through latin1, which leaves every other byte exactly as it was; a character
  * beyond ASCII is also matched as its UTF-8 bytes read that way.
  */
@@ -51,8 +58,8 @@ function zeros(digits: string): number {
 
 const JSON_ESCAPE = `\\\\{1,${MAX_ESCAPE_BACKSLASHES}}`;
 
-/** Every spelling of one character (a code point), as a regular expression alternative. */
-function characterForms(ch: string): string {
+/** Every spelling of one code point, as a regular expression alternative. */
+function codePointForms(ch: string): string {
   const code = ch.codePointAt(0)!;
   const utf8 = Buffer.from(ch, 'utf8');
   const forms = [
@@ -72,8 +79,24 @@ function characterForms(ch: string): string {
   return `(?:${forms.join('|')})`;
 }
 
+/** A character as itself, lower-cased and upper-cased (either may be several code points: `ß` is `SS`). */
+function caseVariants(text: string): string[] {
+  return [...new Set([text, text.toLowerCase(), text.toUpperCase()])];
+}
+
+/** Every spelling of one character in any case, as a regular expression alternative. */
+function characterForms(ch: string): string {
+  const variants = caseVariants(ch).map((variant) => [...variant].map(codePointForms).join(''));
+  return variants.length === 1 ? variants[0] : `(?:${variants.join('|')})`;
+}
+
+/** The longest a character can become: its longest case variant, each UTF-16 unit at its longest. */
+function longestCharacterForm(ch: string): number {
+  return Math.max(...caseVariants(ch).map((variant) => variant.length)) * MAX_FORM_LENGTH;
+}
+
 /** The secret's bytes hex-encoded and base64(url)-encoded at its three possible alignments. */
-function wholeForms(secret: string): string[] {
+function encodedForms(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
   const hex = bytes.toString('hex');
   const encoded = [hex];
@@ -88,13 +111,16 @@ function wholeForms(secret: string): string[] {
     .map((form) => (form === hex ? anyCaseHex(form) : escapeRegExp(form)));
 }
 
+/** The encoded forms of the secret as given, lower-cased and upper-cased. */
+function wholeForms(secret: string): string[] {
+  return [...new Set(caseVariants(secret).flatMap(encodedForms))];
+}
+
 export interface SecretScrubber {
   /** The text with every occurrence replaced by `***`. */
   scrubText(text: string): string;
-  /** Whether the text holds the secret in any form. */
+  /** Whether the text holds the secret in any form (any case included). */
   foundIn(text: string): boolean;
-  /** The same, ignoring case: for header names, which arrive lower-cased whatever the sender wrote. */
-  foundInName(name: string): boolean;
   /** The bytes with every occurrence replaced, and whether there was one (the same array when not). */
   scrubBytes(bytes: Uint8Array<ArrayBuffer>): { bytes: Uint8Array<ArrayBuffer>; found: boolean };
   /** A length no form of the secret exceeds: a stream scanner keeps this much minus one. */
@@ -107,11 +133,9 @@ export function createSecretScrubber(secret: string): SecretScrubber {
   const source = [perCharacter, ...wholeForms(secret)].join('|');
   const pattern = new RegExp(source, 'g');
   const probe = new RegExp(source);
-  const nameProbe = new RegExp(source, 'i');
   return {
     scrubText: (text) => text.replace(pattern, REDACTED),
     foundIn: (text) => probe.test(text),
-    foundInName: (name) => nameProbe.test(name),
     scrubBytes(bytes) {
       const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
       if (!probe.test(text)) return { bytes, found: false };
@@ -120,7 +144,7 @@ export function createSecretScrubber(secret: string): SecretScrubber {
         found: true,
       };
     },
-    longestForm: secret.length * MAX_FORM_LENGTH,
+    longestForm: [...secret].reduce((sum, ch) => sum + longestCharacterForm(ch), 0),
   };
 }
 
@@ -148,4 +172,48 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 /** Whether any (non-empty) secret appears in the text, in any form. */
 export function holdsSecret(text: string, secrets: readonly string[]): boolean {
   return secrets.some((secret) => secret !== '' && scrubberFor(secret).foundIn(text));
+}
+
+/**
+ * A copy of a JSON value with every secret blanked in every object name and every string value,
+ * for a writer to serialise (never the serialised text: see the module comment). `own` holds the
+ * writer's own words (its format's property names and fixed values): they are kept as they are,
+ * whatever a short secret matches in them. Objects come back without a prototype, so a name such
+ * as `__proto__` stays a name; two names that redact alike keep the later one's value.
+ */
+export function redactValue<T>(
+  value: T,
+  secrets: readonly string[],
+  own: ReadonlySet<string> = new Set(),
+): T {
+  const live = secrets.filter((secret) => secret !== '');
+  const text = (s: string) => (own.has(s) ? s : redactSecrets(s, live));
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return text(v);
+    if (v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) return v.map(walk);
+    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    for (const [name, child] of Object.entries(v)) out[text(name)] = walk(child);
+    return out;
+  };
+  return (live.length === 0 ? value : walk(value)) as T;
+}
+
+/** Whether any object name or string value of a JSON value holds a (non-empty) secret in any form. */
+export function valueHoldsSecret(value: unknown, secrets: readonly string[]): boolean {
+  const live = secrets.filter((secret) => secret !== '');
+  if (live.length === 0) return false;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === 'string') {
+      if (holdsSecret(v, live)) return true;
+    } else if (Array.isArray(v)) pending.push(...(v as unknown[]));
+    else if (v !== null && typeof v === 'object')
+      for (const [name, child] of Object.entries(v)) {
+        if (holdsSecret(name, live)) return true;
+        pending.push(child);
+      }
+  }
+  return false;
 }

@@ -381,7 +381,9 @@ function candidatesOf(
           observations: n,
           consistent: false,
         });
-    for (const [status, body] of Object.entries(op.bodies).sort()) {
+    for (const [status, body] of Object.entries(op.bodies).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    )) {
       const declared = byOpStatus.get(`${operationId} ${status}`);
       if (!declared) continue; // an undeclared status: said above
       for (const pointer of Object.keys(body.locations).sort()) {

@@ -6,7 +6,10 @@
  * largest `limit` honoured, what `offset` counts and the order records come in when none is asked.
  * Pure apart from changing the profile it is given; what it may keep of a value is decided here:
  * never a string holding a key, never a personal-looking value of a field the document does not
- * declare, never one longer than the profile's bounds.
+ * declare, never one longer than the profile's bounds. Every name a server chose (header, field,
+ * media type) is kept with any key in it redacted and cut to MAX_NAME_CHARS (counted in
+ * `namesCut`); a number beyond a double's range is counted, not kept; a body nested deeper than
+ * MAX_PROFILE_DEPTH leaves that one answer out (counted in `unprofiled`).
  */
 import { compareValues } from '../server/listing.js';
 import {
@@ -15,12 +18,18 @@ import {
   personalName,
   personalValue,
 } from '../recordings/personal-data.js';
-import { holdsSecret } from '../redaction.js';
+import { holdsSecret, redactSecrets } from '../redaction.js';
 import {
+  bump,
   capKeys,
+  dataRecord,
   emptyList,
   emptyOperation,
+  entryOf,
+  MAX_NAME_CHARS,
+  MAX_PROFILE_DEPTH,
   mergeInto,
+  setEntry,
   type BodyProfile,
   type JsonType,
   type ListProfile,
@@ -134,9 +143,30 @@ function headerEntries(headers: Observation['headers']): [string, string][] {
   return out;
 }
 
-function bump(counts: Record<string, number>, key: string, by = 1): void {
-  counts[key] = (counts[key] ?? 0) + by;
+/** Names a server chose, as a profile keeps them: any key redacted, cut to MAX_NAME_CHARS. */
+class ServerNames {
+  /** Names cut short so far. */
+  cut = 0;
+  readonly #kept = new Map<string, string>();
+  constructor(private readonly secrets: readonly string[]) {}
+
+  /** The name as kept; each distinct name is worked out once (a body repeats its names). */
+  of(raw: string): string {
+    let kept = this.#kept.get(raw);
+    if (kept === undefined) {
+      kept = redactSecrets(raw, this.secrets);
+      if (kept.length > MAX_NAME_CHARS) {
+        kept = `${kept.slice(0, MAX_NAME_CHARS)}…`;
+        this.cut += 1;
+      }
+      this.#kept.set(raw, kept);
+    }
+    return kept;
+  }
 }
+
+/** A body nested deeper than MAX_PROFILE_DEPTH: that answer is left out of the profile. */
+class TooDeep extends Error {}
 
 function widen(range: { min: number; max: number } | undefined, n: number) {
   return range ? { min: Math.min(range.min, n), max: Math.max(range.max, n) } : { min: n, max: n };
@@ -165,6 +195,7 @@ function walkBody(
   obs: Observation,
   bounds: Profile['bounds'],
   options: ObserveOptions,
+  serverNames: ServerNames,
 ): void {
   const secrets = options.secrets ?? [];
   const origins = (options.origins ?? []).filter((o) => o !== '');
@@ -179,15 +210,19 @@ function walkBody(
     if (byName === undefined) names.set(name, (byName = personalName(name) !== undefined));
     return byName || personalValue(text) !== undefined;
   };
-  const visit = (v: unknown, pointer: string, name: string): void => {
-    const loc: LocationProfile = (body.locations[pointer] ??= { count: 0, types: {} });
+  const visit = (v: unknown, pointer: string, name: string, depth: number): void => {
+    if (depth > MAX_PROFILE_DEPTH) throw new TooDeep(`nested deeper than ${MAX_PROFILE_DEPTH}`);
+    const loc = entryOf(body.locations, pointer, (): LocationProfile => ({
+      count: 0,
+      types: dataRecord(),
+    }));
     const type = typeOf(v);
     loc.count++;
     bump(loc.types, type);
     if (type === 'string') {
       let text = v as string;
       for (const origin of origins) text = text.split(origin).join(ORIGIN_PLACEHOLDER);
-      bump((loc.formats ??= {}), formatOf(v as string));
+      bump((loc.formats ??= dataRecord()), formatOf(v as string));
       if (!valuesToo) return;
       const keep =
         !loc.open &&
@@ -198,23 +233,26 @@ function walkBody(
         loc.open = true;
         delete loc.values;
       } else {
-        bump((loc.values ??= {}), text);
+        bump((loc.values ??= dataRecord()), text);
         if (Object.keys(loc.values).length > bounds.values) {
           loc.open = true;
           delete loc.values;
         }
       }
     } else if (type === 'integer' || type === 'number') {
-      if (valuesToo) loc.numbers = widen(loc.numbers, v as number);
+      if (!Number.isFinite(v)) loc.outOfRange = (loc.outOfRange ?? 0) + 1;
+      else if (valuesToo) loc.numbers = widen(loc.numbers, v as number);
     } else if (type === 'array') {
       const items = v as unknown[];
       loc.lengths = widen(loc.lengths, items.length);
-      for (const item of items) visit(item, `${pointer}/*`, name);
+      for (const item of items) visit(item, `${pointer}/*`, name, depth + 1);
     } else if (type === 'object')
-      for (const [key, child] of Object.entries(v as Record<string, unknown>))
-        visit(child, `${pointer}/${escapeSegment(key)}`, key);
+      for (const [key, child] of Object.entries(v as Record<string, unknown>)) {
+        const kept = serverNames.of(key);
+        visit(child, `${pointer}/${escapeSegment(kept)}`, kept, depth + 1);
+      }
   };
-  visit(value, '', '');
+  visit(value, '', '', 0);
   const dropped = capKeys(body.locations, bounds.locations);
   if (dropped > 0) body.dropped = dropped;
 }
@@ -270,22 +308,28 @@ function num(value: unknown): number | undefined {
 }
 
 /** Which `<field> asc|desc` a page's records fit, and whether the field varied on it. */
-function orderFits(records: readonly unknown[], list: ListProfile, cap: number): void {
+function orderFits(
+  records: readonly unknown[],
+  list: ListProfile,
+  cap: number,
+  serverNames: ServerNames,
+): void {
   if (records.length < MIN_ORDER_RECORDS) return;
   if (!records.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) return;
   const rows = records as Record<string, unknown>[];
+  const field = (r: Record<string, unknown>, f: string) => (Object.hasOwn(r, f) ? r[f] : undefined);
   const fields = [...new Set(rows.flatMap((r) => Object.keys(r)))]
     .filter((f) =>
       rows.every((r) => {
-        const v = r[f];
+        const v = field(r, f);
         return v === undefined || v === null || typeof v === 'string' || typeof v === 'number';
       }),
     )
     .sort()
     .slice(0, Math.floor(cap / 2));
   list.defaultOrder.pages++;
-  for (const field of fields) {
-    const values = rows.map((r) => r[field] as string | number | null | undefined);
+  for (const f of fields) {
+    const values = rows.map((r) => field(r, f) as string | number | null | undefined);
     let asc = true;
     let desc = true;
     let varied = false;
@@ -300,14 +344,15 @@ function orderFits(records: readonly unknown[], list: ListProfile, cap: number):
       [desc, 'desc'],
     ] as const) {
       if (!fits) continue;
-      bump(list.defaultOrder.fits, `${field} ${direction}`);
-      if (varied) bump(list.defaultOrder.strict, `${field} ${direction}`);
+      const candidate = `${serverNames.of(f)} ${direction}`;
+      bump(list.defaultOrder.fits, candidate);
+      if (varied) bump(list.defaultOrder.strict, candidate);
     }
   }
 }
 
 /** What a successful list page says; undefined when the body is not one. */
-function listOf(obs: Observation, cap: number): ListProfile | undefined {
+function listOf(obs: Observation, cap: number, serverNames: ServerNames): ListProfile | undefined {
   const body = obs.body as { data?: unknown; pagination?: Record<string, unknown> } | undefined;
   if (!body || typeof body !== 'object' || !Array.isArray(body.data)) return undefined;
   if (obs.status < 200 || obs.status >= 300) return undefined;
@@ -347,7 +392,7 @@ function listOf(obs: Observation, cap: number): ListProfile | undefined {
       if (fits(item)) list.offset.item++;
     }
   }
-  if (!params.some(([k]) => ORDER_PARAM.test(k))) orderFits(records, list, cap);
+  if (!params.some(([k]) => ORDER_PARAM.test(k))) orderFits(records, list, cap, serverNames);
   return list;
 }
 
@@ -358,44 +403,70 @@ export function profileOf(
   options: ObserveOptions = {},
 ): Profile {
   const secrets = options.secrets ?? [];
+  const serverNames = new ServerNames(secrets);
   const op: OperationProfile = emptyOperation();
   const status = String(obs.status);
   const headers = headerEntries(obs.headers);
   op.count = 1;
-  op.statuses[status] = 1;
+  bump(op.statuses, status);
   const mediaType =
     obs.mediaType ??
     (headers.find(([n]) => n === 'content-type')?.[1] ?? '').split(';')[0].trim().toLowerCase();
-  op.contentTypes[mediaType] = 1;
-  for (const [name, value] of headers) {
-    op.headers[name] = 1;
-    if (QUOTA_HEADER.test(name) && /^\s*\d+(\.\d+)?\s*$/.test(value))
-      op.headerValues[name] = widen(undefined, Number(value));
+  bump(op.contentTypes, serverNames.of(mediaType));
+  for (const [raw, value] of headers) {
+    const name = serverNames.of(raw);
+    setEntry(op.headers, name, 1);
+    const quota = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+    // A 400-digit limit reads as infinity: its presence is counted, its value not kept.
+    if (QUOTA_HEADER.test(name) && Number.isFinite(quota))
+      setEntry(op.headerValues, name, widen(undefined, quota));
   }
   capKeys(op.headers, bounds.keys);
   capKeys(op.headerValues, bounds.keys);
   if (obs.body !== undefined) {
-    const body: BodyProfile = { count: 1, locations: {} };
-    walkBody(body, obs.body, obs, bounds, options);
-    op.bodies[status] = body;
+    const body: BodyProfile = { count: 1, locations: dataRecord() };
+    walkBody(body, obs.body, obs, bounds, options, serverNames);
+    setEntry(op.bodies, status, body);
     if (obs.status >= 400 && obs.body !== null && typeof obs.body === 'object') {
-      const names = Array.isArray(obs.body) ? '(array)' : Object.keys(obs.body).sort().join(',');
-      op.errorShapes[status] = { [names.length > MAX_SHAPE_CHARS ? '(many fields)' : names]: 1 };
+      const names = Array.isArray(obs.body)
+        ? '(array)'
+        : Object.keys(obs.body)
+            .map((name) => serverNames.of(name))
+            .sort()
+            .join(',');
+      const shape = dataRecord<number>();
+      bump(shape, names.length > MAX_SHAPE_CHARS ? '(many fields)' : names);
+      setEntry(op.errorShapes, status, shape);
     }
   }
   const example = exampleOf(obs, secrets);
-  if (example !== undefined) op.examples[status] = example;
-  const list = listOf(obs, bounds.keys);
+  if (example !== undefined) setEntry(op.examples, status, example);
+  const list = listOf(obs, bounds.keys, serverNames);
   if (list) op.list = list;
+  const operations = dataRecord<OperationProfile>();
+  setEntry(operations, obs.operationId, op);
   return {
     format: 'web-data-profile/1',
     bounds: { ...bounds },
     count: 1,
-    operations: { [obs.operationId]: op },
+    operations,
+    ...(serverNames.cut > 0 ? { namesCut: serverNames.cut } : {}),
   };
 }
 
-/** Folds one response into `profile` (changed in place) and returns it. */
+/**
+ * Folds one response into `profile` (changed in place) and returns it. An answer nested deeper
+ * than MAX_PROFILE_DEPTH is left out and counted in `unprofiled`: one odd answer never costs the
+ * profile.
+ */
 export function observe(profile: Profile, obs: Observation, options: ObserveOptions = {}): Profile {
-  return mergeInto(profile, profileOf(obs, profile.bounds, options));
+  let one: Profile;
+  try {
+    one = profileOf(obs, profile.bounds, options);
+  } catch (error) {
+    if (!(error instanceof TooDeep || error instanceof RangeError)) throw error;
+    profile.unprofiled = (profile.unprofiled ?? 0) + 1;
+    return profile;
+  }
+  return mergeInto(profile, one);
 }

@@ -11,7 +11,7 @@ import { loadContract, isJsonMediaType, mediaTypeOf, type Contract } from '../co
 import { loadRecordings, type Recording } from '../recordings/index.js';
 import { undeclaredPatterns } from './declared.js';
 import { observe } from './observe.js';
-import { emptyProfile, mergeInto, readProfile, serializeProfile, type Profile } from './profile.js';
+import { emptyProfile, mergeInto, profileText, readProfile, type Profile } from './profile.js';
 import { writeProfileAtomic } from './write.js';
 
 export const PROFILE_USAGE = `Usage: web-data-evidence profile [--fixtures DIR]... [--merge FILE]... [-o FILE] [--api-version V]
@@ -104,7 +104,7 @@ export async function profileCommand(
   } catch (error) {
     throw new EvidenceUsageError(`profile: ${(error as Error).message}`);
   }
-  if (values.output === undefined) write(serializeProfile(profile));
+  if (values.output === undefined) write(profileText(profile));
   else {
     try {
       writeProfileAtomic(values.output, profile);

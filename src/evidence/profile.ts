@@ -9,10 +9,19 @@
  * set has a cap in `bounds` (written into the file); what exceeds a cap is dropped by the same
  * smallest-first rule, or (value sets) marks the location `open` instead of growing.
  * Never holds a key or a personal-looking value of an undeclared field: observe.ts decides what
- * values may be kept; this module only stores and merges them.
+ * values may be kept; this module only stores and merges them, and `profileText` redacts every
+ * name and value once more before a writer writes it.
+ *
+ * Hostile-proof: every name that comes from a server (a header, a field, a media type, a value)
+ * is a key of a null-prototype record and is read with `Object.hasOwn`, never looked up through a
+ * prototype (`constructor`, `toString`, `__proto__` are names like any other); every number is
+ * finite (a body's `1e400` is counted as `outOfRange`, not stored); and `profileText` checks what
+ * it is about to write with the reader (`asProfile`) first, so no writer writes a profile the next
+ * night would refuse.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
+import { redactValue } from '../redaction.js';
 
 export const PROFILE_FORMAT = 'web-data-profile/1';
 
@@ -60,6 +69,8 @@ export interface LocationProfile {
   numbers?: Range;
   /** Shortest and longest array. */
   lengths?: Range;
+  /** Numbers beyond a double's range (`1e400`, read as infinity): counted here, kept out of `numbers`. */
+  outOfRange?: number;
 }
 
 /** The JSON bodies of one status of one operation (an error status: its shape only, no `values` or `numbers`). */
@@ -118,10 +129,47 @@ export interface Profile {
   /** Responses observed. */
   count: number;
   operations: Record<string, OperationProfile>;
+  /** Answers left out whole: a body nested deeper than MAX_PROFILE_DEPTH (the profile is still written). */
+  unprofiled?: number;
+  /** Names from a server (fields, headers, media types) longer than MAX_NAME_CHARS, kept cut short. */
+  namesCut?: number;
+}
+
+/** Longest name from a server kept whole: a longer one keeps this many characters and `…`. */
+export const MAX_NAME_CHARS = 200;
+/** Deepest JSON body folded in; a deeper answer is left out (`unprofiled`), not the profile. */
+export const MAX_PROFILE_DEPTH = 64;
+
+/** A record keyed by names from a server: no prototype, so no name reads an inherited property. */
+export function dataRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/** The entry of `record` under `name` (own properties only), made when missing. */
+export function entryOf<T>(record: Record<string, T>, name: string, make: () => T): T {
+  if (Object.hasOwn(record, name)) return record[name];
+  const made = make();
+  setEntry(record, name, made);
+  return made;
+}
+
+/** Sets an own entry, even one named `__proto__` in a record that has a prototype. */
+export function setEntry<T>(record: Record<string, T>, name: string, value: T): void {
+  Object.defineProperty(record, name, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
+}
+
+/** Adds `by` to a count. */
+export function bump(counts: Counts, name: string, by = 1): void {
+  setEntry(counts, name, (Object.hasOwn(counts, name) ? counts[name] : 0) + by);
 }
 
 export function emptyProfile(bounds: ProfileBounds = DEFAULT_BOUNDS): Profile {
-  return { format: PROFILE_FORMAT, bounds: { ...bounds }, count: 0, operations: {} };
+  return { format: PROFILE_FORMAT, bounds: { ...bounds }, count: 0, operations: dataRecord() };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,6 +195,7 @@ const LOCATION = {
     open: { const: true },
     numbers: RANGE,
     lengths: RANGE,
+    outOfRange: COUNT,
   },
 };
 const LIST = {
@@ -231,14 +280,28 @@ export const PROFILE_SCHEMA = {
     },
     count: COUNT,
     operations: { type: 'object', additionalProperties: OPERATION },
+    unprofiled: COUNT,
+    namesCut: COUNT,
   },
 } as const;
 
 const validate = new Ajv2020({ allErrors: false, strict: true }).compile<Profile>(PROFILE_SCHEMA);
 
-/** Checks a parsed value is a profile; the error names `where` and the first problem. */
+/** A copy of parsed JSON whose objects have no prototype (see `dataRecord`). */
+function withoutPrototypes(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(withoutPrototypes);
+  const out = dataRecord<unknown>();
+  for (const [name, child] of Object.entries(value)) setEntry(out, name, withoutPrototypes(child));
+  return out;
+}
+
+/**
+ * Checks a parsed value is a profile and returns it with null-prototype records (safe to merge
+ * into); the error names `where` and the first problem.
+ */
 export function asProfile(value: unknown, where: string): Profile {
-  if (validate(value)) return value;
+  if (validate(value)) return withoutPrototypes(value) as Profile;
   const e = validate.errors?.[0];
   throw new Error(
     `${where}: not a profile (${PROFILE_FORMAT}): ${e ? `${e.instancePath || '(top)'} ${e.message}` : 'invalid'}`,
@@ -284,6 +347,42 @@ export function serializeProfile(profile: Profile): string {
   return `${write(profile, '')}\n`;
 }
 
+/** Every word of the format itself (property names, `format`, JSON types and string formats). */
+function formatWords(): Set<string> {
+  const words = new Set<string>([PROFILE_FORMAT]);
+  const JSON_TYPES: JsonType[] = [
+    'array',
+    'boolean',
+    'integer',
+    'null',
+    'number',
+    'object',
+    'string',
+  ];
+  const FORMATS: StringFormat[] = ['date', 'date-time', 'uri', 'uuid', 'other'];
+  for (const word of [...JSON_TYPES, ...FORMATS]) words.add(word);
+  const visit = (schema: unknown): void => {
+    if (schema === null || typeof schema !== 'object') return;
+    const { properties } = schema as { properties?: Record<string, unknown> };
+    if (properties) for (const name of Object.keys(properties)) words.add(name);
+    for (const child of Object.values(schema)) visit(child);
+  };
+  visit(PROFILE_SCHEMA);
+  return words;
+}
+const PROFILE_WORDS: ReadonlySet<string> = formatWords();
+
+/**
+ * The text a writer writes: every name and value from a server with the secrets redacted (the
+ * format's own words kept), serialised, and read back with the reader first. Throws (naming the
+ * problem) rather than return a profile the next night would refuse.
+ */
+export function profileText(profile: Profile, secrets: readonly string[] = []): string {
+  const text = serializeProfile(redactValue(profile, secrets, PROFILE_WORDS));
+  asProfile(JSON.parse(text), 'the profile about to be written');
+  return text;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Merging. `mergeInto` changes its target (observe.ts folds each response in with it);
 // `merge` leaves both inputs alone.
@@ -298,7 +397,7 @@ export function capKeys<T>(record: Record<string, T>, max: number): number {
 }
 
 function addCounts(into: Counts, from: Counts, cap: number): void {
-  for (const [k, n] of Object.entries(from)) into[k] = (into[k] ?? 0) + n;
+  for (const [k, n] of Object.entries(from)) bump(into, k, n);
   capKeys(into, cap);
 }
 
@@ -323,15 +422,17 @@ function plainer(a: string | undefined, b: string | undefined): string | undefin
 function mergeLocation(into: LocationProfile, from: LocationProfile, bounds: ProfileBounds): void {
   into.count += from.count;
   addCounts(into.types, from.types, bounds.keys);
-  if (from.formats) addCounts((into.formats ??= {}), from.formats, bounds.keys);
+  if (from.formats) addCounts((into.formats ??= dataRecord()), from.formats, bounds.keys);
   into.numbers = mergeRange(into.numbers, from.numbers);
   into.lengths = mergeRange(into.lengths, from.lengths);
+  const outOfRange = (into.outOfRange ?? 0) + (from.outOfRange ?? 0);
+  if (outOfRange > 0) into.outOfRange = outOfRange;
   if (into.open || from.open) {
     into.open = true;
     delete into.values;
   } else if (from.values) {
-    const values = (into.values ??= {});
-    for (const [v, n] of Object.entries(from.values)) values[v] = (values[v] ?? 0) + n;
+    const values = (into.values ??= dataRecord());
+    for (const [v, n] of Object.entries(from.values)) bump(values, v, n);
     if (Object.keys(values).length > bounds.values) {
       into.open = true;
       delete into.values;
@@ -342,15 +443,14 @@ function mergeLocation(into: LocationProfile, from: LocationProfile, bounds: Pro
 }
 
 function cloneLocation(from: LocationProfile): LocationProfile {
-  return JSON.parse(JSON.stringify(from)) as LocationProfile;
+  return withoutPrototypes(from) as LocationProfile;
 }
 
 function mergeBody(into: BodyProfile, from: BodyProfile, bounds: ProfileBounds): void {
   into.count += from.count;
   for (const [pointer, loc] of Object.entries(from.locations)) {
-    const have = into.locations[pointer];
-    if (have) mergeLocation(have, loc, bounds);
-    else into.locations[pointer] = cloneLocation(loc);
+    if (Object.hasOwn(into.locations, pointer)) mergeLocation(into.locations[pointer], loc, bounds);
+    else setEntry(into.locations, pointer, cloneLocation(loc));
   }
   const dropped =
     (into.dropped ?? 0) + (from.dropped ?? 0) + capKeys(into.locations, bounds.locations);
@@ -359,10 +459,10 @@ function mergeBody(into: BodyProfile, from: BodyProfile, bounds: ProfileBounds):
 
 export function emptyList(): ListProfile {
   return {
-    defaultSizes: {},
-    defaultEchoedLimit: {},
+    defaultSizes: dataRecord(),
+    defaultEchoedLimit: dataRecord(),
     offset: { informative: 0, page: 0, item: 0 },
-    defaultOrder: { pages: 0, fits: {}, strict: {} },
+    defaultOrder: { pages: 0, fits: dataRecord(), strict: dataRecord() },
   };
 }
 
@@ -384,13 +484,13 @@ function mergeList(into: ListProfile, from: ListProfile, bounds: ProfileBounds):
 export function emptyOperation(): OperationProfile {
   return {
     count: 0,
-    statuses: {},
-    contentTypes: {},
-    headers: {},
-    headerValues: {},
-    bodies: {},
-    errorShapes: {},
-    examples: {},
+    statuses: dataRecord(),
+    contentTypes: dataRecord(),
+    headers: dataRecord(),
+    headerValues: dataRecord(),
+    bodies: dataRecord(),
+    errorShapes: dataRecord(),
+    examples: dataRecord(),
   };
 }
 
@@ -404,20 +504,27 @@ function mergeOperation(
   addCounts(into.contentTypes, from.contentTypes, bounds.keys);
   addCounts(into.headers, from.headers, bounds.keys);
   for (const [name, range] of Object.entries(from.headerValues))
-    into.headerValues[name] = mergeRange(into.headerValues[name], range)!;
+    setEntry(into.headerValues, name, mergeRange(ownEntry(into.headerValues, name), range)!);
   capKeys(into.headerValues, bounds.keys);
   for (const [status, body] of Object.entries(from.bodies)) {
-    const have = (into.bodies[status] ??= { count: 0, locations: {} });
+    const have = entryOf(into.bodies, status, (): BodyProfile => ({
+      count: 0,
+      locations: dataRecord(),
+    }));
     mergeBody(have, body, bounds);
   }
   capKeys(into.bodies, bounds.keys);
   for (const [status, shapes] of Object.entries(from.errorShapes))
-    addCounts((into.errorShapes[status] ??= {}), shapes, bounds.keys);
+    addCounts(entryOf(into.errorShapes, status, dataRecord<number>), shapes, bounds.keys);
   capKeys(into.errorShapes, bounds.keys);
   for (const [status, example] of Object.entries(from.examples))
-    into.examples[status] = plainer(into.examples[status], example)!;
+    setEntry(into.examples, status, plainer(ownEntry(into.examples, status), example)!);
   capKeys(into.examples, bounds.keys);
   if (from.list) mergeList((into.list ??= emptyList()), from.list, bounds);
+}
+
+function ownEntry<T>(record: Record<string, T>, name: string): T | undefined {
+  return Object.hasOwn(record, name) ? record[name] : undefined;
 }
 
 function sameBounds(a: ProfileBounds, b: ProfileBounds): boolean {
@@ -434,15 +541,16 @@ export function mergeInto(into: Profile, from: Profile): Profile {
       `profiles built with different bounds cannot be merged (${JSON.stringify(into.bounds)} and ${JSON.stringify(from.bounds)})`,
     );
   into.count += from.count;
-  for (const [id, op] of Object.entries(from.operations)) {
-    const have = (into.operations[id] ??= emptyOperation());
-    mergeOperation(have, op, into.bounds);
+  for (const [id, op] of Object.entries(from.operations))
+    mergeOperation(entryOf(into.operations, id, emptyOperation), op, into.bounds);
+  for (const k of ['unprofiled', 'namesCut'] as const) {
+    const sum = (into[k] ?? 0) + (from[k] ?? 0);
+    if (sum > 0) into[k] = sum;
   }
   return into;
 }
 
 /** The profile of everything `a` and `b` saw together; neither input is changed. */
 export function merge(a: Profile, b: Profile): Profile {
-  const copy = JSON.parse(JSON.stringify(a)) as Profile;
-  return mergeInto(copy, b);
+  return mergeInto(withoutPrototypes(a) as Profile, b);
 }

@@ -100,7 +100,7 @@ export function downstreamResponseHeaders(
   const encoded = (upstream.get('content-encoding') ?? 'identity') !== 'identity';
   let keyFound = false;
   const headers = copyWithout(upstream, (name, value) => {
-    const carriesKey = scrubber.foundIn(value) || scrubber.foundInName(name);
+    const carriesKey = scrubber.foundIn(value) || scrubber.foundIn(name);
     keyFound ||= carriesKey;
     return carriesKey || NOT_DOWNSTREAM.includes(name) || name.startsWith(CORS_PREFIX);
   });

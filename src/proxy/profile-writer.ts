@@ -71,10 +71,10 @@ export function createProfileWriter(options: ProfileWriterOptions): ProfileWrite
   function flush(): void {
     if (!dirty) return;
     try {
-      writeProfileAtomic(options.file, profile);
+      writeProfileAtomic(options.file, profile, secrets);
       dirty = false;
     } catch (error) {
-      options.onError?.(error as Error);
+      options.onError?.(new Error(`profile not written: ${(error as Error).message}`));
     }
   }
 
@@ -86,8 +86,8 @@ export function createProfileWriter(options: ProfileWriterOptions): ProfileWrite
       try {
         fold(operation, request, requestBody, upstream, body);
       } catch (error) {
-        // A body that defeats the walk (nested beyond the stack) is left out of the profile, said once per answer.
-        options.onError?.(error as Error);
+        // observe() leaves out (and counts) an answer too deep to fold; anything else is said, and the profile is still written.
+        options.onError?.(new Error(`answer left out of the profile: ${(error as Error).message}`));
       }
     },
     flush,
@@ -143,7 +143,7 @@ export function profileWriterFor(
       reporter.proxyError({
         method: '-',
         path: file,
-        error: `profile not written: ${error.message}`,
+        error: error.message,
       }),
   });
 }

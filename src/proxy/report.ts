@@ -1,12 +1,26 @@
 /**
  * @module proxy/report
  * What the proxy tells: one JSON line per event through an injectable `log`, the key scrubbed
- * (in every encoding src/redaction.ts knows) from every string in it whatever put it there, and
+ * (in every encoding and case src/redaction.ts knows) from every string in it whatever put it
+ * there, each string cut to MAX_LOGGED_CHARS, and
  * counters for `GET /__proxy/stats`. A violation line has the contract suite's fields:
  * operation, method, url, status, pointer, rule, expected, actual, source.
  */
 import { isBinding, type ResponseFinding } from '../contract/index.js';
 import type { SecretScrubber } from '../redaction.js';
+
+/** Longest string a log line carries (a server's 100,000-character field name in a pointer is cut). */
+export const MAX_LOGGED_CHARS = 2000;
+
+/** A string as a log line carries it: the key scrubbed, then cut to MAX_LOGGED_CHARS. */
+function logged(text: string, scrubber: SecretScrubber): string {
+  const scrubbed = scrubber.scrubText(text);
+  if (scrubbed.length <= MAX_LOGGED_CHARS) return scrubbed;
+  return `${scrubbed.slice(0, MAX_LOGGED_CHARS)}…(${scrubbed.length - MAX_LOGGED_CHARS} characters cut)`;
+}
+
+/** Finding lines logged for one answer; the rest are counted and said in one line. */
+export const MAX_FINDING_LINES = 20;
 
 /** Where lines go: stderr by default, an array in tests. */
 export type LogLine = (line: string) => void;
@@ -80,12 +94,12 @@ export class Reporter {
     };
   }
 
-  /** Writes one event as one JSON line, the key scrubbed. */
+  /** Writes one event as one JSON line, the key scrubbed and every string bounded. */
   emit(event: Record<string, unknown>): void {
     // Scrubbed value by value, before serialising: a JSON-escaped form in a value stays a valid line.
     this.#log(
       JSON.stringify(event, (_name, value: unknown) =>
-        typeof value === 'string' ? this.#scrubber.scrubText(value) : value,
+        typeof value === 'string' ? logged(value, this.#scrubber) : value,
       ),
     );
   }
@@ -104,15 +118,38 @@ export class Reporter {
   }
 
   /**
-   * Logs each finding as one line in the contract suite's shape, counts them, and returns the
-   * number of broken rules (documented and inferred; undeclared fields are not counted there).
-   * Severity as in the suite: documented rules fail, inferred ones and undeclared fields warn.
+   * Counts every finding and logs them in the contract suite's shape, one line per rule and
+   * pointer pattern of this answer (array indices as `*`; `occurrences` when more than one, the
+   * pointer of the first), at most MAX_FINDING_LINES lines an answer, then one
+   * `findings-not-logged` line: a page of 25 records with 1,000 undeclared fields each is 1,000
+   * counts, not 25,000 lines. Returns the number of broken rules (documented and inferred;
+   * undeclared fields are not counted there). Severity as in the suite: documented rules fail,
+   * inferred ones and undeclared fields warn.
    */
   findings(exchange: ProxiedExchange, findings: ResponseFinding[]): number {
     this.#stats.validated += 1;
     const perOp = exchange.operation ? this.#perOperation(exchange.operation) : undefined;
     let broken = 0;
+    const groups = new Map<string, { first: ResponseFinding; occurrences: number }>();
     for (const f of findings) {
+      const group = `${f.kind}\u0000${f.rule}\u0000${f.pointer.replace(/\/\d+(?=\/|$)/g, '/*')}`;
+      const seen = groups.get(group);
+      if (seen) seen.occurrences += 1;
+      else groups.set(group, { first: f, occurrences: 1 });
+      if (f.kind === 'undeclared') {
+        this.#stats.undeclaredFields += 1;
+        if (perOp) perOp.undeclaredFields += 1;
+        continue;
+      }
+      broken += 1;
+      const binding = isBinding(f.source);
+      this.#stats[binding ? 'violations' : 'inferredViolations'] += 1;
+      if (perOp) perOp[binding ? 'violations' : 'inferredViolations'] += 1;
+    }
+    let lines = 0;
+    for (const { first: f, occurrences } of groups.values()) {
+      if (lines === MAX_FINDING_LINES) break;
+      lines += 1;
       const line = {
         ...exchange,
         pointer: f.pointer,
@@ -121,19 +158,25 @@ export class Reporter {
         actual: f.actual,
         source: f.source,
         message: f.message,
+        ...(occurrences > 1 ? { occurrences } : {}),
       };
-      if (f.kind === 'undeclared') {
-        this.#stats.undeclaredFields += 1;
-        if (perOp) perOp.undeclaredFields += 1;
+      if (f.kind === 'undeclared')
         this.emit({ event: 'undeclared-field', severity: 'warning', ...line });
-        continue;
-      }
-      broken += 1;
-      const binding = isBinding(f.source);
-      this.#stats[binding ? 'violations' : 'inferredViolations'] += 1;
-      if (perOp) perOp[binding ? 'violations' : 'inferredViolations'] += 1;
-      this.emit({ event: 'violation', severity: binding ? 'failure' : 'warning', ...line });
+      else
+        this.emit({
+          event: 'violation',
+          severity: isBinding(f.source) ? 'failure' : 'warning',
+          ...line,
+        });
     }
+    if (groups.size > lines)
+      this.emit({
+        event: 'findings-not-logged',
+        severity: 'warning',
+        ...exchange,
+        patterns: groups.size - lines,
+        message: `${groups.size - lines} more rule and pointer pattern(s) in this answer, counted at /__proxy/stats but not logged (at most ${MAX_FINDING_LINES} lines an answer)`,
+      });
     return broken;
   }
 

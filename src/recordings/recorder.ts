@@ -27,6 +27,7 @@ import {
   type FixtureMeta,
 } from './format.js';
 import { UsageError } from '../usage.js';
+import { valueHoldsSecret } from '../redaction.js';
 import { findPersonalData } from './personal-data.js';
 
 /** Statuses worth replaying: successes, and "no such record" (a fact about the data); not 400 (the client's mistake), 401/403/429 (the key, the moment) or 5xx. */
@@ -105,6 +106,13 @@ export function createRecorder(options: RecorderOptions): Recorder {
         const value = input.headers.get(name);
         if (value !== null) headers[name] = value;
       }
+      // The body was judged above; what else the fixture would keep is judged here, name by name.
+      if (valueHoldsSecret({ request, headers }, options.secrets ?? []))
+        return {
+          kind: 'skipped',
+          reason: 'the request or a recorded header holds the API key; fixture not written',
+          severity: 'warning',
+        };
       const meta: FixtureMeta = {
         format: FIXTURE_FORMAT,
         operationId: input.operation.operationId,

@@ -14,6 +14,8 @@ import type { RateLimiter } from '../server/rate-limiter.js';
 import type { Admission, StateStore } from './store.js';
 
 export class MemoryStore implements StateStore {
+  /** Nothing but this process writes its state: nothing to repair. */
+  readonly repaired = 0;
   readonly description = 'memory';
   readonly local = false;
 

@@ -8,15 +8,42 @@
 import { UsageError } from '../usage.js';
 import { Redis, type RedisOptions } from 'ioredis';
 
-/** The URL is the user's input and may carry a password: never print it. */
+/** Query parameters that carry a credential (ioredis reads `?password=` as the password). */
+const CREDENTIAL_PARAM = /pass|secret|token|key|auth|cred/i;
+
+/**
+ * The URL is the user's input and may carry credentials: never print them. The password (and
+ * any credential-like query parameter: `?password=`, `?token=`) becomes `***`.
+ */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
+    for (const name of [...parsed.searchParams.keys()])
+      if (CREDENTIAL_PARAM.test(name)) parsed.searchParams.set(name, '***');
     return parsed.toString();
   } catch {
     return '(unparseable URL)';
   }
+}
+
+/**
+ * The database a Redis URL names: `/N` (or `?db=N`), 0 when it names none. Anything else is a
+ * usage error before any connection (ioredis would send `SELECT abc` and fail after "ready").
+ */
+export function redisDatabaseOf(url: string): number {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new StateUnreachableError(`--state ${redactUrl(url)}: not a Redis URL`);
+  }
+  const raw = parsed.pathname.replace(/^\//, '') || (parsed.searchParams.get('db') ?? '0');
+  if (!/^\d{1,5}$/.test(raw))
+    throw new StateUnreachableError(
+      `--state ${redactUrl(url)}: the database must be a number, as in redis://host:6379/0 (got "${raw.slice(0, 40)}")`,
+    );
+  return Number(raw);
 }
 
 /** Redis at the given URL could not be reached (or answered wrongly) when the mock started. */
@@ -32,9 +59,12 @@ export async function openRedis(
   url: string,
   options: { commandTimeoutMs: number; reconnectMaxMs: number },
 ): Promise<Redis> {
+  const db = redisDatabaseOf(url);
   let started = false;
   const settings: RedisOptions = {
     lazyConnect: true,
+    // Selected below, where a database the server does not have is an error we can name.
+    db: 0,
     // Fail at once instead of queueing while disconnected: the caller answers from local state.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -65,6 +95,16 @@ export async function openRedis(
     const reason = (cause ?? (error as Error)).message.split(url).join(redactUrl(url));
     throw new StateUnreachableError(`--state ${redactUrl(url)}: Redis unreachable (${reason})`);
   }
+  try {
+    if (db !== 0) await redis.select(db);
+  } catch (error) {
+    redis.disconnect();
+    throw new StateUnreachableError(
+      `--state ${redactUrl(url)}: database ${db} cannot be selected on this server (${(error as Error).message})`,
+    );
+  }
+  // Every reconnection selects it again.
+  redis.options.db = db;
   started = true;
   return redis;
 }

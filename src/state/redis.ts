@@ -9,6 +9,12 @@
  * timeout, no offline queue), and while Redis is unreachable the instance answers from its own
  * in-memory state (said once in the log, and on each such response as `x-mock-state: local`),
  * reconnecting with back-off and going back to the shared state once Redis answers again.
+ *
+ * Spoiled data is not an outage: a key of the wrong type under the prefix, or `nan`, `inf` or
+ * text where a count belongs, is repaired by the script that meets it (deleted, or read as
+ * absent) or, outside the scripts, ignored; either way counted (`repaired`, at /__mock/config)
+ * and logged once, and the instance stays on shared state. What reaches a client (the rate-limit
+ * headers, `retry_after`) is a non-negative integer whatever Redis holds.
  */
 import type { Redis } from 'ioredis';
 import { openRedis, probeRedis as probeConnection, redactUrl } from './redis-connection.js';
@@ -77,11 +83,12 @@ interface Scripted {
   admit(...args: (string | number)[]): Promise<number[]>;
   release(...args: (string | number)[]): Promise<number>;
   renew(...args: (string | number)[]): Promise<number>;
-  takeFault(...args: string[]): Promise<[string | null, number]>;
+  takeFault(...args: string[]): Promise<[string | null, number, number]>;
   arm(...args: (string | number)[]): Promise<number>;
   disarm(...args: string[]): Promise<number>;
   listFaults(...args: string[]): Promise<string[]>;
   record(...args: (string | number)[]): Promise<number>;
+  claim(...args: string[]): Promise<number>;
 }
 
 const SCRIPTS: Record<keyof Scripted, { numberOfKeys: number; lua: string }> = {
@@ -93,7 +100,28 @@ const SCRIPTS: Record<keyof Scripted, { numberOfKeys: number; lua: string }> = {
   disarm: { numberOfKeys: 3, lua: lua.DISARM },
   listFaults: { numberOfKeys: 3, lua: lua.LIST_FAULTS },
   record: { numberOfKeys: 1, lua: lua.RECORD },
+  claim: { numberOfKeys: 1, lua: lua.CLAIM },
 };
+
+/** What a key under the prefix must hold; `integer` is a string holding one. */
+type KeyKind = 'hash' | 'zset' | 'list' | 'integer';
+
+/**
+ * A reply that says the data is spoiled (a wrong type, text where a number belongs, a script
+ * tripping over either), not that Redis is away: repaired or ignored, never an outage.
+ */
+function isSpoiledData(error: unknown): boolean {
+  if (error instanceof SyntaxError) return true;
+  if (!(error instanceof Error) || error.name !== 'ReplyError') return false;
+  return /WRONGTYPE|not an integer|not a valid float|user_script|Error running script/i.test(
+    error.message,
+  );
+}
+
+/** A number as a client may see it: an integer >= 0 (NaN and negatives are 0). */
+function wholeNumber(n: number): number {
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : n === Infinity ? Number.MAX_SAFE_INTEGER : 0;
+}
 
 /** Glob characters in a prefix, escaped for SCAN's MATCH. */
 const globSafe = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
@@ -116,6 +144,7 @@ export class RedisStore implements StateStore {
   #pending: JournalEntry[] = [];
   #leaseCounter = 0;
   #closed = false;
+  #repaired = 0;
 
   private constructor(
     redis: Redis,
@@ -165,6 +194,27 @@ export class RedisStore implements StateStore {
     return !this.#up;
   }
 
+  /** Spoiled entries under the prefix this instance repaired or ignored. */
+  get repaired(): number {
+    return this.#repaired;
+  }
+
+  #noteRepairs(n: number, what: string): void {
+    if (!(n > 0)) return;
+    if (this.#repaired === 0)
+      this.#o.log(
+        `[mock] state store ${this.description}: repaired spoiled data under the prefix (${what}); ` +
+          'still on shared state; further repairs are counted at /__mock/config (state.repaired)',
+      );
+    this.#repaired += n;
+  }
+
+  /** A failed background command: spoiled data is counted, anything else means Redis is away. */
+  #failed(error: unknown): void {
+    if (isSpoiledData(error)) this.#noteRepairs(1, (error as Error).message);
+    else this.#down(error);
+  }
+
   #down(error: unknown): void {
     if (this.#closed || !this.#up) return;
     this.#up = false;
@@ -176,15 +226,34 @@ export class RedisStore implements StateStore {
     if (this.#redis.status === 'ready') this.#redis.disconnect(true);
   }
 
-  /** `op` against Redis, or `fallback` (local state) when Redis is away or fails. */
-  async #shared<T>(op: () => Promise<T>, fallback: () => T | Promise<T>): Promise<T> {
+  /**
+   * `op` against Redis, or `fallback` (local state) when Redis is away or fails. Spoiled data in
+   * `owned` (keys and what they must hold) is repaired and `op` tried once more; spoiled data that
+   * remains makes this one call answer from `fallback`, without leaving shared state.
+   */
+  async #shared<T>(
+    op: () => Promise<T>,
+    fallback: () => T | Promise<T>,
+    owned: readonly (readonly [string, KeyKind])[] = [],
+  ): Promise<T> {
     if (!this.#up) return fallback();
     try {
       return await op();
     } catch (error) {
       // The caller's mistake (too many armed faults), not the store's.
       if (error instanceof ActionError) throw error;
-      this.#down(error);
+      if (!isSpoiledData(error)) {
+        this.#down(error);
+        return fallback();
+      }
+      try {
+        let repairs = 0;
+        for (const [key, kind] of owned) repairs += await this.#redis.claim(key, kind);
+        this.#noteRepairs(Math.max(1, repairs), (error as Error).message);
+        if (repairs > 0) return await op();
+      } catch (again) {
+        if (!isSpoiledData(again)) this.#down(again);
+      }
       return fallback();
     }
   }
@@ -223,15 +292,22 @@ export class RedisStore implements StateStore {
   }
 
   #admission(reply: number[], keyName: string, leaseId: string, tier: Tier): Admission {
+    this.#noteRepairs(reply[5], `limits of ${keyName}`);
     if (reply[0] === 1) {
       const [, limit, remaining, offset, armed] = reply;
-      this.#clock.follow(offset);
+      this.#clock.follow(wholeNumber(offset));
       this.#armedSeen = armed;
       this.#leases.set(leaseId, keyName);
-      return { ok: true, limit, remaining, slot: new LeasedSlot(this, keyName, leaseId) };
+      return {
+        ok: true,
+        limit: wholeNumber(limit),
+        remaining: wholeNumber(remaining),
+        slot: new LeasedSlot(this, keyName, leaseId),
+      };
     }
-    const [, kind, retryAfterSeconds, offset, armed] = reply;
-    this.#clock.follow(offset);
+    const [, kind, retry, offset, armed] = reply;
+    const retryAfterSeconds = Math.max(1, wholeNumber(retry));
+    this.#clock.follow(wholeNumber(offset));
     this.#armedSeen = armed;
     const name = KINDS[kind - 1];
     // As the in-memory limiter: a refusal announces the request limit of the window that refused.
@@ -245,7 +321,8 @@ export class RedisStore implements StateStore {
     if (!this.#up) return; // the lease runs out on its own; the bytes are not charged
     this.#redis
       .release(this.#k.windows(keyName), this.#k.slots(keyName), leaseId, bytes)
-      .catch((error: unknown) => this.#down(error));
+      .then((repairs) => this.#noteRepairs(repairs, `limits of ${keyName}`))
+      .catch((error: unknown) => this.#failed(error));
   }
 
   #renew(): void {
@@ -255,7 +332,8 @@ export class RedisStore implements StateStore {
     for (const [key, ids] of byKey)
       this.#redis
         .renew(this.#k.slots(key), this.#o.leaseMs, ...ids)
-        .catch((error: unknown) => this.#down(error));
+        .then((repairs) => this.#noteRepairs(repairs, `slots of ${key}`))
+        .catch((error: unknown) => this.#failed(error));
   }
 
   async resetLimits(keyName?: string): Promise<void> {
@@ -279,9 +357,24 @@ export class RedisStore implements StateStore {
         const prefix = this.#k.windows('');
         for (const hashKey of await this.#scan(this.#k.allWindows)) {
           const name = hashKey.slice(prefix.length);
-          const [mu, hu, tu] = await this.#redis.hmget(hashKey, 'mu', 'hu', 'tu');
-          const inFlight = await this.#redis.zcount(this.#k.slots(name), `(${Date.now()}`, '+inf');
-          out[name] = { minute: Number(mu), hour: Number(hu), bytes: Number(tu), inFlight };
+          try {
+            const [mu, hu, tu] = await this.#redis.hmget(hashKey, 'mu', 'hu', 'tu');
+            const slots = this.#k.slots(name);
+            const inFlight = await this.#redis.zcount(slots, `(${Date.now()}`, '+inf');
+            Object.defineProperty(out, name, {
+              enumerable: true,
+              value: {
+                minute: wholeNumber(Number(mu)),
+                hour: wholeNumber(Number(hu)),
+                bytes: wholeNumber(Number(tu)),
+                inFlight,
+              },
+            });
+          } catch (error) {
+            // A key of the wrong type under the prefix: left out of the list (the next admit repairs it).
+            if (!isSpoiledData(error)) throw error;
+            this.#noteRepairs(1, `limits of ${name}`);
+          }
         }
         return out;
       },
@@ -308,7 +401,7 @@ export class RedisStore implements StateStore {
   takeFault(request: RequestFacts): Promise<FaultAction | undefined> {
     return this.#shared(
       async () => {
-        const [raw, left] = await this.#redis.takeFault(
+        const [raw, left, repairs] = await this.#redis.takeFault(
           this.#k.faultOrder,
           this.#k.faults,
           this.#k.faultCounts,
@@ -317,6 +410,7 @@ export class RedisStore implements StateStore {
           this.#declared(request),
         );
         this.#armedSeen = left;
+        this.#noteRepairs(repairs, 'armed faults');
         return raw === null ? undefined : (JSON.parse(raw) as ArmedFault).action;
       },
       () => this.#local.takeFault(request),
@@ -371,8 +465,11 @@ export class RedisStore implements StateStore {
       async () => {
         const flat = await this.#redis.listFaults(...this.#faultKeys());
         const out: ArmedFault[] = [];
-        for (let i = 0; i < flat.length; i += 2)
-          out.push({ ...(JSON.parse(flat[i]) as ArmedFault), remaining: Number(flat[i + 1]) });
+        for (let i = 0; i < flat.length; i += 2) {
+          const fault = parsed<ArmedFault>(flat[i]);
+          if (fault) out.push({ ...fault, remaining: wholeNumber(Number(flat[i + 1])) });
+          else this.#noteRepairs(1, 'an armed fault that is not JSON (ignored)');
+        }
         this.#armedSeen = out.length;
         return out;
       },
@@ -404,19 +501,26 @@ export class RedisStore implements StateStore {
         this.#o.keepMs,
         ...batch.map((entry) => JSON.stringify(entry)),
       )
+      .then((repairs) => this.#noteRepairs(repairs, 'the journal'))
       .catch((error: unknown) => {
-        this.#down(error);
+        this.#failed(error);
         batch.forEach((entry) => this.#local.record(entry));
       });
   }
 
   async journal(n: number): Promise<JournalLine[]> {
     return this.#shared(
-      async () =>
-        (await this.#redis.lrange(this.#k.journal, 0, n - 1)).map((raw) =>
-          journalLine(JSON.parse(raw) as JournalEntry),
-        ),
+      async () => {
+        const out: JournalLine[] = [];
+        for (const raw of await this.#redis.lrange(this.#k.journal, 0, n - 1)) {
+          const entry = parsed<JournalEntry>(raw);
+          if (entry) out.push(journalLine(entry));
+          else this.#noteRepairs(1, 'a journal entry that is not JSON (ignored)');
+        }
+        return out;
+      },
       () => this.#local.journal(n),
+      [[this.#k.journal, 'list']],
     );
   }
 
@@ -432,20 +536,26 @@ export class RedisStore implements StateStore {
     return this.#shared(
       async () => {
         const offset = await this.#redis.incrby(this.#k.clock, Math.round(ms));
-        this.#clock.follow(offset);
+        this.#clock.follow(wholeNumber(offset));
         return this.#clock.offsetMs;
       },
       () => this.#local.advanceClock(ms),
+      [[this.#k.clock, 'integer']],
     );
   }
 
   async clockOffsetMs(): Promise<number> {
     return this.#shared(
       async () => {
-        this.#clock.follow(Number((await this.#redis.get(this.#k.clock)) ?? 0));
+        const raw = await this.#redis.get(this.#k.clock);
+        const offset = raw === null ? 0 : Number(raw);
+        if (raw !== null && wholeNumber(offset) !== offset)
+          this.#noteRepairs(1, 'the clock offset (read as 0)');
+        this.#clock.follow(wholeNumber(offset));
         return this.#clock.offsetMs;
       },
       () => this.#local.clockOffsetMs(),
+      [[this.#k.clock, 'integer']],
     );
   }
 
@@ -463,6 +573,15 @@ export class RedisStore implements StateStore {
         ),
       );
     this.#redis.disconnect();
+  }
+}
+
+/** Parsed JSON, or undefined for text that is not JSON (spoiled data under the prefix). */
+function parsed<T>(raw: string): T | undefined {
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return undefined;
   }
 }
 

@@ -59,6 +59,8 @@ export interface StateStore {
   readonly description: string;
   /** True while a shared store is unreachable and this instance decides on its own state. */
   readonly local: boolean;
+  /** Spoiled entries of a shared store (a wrong type, `nan` in a count) repaired or ignored so far. */
+  readonly repaired: number;
   /** Counts one request for a key (all four kinds, one atomic step) or says which limit refuses it. */
   admit(keyName: string, tierName: string): MaybePromise<Admission>;
   resetLimits(keyName?: string): Promise<void>;

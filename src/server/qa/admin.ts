@@ -117,7 +117,12 @@ export function adminRoutes(options: {
         purpose: k.purpose,
       })),
       clockOffsetSeconds: (await store.clockOffsetMs()) / 1000,
-      state: { store: store.description, instance: o.instanceId, local: store.local },
+      state: {
+        store: store.description,
+        instance: o.instanceId,
+        local: store.local,
+        repaired: store.repaired,
+      },
       faults: {
         seed: plan.options.seed,
         random: plan.options.random ?? null,
