@@ -55,6 +55,14 @@ module.exports = {
       to: { path: '^src/server/' },
     },
     {
+      name: 'evidence-does-not-import-server',
+      comment:
+        'The proxy and the suite use the evidence layer: through it they would reach the mock. What both need of the mock (an order of values) lives in src/contract. Its tests may start the mock as their target.',
+      severity: 'error',
+      from: { path: '^src/evidence/', pathNot: TESTS },
+      to: { path: '^src/server/' },
+    },
+    {
       name: 'suite-uses-public-modules-only',
       comment: `contract-tests reaches src only through ${SUITE_PUBLIC}.`,
       severity: 'error',

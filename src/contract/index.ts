@@ -18,6 +18,8 @@ export * from './validators.js';
 export type { components, paths } from './types.gen.js';
 export * from './prune.js';
 export * from './undeclared.js';
+export * from './pointer.js';
+export { compareValues, type OrderedValue } from './order.js';
 export * from './check-response.js';
 export * from './router.js';
 export * from './fact-kinds.js';

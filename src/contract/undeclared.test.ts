@@ -6,13 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Schema } from './index.js';
-import {
-  allowlistOf,
-  findAbsent,
-  findForms,
-  findUndeclared,
-  pointerPattern,
-} from './undeclared.js';
+import { pointerPattern } from './pointer.js';
+import { allowlistOf, findAbsent, findForms, findUndeclared } from './undeclared.js';
 
 let schemas: Record<string, Schema>;
 

@@ -9,6 +9,7 @@
  * use to group and accept drift.
  */
 import type { Schema } from './model.js';
+import { escapeSegment } from './pointer.js';
 import { truncate } from './truncate.js';
 
 export interface UndeclaredField {
@@ -20,10 +21,6 @@ export interface UndeclaredField {
 
 /** Longest JSON text a sample keeps before it is cut. */
 const SAMPLE_CHARS = 120;
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -217,8 +214,8 @@ function walkBeside(
   visitValue?: (parts: Schema[], here: () => string) => void,
 ): void {
   const path: string[] = [];
-  const here = () => `${at}${path.map((s) => `/${escapePointer(s)}`).join('')}`;
-  const pointer = (key: string) => `${here()}/${escapePointer(key)}`;
+  const here = () => `${at}${path.map((s) => `/${escapeSegment(s)}`).join('')}`;
+  const pointer = (key: string) => `${here()}/${escapeSegment(key)}`;
   const walk = (schemas: readonly Schema[], current: unknown): void => {
     if (schemas.length === 0) return;
     const composite = current !== null && typeof current === 'object';
@@ -333,11 +330,6 @@ export function findForms(schema: Schema | undefined, value: unknown, at = ''): 
 
 function requiredOf(schema: Schema): string[] {
   return Array.isArray(schema.required) ? schema.required.map(String) : [];
-}
-
-/** A pointer with array indices replaced by `*`, so one drift in 50 records is one finding. */
-export function pointerPattern(pointer: string): string {
-  return pointer.replace(/\/\d+(?=\/|$)/g, '/*');
 }
 
 /** Which undeclared-field pointers are accepted. */

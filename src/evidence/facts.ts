@@ -8,7 +8,14 @@
  * (required or not), its type, nullability, enum and format. Read from the loaded contract's written
  * document, so it follows the same release trimming as everything else.
  */
-import { isSource, type Contract, type Operation, type Source } from '../contract/index.js';
+import {
+  escapeSegment,
+  isSource,
+  segmentsOf,
+  type Contract,
+  type Operation,
+  type Source,
+} from '../contract/index.js';
 
 export type FactKind =
   | 'operation'
@@ -66,14 +73,6 @@ function isNode(value: unknown): value is Node {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function escape(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function unescape(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
 /** A node of the written document with where it stands and which mark applies to it. */
 interface Placed {
   node: Node;
@@ -97,11 +96,7 @@ function place(root: Node, value: unknown, at: string, inherited: Placed): Place
     const ref = node.$ref;
     if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
     where = ref;
-    node = ref
-      .slice(2)
-      .split('/')
-      .map(unescape)
-      .reduce<unknown>((n, key) => (isNode(n) ? n[key] : undefined), root);
+    node = segmentsOf(ref).reduce<unknown>((n, key) => (isNode(n) ? n[key] : undefined), root);
   }
   return isNode(node) ? { node, at: where, source, markAt } : undefined;
 }
@@ -116,7 +111,7 @@ function child(
   let value: unknown = parent.node;
   for (const k of path)
     value = isNode(value) || Array.isArray(value) ? (value as Node)[k] : undefined;
-  return place(root, value, `${parent.at}/${path.map(escape).join('/')}`, parent);
+  return place(root, value, `${parent.at}/${path.map(escapeSegment).join('/')}`, parent);
 }
 
 function types(node: Node): string[] {
@@ -261,7 +256,7 @@ function bodyFacts(
     }
     if (depth > 10) return;
     for (const [name, nodes] of [...shape.properties].sort(([a], [b]) => (a < b ? -1 : 1)))
-      walk(nodes, `${pointer}/${escape(name)}`, shape.required.has(name), depth + 1);
+      walk(nodes, `${pointer}/${escapeSegment(name)}`, shape.required.has(name), depth + 1);
     if (shape.items.length > 0) walk(shape.items, `${pointer}/*`, false, depth + 1);
   };
   walk([schema], '', false, 0);
@@ -269,18 +264,23 @@ function bodyFacts(
 
 /** The written pointer of an operation: `#/paths/~1packages/get`. */
 function operationAt(op: Operation): string {
-  return `#/paths/${escape(op.path)}/${op.method}`;
+  return `#/paths/${escapeSegment(op.path)}/${op.method}`;
 }
 
 function operationFacts(root: Node, op: Operation, out: DocumentFacts): void {
   const label = `${op.method.toUpperCase()} ${op.path}`;
   const opAt = operationAt(op);
-  const placedOp = place(root, (root.paths as Node)?.[op.path], `#/paths/${escape(op.path)}`, {
-    node: root,
-    at: '#',
-    source: 'documented',
-    markAt: '#',
-  });
+  const placedOp = place(
+    root,
+    (root.paths as Node)?.[op.path],
+    `#/paths/${escapeSegment(op.path)}`,
+    {
+      node: root,
+      at: '#',
+      source: 'documented',
+      markAt: '#',
+    },
+  );
   const opNode = placedOp && child(root, placedOp, op.method);
   if (!placedOp || !opNode) return;
   const add = (

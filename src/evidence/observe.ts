@@ -8,7 +8,7 @@
  * never a string holding a key, never a personal-looking value of a field the document does not
  * declare, never one longer than the profile's bounds.
  */
-import { compareValues } from '../server/listing.js';
+import { compareValues, escapeSegment } from '../contract/index.js';
 import {
   findPersonalData,
   looksPersonal,
@@ -117,11 +117,6 @@ export function typeOf(value: unknown): JsonType {
   if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'object')
     return typeof value as JsonType;
   return 'null';
-}
-
-function escapeSegment(key: string): string {
-  if (!key.includes('~') && !key.includes('/')) return key;
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function headerEntries(headers: Observation['headers']): [string, string][] {

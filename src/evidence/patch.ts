@@ -11,6 +11,7 @@
  */
 import { createTwoFilesPatch } from 'diff';
 import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import { lastSegment, segmentsOf } from '../contract/index.js';
 import type { Candidate, Ledger, LedgerEntry } from './ledger.js';
 
 export interface Proposal {
@@ -29,17 +30,10 @@ interface Edit {
   why: string;
 }
 
-function segments(pointer: string): string[] {
-  return pointer
-    .replace(/^#\//, '')
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
 type Ranged = { range?: [number, number, number] | null };
 
 function nodeAt(doc: Document, pointer: string): Ranged | undefined {
-  const node = doc.getIn(segments(pointer), true) as Ranged | undefined;
+  const node = doc.getIn(segmentsOf(pointer), true) as Ranged | undefined;
   return node && node.range ? node : undefined;
 }
 
@@ -134,10 +128,7 @@ function fieldEdit(
   let pos = lastEnd;
   while (pos > 0 && /\s/.test(text[pos - 1])) pos--;
   const lineEnd = text.indexOf('\n', pos);
-  const name = c.subject
-    .slice(c.subject.lastIndexOf('/') + 1)
-    .replace(/~1/g, '/')
-    .replace(/~0/g, '~');
+  const name = lastSegment(c.subject);
   const types = (c.types ?? []).includes('number')
     ? (c.types ?? []).filter((t) => t !== 'integer')
     : (c.types ?? []);
