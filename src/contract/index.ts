@@ -24,3 +24,4 @@ export * from './check-response.js';
 export * from './router.js';
 export * from './fact-kinds.js';
 export * from './truncate.js';
+export { capName, MAX_NAME_LENGTH } from './names.js';

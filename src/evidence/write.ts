@@ -1,22 +1,11 @@
 /**
  * @module evidence/write
- * Writes a profile the way a reader may never see half of: into a temporary file beside the
- * target, then renamed over it (one rename is atomic on one file system).
+ * Writes a profile the way a reader may never see half of, and never through a symlink
+ * (files/write-safe.ts: a new temporary file beside the target, renamed over it).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { writeFileSafely } from '../files/write-safe.js';
 import { serializeProfile, type Profile } from './profile.js';
 
 export function writeProfileAtomic(path: string, profile: Profile): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    writeFileSync(temp, serializeProfile(profile));
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileSafely(path, serializeProfile(profile));
 }
