@@ -21,6 +21,7 @@ export * from './undeclared.js';
 export * from './pointer.js';
 export { compareValues, type OrderedValue } from './order.js';
 export * from './check-response.js';
+export * from './json-body.js';
 export * from './router.js';
 export * from './fact-kinds.js';
 export * from './truncate.js';
