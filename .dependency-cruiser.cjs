@@ -10,10 +10,11 @@
 // the mock for a local run), src/server/keys.ts (where the mock's keys file lives by default) and
 // src/fixtures/mulberry32.ts (the seeded generator the suite's inputs share with the mock) and
 // src/usage.ts (the one usage error every command exits 2 on), src/redaction.ts (the one way a
-// secret is found and blanked) and src/evidence/index.ts (profiles, drift, the ledger).
+// secret is found and blanked), src/evidence/index.ts (profiles, drift, the ledger) and src/files/*
+// (the bounded reader and the safe writer every input and output file goes through).
 const TESTS = '\\.test\\.ts$';
 const SUITE_PUBLIC =
-  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|evidence/index|testing/chromium|usage|redaction)\\.ts$';
+  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|evidence/index|testing/chromium|files/(read-bounded|write-safe|inside)|usage|redaction)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -8,8 +8,10 @@
  * beside it (`profile.json`, or the name the report gives); a profile file given directly is
  * that profile alone.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { resolveInside } from '../../src/files/inside.js';
+import { readBoundedText } from '../../src/files/read-bounded.js';
 import { pointerPattern } from '../../src/contract/index.js';
 import { asProfile, PROFILE_FORMAT, readProfile, type Profile } from '../../src/evidence/index.js';
 import type { Finding } from './findings.js';
@@ -32,7 +34,7 @@ export function findingKey(
 
 function parseJsonFile(path: string): unknown {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readBoundedText(path));
   } catch (error) {
     throw new Error(
       `CONTRACT_BASELINE ${path}: cannot read a JSON report (${(error as Error).message})`,
@@ -69,7 +71,11 @@ export function readBaselineRun(path: string): BaselineRun {
       profile: asProfile(inside, `CONTRACT_BASELINE ${path} (its "profile")`),
       profileFrom: `${path} (inside)`,
     };
-  const beside = join(dirname(path), typeof inside === 'string' ? inside : PROFILE_FILE_NAME);
+  const beside = resolveInside(
+    dirname(path),
+    typeof inside === 'string' ? inside : PROFILE_FILE_NAME,
+    `CONTRACT_BASELINE ${path}: its "profile"`,
+  );
   if (!existsSync(beside)) return { findings };
   return { findings, profile: readProfile(beside), profileFrom: beside };
 }

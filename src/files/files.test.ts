@@ -19,6 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { resolveInside } from './inside.js';
 import { InputFileError, readBoundedJson, readBoundedText } from './read-bounded.js';
 import { OutputFileError, writeFileSafely } from './write-safe.js';
 
@@ -73,5 +74,19 @@ describe('writeFileSafely', () => {
     const file = join(dir, 'plain');
     writeFileSync(file, '');
     expect(() => writeFileSafely(join(file, 'x.md'), 'x')).toThrow(/cannot make the folder/);
+  });
+});
+
+describe('resolveInside', () => {
+  it('keeps a name inside its folder; ../, an absolute path and a symlink out are refused', () => {
+    const base = join(dir, 'baseline');
+    mkdirSync(base, { recursive: true });
+    expect(resolveInside(base, 'profile.json', 'its "profile"')).toBe(join(base, 'profile.json'));
+    expect(() => resolveInside(base, '../../../../etc/passwd', 'its "profile"')).toThrow(
+      /its "profile" "..\/..\/..\/..\/etc\/passwd" is outside/,
+    );
+    expect(() => resolveInside(base, '/etc/passwd', 'x')).toThrow(/outside/);
+    symlinkSync('/etc/passwd', join(base, 'link.json'));
+    expect(() => resolveInside(base, 'link.json', 'x')).toThrow(/outside/);
   });
 });
