@@ -30,6 +30,8 @@ describe('undeclared fields in a run', () => {
     const drift = findings.filter(
       (f) => f.rule === 'undeclared-field' && f.operationId === 'listPackages',
     );
-    expect(drift.map((f) => f.pointer.replace(/\/\d+\//, '/*/'))).toEqual(['/data/*/newField']);
+    expect(drift.map((f) => (f.pointer ?? '').replace(/\/\d+\//, '/*/'))).toEqual([
+      '/data/*/newField',
+    ]);
   });
 });

@@ -24,5 +24,6 @@ export * from './check-response.js';
 export * from './json-body.js';
 export * from './router.js';
 export * from './fact-kinds.js';
+export { child, isNode, markOf, place, rootPlace, type Placed } from './marks.js';
 export * from './truncate.js';
 export { capName, MAX_NAME_LENGTH } from './names.js';
