@@ -245,6 +245,20 @@ describe('checkResponse', () => {
     expect(undeclared[0]).toMatchObject({ pointer: '/data/0/vendor0', count: 2 });
   });
 
+  it('a 100,000-character name is cut in a schema finding', () => {
+    const name = 'n'.repeat(100_000);
+    const record = { orderableId: 'O1', distiInventory: { value: { [name]: 'not an object' } } };
+    const found = checkResponse(
+      validators,
+      contract.operation('listProductParts'),
+      response({ body: { kind: 'json', value: { ...page(), data: [record] } } }),
+    ).filter((f) => f.rule === 'schema');
+    expect(found.map((f) => f.pointer)).toContainEqual(
+      expect.stringMatching(/^\/data\/0\/distiInventory\/value\/n+…\(100000 chars\)$/),
+    );
+    for (const f of found) expect(f.pointer.length + f.message.length).toBeLessThan(1000);
+  });
+
   it('undeclared fields only when asked, as undeclared findings', () => {
     const body = { ...page(), meta: { took: 1 } };
     expect(

@@ -11,6 +11,7 @@
  */
 import type { Operation, Source } from './model.js';
 import { collectUndeclared, findAbsent, findForms, MAX_UNDECLARED_PATTERNS } from './undeclared.js';
+import { capName, MAX_NAME_LENGTH } from './names.js';
 import { pointerPattern } from './pointer.js';
 import type { Validators } from './validators.js';
 
@@ -277,7 +278,10 @@ function groupByPattern(found: readonly ResponseFinding[], source: Source): Resp
     const seen = groups.get(key);
     if (seen) seen.count = (seen.count ?? 1) + 1;
     else if (groups.size >= MAX_BODY_FINDINGS) omitted++;
-    else groups.set(key, { ...f, count: 1 });
+    else {
+      const pointer = capPointer(f.pointer);
+      groups.set(key, { ...f, pointer, message: f.message.replace(f.pointer, pointer), count: 1 });
+    }
   }
   const out = [...groups.values()].map((f) =>
     f.count === 1
@@ -300,6 +304,11 @@ function groupByPattern(found: readonly ResponseFinding[], source: Source): Resp
       count: omitted,
     });
   return out;
+}
+
+/** A pointer whose every name is cut to MAX_NAME_LENGTH (a server's name may be any length). */
+function capPointer(pointer: string): string {
+  return pointer.length <= MAX_NAME_LENGTH ? pointer : pointer.split('/').map(capName).join('/');
 }
 
 function violation(
