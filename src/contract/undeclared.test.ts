@@ -293,6 +293,7 @@ describe('bounds: a vendor adding fields to every record', () => {
     const [found] = findUndeclared(schemas.NotFoundError, { error: 'x', [name]: 1 });
     expect(found.pointer.length).toBeLessThan(MAX_NAME_LENGTH + 30);
     expect(found.pointer).toMatch(/…\(100000 chars\)$/);
+    expect(collectUndeclared(schemas.NotFoundError, { error: 'x', [name]: 1 }).cut).toBe(true);
   });
 });
 

@@ -14,7 +14,7 @@
  * `MAX_NAME_LENGTH` in pointers.
  */
 import type { Schema } from './model.js';
-import { capName } from './names.js';
+import { capName, MAX_NAME_LENGTH } from './names.js';
 import { escapeSegment, pointerPattern } from './pointer.js';
 import { truncate } from './truncate.js';
 
@@ -37,6 +37,8 @@ export interface UndeclaredFields {
   fields: UndeclaredField[];
   /** Fields left out: their patterns came after the first `maxPatterns`. */
   omitted: number;
+  /** Some undeclared field's name was longer than MAX_NAME_LENGTH: its pointer names it cut. */
+  cut: boolean;
 }
 
 /** Longest JSON text a sample keeps before it is cut. */
@@ -277,6 +279,7 @@ export function collectUndeclared(
 ): UndeclaredFields {
   const byPattern = new Map<string, UndeclaredField>();
   let omitted = 0;
+  let cut = false;
   walkBeside(schema, value, at, ({ object, fields, into, pointer }) => {
     if (!fields.describesFields) return;
     for (const key of Object.keys(object)) {
@@ -286,6 +289,7 @@ export function collectUndeclared(
         continue;
       }
       if (fields.freeForm) continue;
+      if (key.length > MAX_NAME_LENGTH) cut = true;
       const where = pointer(key);
       const pattern = pointerPattern(where);
       const seen = byPattern.get(pattern);
@@ -300,7 +304,7 @@ export function collectUndeclared(
         });
     }
   });
-  return { fields: [...byPattern.values()], omitted };
+  return { fields: [...byPattern.values()], omitted, cut };
 }
 
 /** `collectUndeclared`'s fields alone (the bound's count of the rest dropped). */
