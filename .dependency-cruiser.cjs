@@ -10,11 +10,12 @@
 // the mock for a local run), src/server/keys.ts (where the mock's keys file lives by default) and
 // src/fixtures/mulberry32.ts (the seeded generator the suite's inputs share with the mock) and
 // src/usage.ts (the one usage error every command exits 2 on), src/redaction.ts (the one way a
-// secret is found and blanked), src/evidence/index.ts (profiles, drift, the ledger) and
-// src/text/markdown.ts (server text made inert for Markdown).
+// secret is found and blanked), src/evidence/index.ts (profiles, drift, the ledger),
+// src/text/markdown.ts (server text made inert for Markdown) and src/files/* (the bounded reader
+// and the safe writer every input and output file goes through).
 const TESTS = '\\.test\\.ts$';
 const SUITE_PUBLIC =
-  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|evidence/index|testing/chromium|usage|redaction|text/markdown)\\.ts$';
+  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|evidence/index|testing/chromium|files/(read-bounded|write-safe|inside)|usage|redaction|text/markdown)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -53,6 +54,14 @@ module.exports = {
       comment: "The proxy's end-to-end tests may start the mock as their upstream.",
       severity: 'error',
       from: { path: '^src/proxy/', pathNot: TESTS },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'evidence-does-not-import-server',
+      comment:
+        'The proxy and the suite use the evidence layer: through it they would reach the mock. What both need of the mock (an order of values) lives in src/contract. Its tests may start the mock as their target.',
+      severity: 'error',
+      from: { path: '^src/evidence/', pathNot: TESTS },
       to: { path: '^src/server/' },
     },
     {

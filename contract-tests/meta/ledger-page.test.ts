@@ -92,9 +92,9 @@ describe('web-data-evidence ledger over two nights', () => {
       const second = await ledger(['--profile', p2, '--history', join(dir, 'runs'), '-o', out]);
       expect(second.code, second.err).toBe(0);
       const md = readFileSync(join(out, 'evidence.md'), 'utf8');
-      expect(md).toMatch(/^# Evidence of 2026-11-25: what the target was seen to do/);
+      expect(md).toMatch(/^# Evidence of `2026-11-25`: what the target was seen to do/);
       expect(md).toMatch(
-        /\| `GET \/documents` \| default `\?limit` \| 10 \| inferred \| full pages asked without limit held 25 records \(\d+ pages?\) \| `GET \/documents[^`]*` \|/,
+        /\| `GET \/documents` \| `default` `\?limit` \| `10` \| `inferred` \| `full pages asked without limit held 25 records \(\d+ pages?\)` \| `GET \/documents[^`]*` \|/,
       );
       expect(md).toContain('```diff');
       expect(readFileSync(join(out, 'openapi.patch'), 'utf8')).toMatch(/^\+.*default: 25 }$/m);

@@ -8,8 +8,10 @@
  * beside it (`profile.json`, or the name the report gives); a profile file given directly is
  * that profile alone.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { resolveInside } from '../../src/files/inside.js';
+import { readBoundedText } from '../../src/files/read-bounded.js';
 import { pointerPattern } from '../../src/contract/index.js';
 import { asProfile, PROFILE_FORMAT, readProfile, type Profile } from '../../src/evidence/index.js';
 import type { Finding } from './findings.js';
@@ -32,7 +34,7 @@ export function findingKey(
 
 function parseJsonFile(path: string): unknown {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readBoundedText(path));
   } catch (error) {
     throw new Error(
       `CONTRACT_BASELINE ${path}: cannot read a JSON report (${(error as Error).message})`,
@@ -69,13 +71,11 @@ export function readBaselineRun(path: string): BaselineRun {
       profile: asProfile(inside, `CONTRACT_BASELINE ${path} (its "profile")`),
       profileFrom: `${path} (inside)`,
     };
-  const folder = dirname(path);
-  const beside = join(folder, typeof inside === 'string' ? inside : PROFILE_FILE_NAME);
-  const within = relative(folder, beside);
-  if (within.startsWith('..') || isAbsolute(within))
-    throw new Error(
-      `CONTRACT_BASELINE ${path}: its "profile" must name a file in its own folder (${folder})`,
-    );
+  const beside = resolveInside(
+    dirname(path),
+    typeof inside === 'string' ? inside : PROFILE_FILE_NAME,
+    `CONTRACT_BASELINE ${path}: its "profile"`,
+  );
   if (!existsSync(beside)) return { findings };
   return { findings, profile: readProfile(beside), profileFrom: beside };
 }

@@ -6,7 +6,7 @@
  * for as long as the wait fits `CONTRACT_MAX_RETRY_WAIT_MS`) and of a draining
  * `x-ratelimit-remaining`, and a curl line for every request with the key left as a variable.
  */
-import { isJsonMediaType, mediaTypeOf } from '../../src/contract/index.js';
+import { decodeUtf8, isJsonMediaType, mediaTypeOf } from '../../src/contract/index.js';
 import { jsonDepthExceeds } from './json-depth.js';
 
 /** Which key a request carries. `invalid` is a fixed non-secret string; `none` sends no header. */
@@ -42,6 +42,8 @@ export interface TargetExchange {
   /** Parsed JSON when the body is JSON, else undefined. */
   json?: unknown;
   jsonError?: string;
+  /** A JSON body whose bytes are not valid UTF-8 (decoded as U+FFFD there): why, for a finding. */
+  encodingError?: string;
   curl: string;
   /** How many 429s were waited out before this answer. */
   retries: number;
@@ -301,10 +303,10 @@ export function createClient(options: ClientOptions): Client {
           remaining = left;
         const mediaType = mediaTypeOf(response.headers.get('content-type'));
         // Binary downloads keep only their length; text is decoded for JSON and text types.
-        const text =
+        const { text, encodingError } =
           isJsonMediaType(mediaType) || mediaType.startsWith('text/')
-            ? new TextDecoder().decode(raw)
-            : '';
+            ? decodeUtf8(raw)
+            : { text: '', encodingError: undefined };
         const { json, jsonError } =
           text !== '' && isJsonMediaType(mediaType) ? parse(spec, url, response.status, text) : {};
         if (response.status === 429 && spec.retryOn429 !== false) {
@@ -332,6 +334,7 @@ export function createClient(options: ClientOptions): Client {
           bytes: raw.byteLength,
           json,
           jsonError,
+          ...(encodingError && isJsonMediaType(mediaType) ? { encodingError } : {}),
           curl: curlOf(url, spec, body),
           retries,
         };

@@ -4,7 +4,7 @@
  * reproduce it, and the one formatter that turns it into a failure message.
  */
 import { truncate, type Source } from '../../src/contract/index.js';
-import { oneLine } from '../../src/text/markdown.js';
+import { showControls } from '../../src/text/markdown.js';
 
 export type Severity = 'failure' | 'warning';
 
@@ -55,10 +55,10 @@ export function show(value: unknown): string {
 
 /**
  * The multi-line message a failing test prints for one finding (the console, JUnit). Each value
- * stays on its line, with control characters (a terminal's escape sequences) shown as U+FFFD.
+ * stays on its line, with control characters (a terminal's escape sequences) shown as their \u escapes.
  */
 export function formatFinding(finding: Finding): string {
-  const f = mapStrings(finding, oneLine);
+  const f = mapStrings(finding, showControls);
   const lines = [
     `[${f.severity}] ${f.rule} in ${f.operationId}${f.source ? ` (x-source: ${f.source})` : ''}: ${f.message}`,
     `  request:  ${f.method} ${f.url}${f.status === undefined ? '' : ` -> ${f.status}`}`,

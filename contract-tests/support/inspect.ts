@@ -58,9 +58,15 @@ export function about(
 /** The body as the client read it: parsed JSON, JSON that did not parse (or was empty), or not JSON at all. */
 function bodyOf(ex: TargetExchange): ResponseBody {
   if (ex.spec.method === 'HEAD') return { kind: 'none' };
-  if (ex.json !== undefined) return { kind: 'json', value: ex.json };
+  const encoding = ex.encodingError ? { encodingError: ex.encodingError } : {};
+  if (ex.json !== undefined) return { kind: 'json', value: ex.json, ...encoding };
   if (isJsonMediaType(ex.mediaType))
-    return { kind: 'invalid-json', text: ex.text, error: ex.jsonError ?? 'empty body' };
+    return {
+      kind: 'invalid-json',
+      text: ex.text,
+      error: ex.jsonError ?? 'empty body',
+      ...encoding,
+    };
   return { kind: 'streamed' };
 }
 

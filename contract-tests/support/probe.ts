@@ -48,7 +48,6 @@ export function expandPath(template: string, params: Record<string, string> = {}
 export class Probe {
   readonly findings: Finding[] = [];
   readonly notes: ExerciseNote[] = [];
-  readonly #seenDrift = new Set<string>();
   readonly #refused = new WeakSet<TargetExchange>();
 
   constructor(readonly ctx: CheckContext) {}
@@ -237,9 +236,10 @@ export class Probe {
   #drift(op: Operation, ex: TargetExchange, pointer: string, sample: unknown): void {
     if (this.ctx.allowlist(pointer)) return;
     const pattern = pointerPattern(pointer);
-    const key = `${op.operationId} ${ex.status} ${pattern}`;
-    if (this.#seenDrift.has(key)) return;
-    this.#seenDrift.add(key);
+    // Once per run (the context's), not once per check: every check sees the same records.
+    const key = `undeclared-field ${op.operationId} ${ex.status} ${pattern}`;
+    if (this.ctx.once.has(key)) return;
+    this.ctx.once.add(key);
     this.findings.push({
       ...about(op, ex),
       severity: this.ctx.options.strict ? 'failure' : 'warning',

@@ -6,6 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   checkResponse,
+  MAX_BODY_FINDINGS,
+  MAX_UNDECLARED_PATTERNS,
   createValidators,
   isJsonMediaType,
   loadContract,
@@ -214,6 +216,49 @@ describe('checkResponse', () => {
     );
   });
 
+  it('one schema finding per rule and pointer pattern, with the count of places', () => {
+    const data = Array.from({ length: 50 }, () => ({ packageCode: 7 }));
+    const found = checkResponse(
+      validators,
+      listPackages,
+      response({ body: { kind: 'json', value: { ...page(), data } } }),
+    ).filter((f) => f.pointer.endsWith('/packageCode'));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ rule: 'schema', pointer: '/data/0/packageCode', count: 50 });
+    expect(found[0].message).toMatch(
+      /and 49 more place\(s\) of the pattern \/data\/\*\/packageCode/,
+    );
+  });
+
+  it(`at most ${MAX_BODY_FINDINGS} schema findings and ${MAX_UNDECLARED_PATTERNS} undeclared patterns per body, the rest counted`, () => {
+    const record: Record<string, unknown> = { packageCode: 'P1' };
+    for (let i = 0; i < 1000; i++) record[`vendor${i}`] = i;
+    const found = checkResponse(
+      validators,
+      listPackages,
+      response({ body: { kind: 'json', value: { ...page(), data: [record, record] } } }),
+      { undeclaredFields: true },
+    );
+    const undeclared = found.filter((f) => f.kind === 'undeclared');
+    expect(undeclared).toHaveLength(MAX_UNDECLARED_PATTERNS + 1);
+    expect(undeclared.at(-1)).toMatchObject({ count: 2 * (1000 - MAX_UNDECLARED_PATTERNS) });
+    expect(undeclared[0]).toMatchObject({ pointer: '/data/0/vendor0', count: 2 });
+  });
+
+  it('a 100,000-character name is cut in a schema finding', () => {
+    const name = 'n'.repeat(100_000);
+    const record = { orderableId: 'O1', distiInventory: { value: { [name]: 'not an object' } } };
+    const found = checkResponse(
+      validators,
+      contract.operation('listProductParts'),
+      response({ body: { kind: 'json', value: { ...page(), data: [record] } } }),
+    ).filter((f) => f.rule === 'schema');
+    expect(found.map((f) => f.pointer)).toContainEqual(
+      expect.stringMatching(/^\/data\/0\/distiInventory\/value\/n+…\(100000 chars\)$/),
+    );
+    for (const f of found) expect(f.pointer.length + f.message.length).toBeLessThan(1000);
+  });
+
   it('undeclared fields only when asked, as undeclared findings', () => {
     const body = { ...page(), meta: { took: 1 } };
     expect(
@@ -230,7 +275,8 @@ describe('checkResponse', () => {
         pointer: '/meta',
         expected: 'only fields the document declares',
         actual: { took: 1 },
-        message: '/meta is not declared by the document',
+        message: '/meta is not declared by the document (1 in this body)',
+        count: 1,
         source: listPackages.responses.get('200')!.source,
       },
     ]);

@@ -5,9 +5,14 @@
  * headers agree, the media type is the declared one, a JSON body parses and fits its schema, and
  * (when asked) fields the schema does not declare are noted. Findings carry the suite's rule
  * names; what to do with them (a 500, a log line, a failed test) is the caller's business.
+ * A body's findings are grouped: one per rule, pointer pattern (array indices as `*`) and
+ * expectation, with how many places of the body broke it, so a page of 100 records with the same
+ * fault is one finding; at most `MAX_BODY_FINDINGS` of them, the rest counted in a last one.
  */
 import type { Operation, Source } from './model.js';
-import { findAbsent, findForms, findUndeclared } from './undeclared.js';
+import { collectUndeclared, findAbsent, findForms, MAX_UNDECLARED_PATTERNS } from './undeclared.js';
+import { capName, MAX_NAME_LENGTH } from './names.js';
+import { pointerPattern } from './pointer.js';
 import type { Validators } from './validators.js';
 
 /**
@@ -17,8 +22,8 @@ import type { Validators } from './validators.js';
  */
 export type ResponseBody =
   | { kind: 'none' }
-  | { kind: 'json'; value: unknown }
-  | { kind: 'invalid-json'; text: string; error?: string }
+  | { kind: 'json'; value: unknown; encodingError?: string }
+  | { kind: 'invalid-json'; text: string; error?: string; encodingError?: string }
   | { kind: 'streamed' }
   | { kind: 'too-large' };
 
@@ -51,6 +56,8 @@ export interface ResponseFinding {
   /** The value found, unformatted (callers cut it to their report's length). */
   actual: unknown;
   message: string;
+  /** An `undeclared` finding: how many fields of the body share its pointer pattern. */
+  count?: number;
   /** Whose rule it is: the source's (`documented`), the vendor reference's (`reference`) or our guess (`inferred`). */
   source: Source;
 }
@@ -72,6 +79,9 @@ export interface CheckResponseOptions {
   /** Also name where it uses the form of a source/reference conflict the mock does not serve (`kind: 'form'` findings). */
   formsSeen?: boolean;
 }
+
+/** Schema findings one body may give (grouped by pattern); the rest are counted in one more. */
+export const MAX_BODY_FINDINGS = 100;
 
 /** Statuses that carry no body by HTTP, whatever their headers say. */
 export const NO_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
@@ -160,6 +170,17 @@ export function checkResponse(
       ),
     );
   }
+  if ((body.kind === 'json' || body.kind === 'invalid-json') && body.encodingError)
+    findings.push(
+      violation(
+        'json',
+        '',
+        'a UTF-8 body',
+        'invalid UTF-8',
+        `body is ${body.encodingError}`,
+        'documented',
+      ),
+    );
   if (body.kind === 'invalid-json') {
     findings.push(
       violation(
@@ -172,30 +193,48 @@ export function checkResponse(
       ),
     );
   } else if (body.kind === 'json' && declared.jsonSchema) {
-    for (const v of validators.checkResponseBody(op, status, body.value)) {
-      findings.push(
-        violation(
-          v.source === 'inferred' ? 'inferred-shape' : 'schema',
-          v.pointer,
-          v.rule,
-          v.actual,
-          v.message,
-          v.source,
-        ),
-      );
-    }
+    findings.push(
+      ...groupByPattern(
+        validators
+          .checkResponseBody(op, status, body.value)
+          .map((v) =>
+            violation(
+              v.source === 'inferred' ? 'inferred-shape' : 'schema',
+              v.pointer,
+              v.rule,
+              v.actual,
+              v.message,
+              v.source,
+            ),
+          ),
+        declared.source,
+      ),
+    );
     if (options.undeclaredFields) {
-      for (const field of findUndeclared(declared.jsonSchema, body.value)) {
+      const undeclared = collectUndeclared(declared.jsonSchema, body.value);
+      for (const field of undeclared.fields) {
         findings.push({
           kind: 'undeclared',
           rule: 'undeclared-field',
           pointer: field.pointer,
           expected: 'only fields the document declares',
           actual: field.sample,
-          message: `${field.pointer} is not declared by the document`,
+          message: `${field.pattern} is not declared by the document (${field.count} in this body)`,
+          count: field.count,
           source: declared.source,
         });
       }
+      if (undeclared.omitted > 0)
+        findings.push({
+          kind: 'undeclared',
+          rule: 'undeclared-field',
+          pointer: '',
+          expected: `at most ${MAX_UNDECLARED_PATTERNS} undeclared field patterns listed per body`,
+          actual: undeclared.omitted,
+          message: `${undeclared.omitted} more undeclared field(s) of further patterns left out`,
+          count: undeclared.omitted,
+          source: declared.source,
+        });
     }
     if (options.formsSeen) {
       for (const seen of findForms(declared.jsonSchema, body.value)) {
@@ -225,6 +264,51 @@ export function checkResponse(
     }
   }
   return findings;
+}
+
+/**
+ * One finding per rule, pointer pattern and expectation, the first place's pointer and value kept
+ * with the count of places; at most MAX_BODY_FINDINGS, the places of the rest counted in one more.
+ */
+function groupByPattern(found: readonly ResponseFinding[], source: Source): ResponseFinding[] {
+  const groups = new Map<string, ResponseFinding>();
+  let omitted = 0;
+  for (const f of found) {
+    const key = `${f.rule} ${pointerPattern(f.pointer)} ${f.expected}`;
+    const seen = groups.get(key);
+    if (seen) seen.count = (seen.count ?? 1) + 1;
+    else if (groups.size >= MAX_BODY_FINDINGS) omitted++;
+    else {
+      const pointer = capPointer(f.pointer);
+      groups.set(key, { ...f, pointer, message: f.message.replace(f.pointer, pointer), count: 1 });
+    }
+  }
+  const out = [...groups.values()].map((f) =>
+    f.count === 1
+      ? f
+      : {
+          ...f,
+          message: `${f.message} (and ${f.count! - 1} more place(s) of the pattern ${pointerPattern(f.pointer)})`,
+        },
+  );
+  if (omitted > 0)
+    out.push({
+      ...violation(
+        'schema',
+        '',
+        `at most ${MAX_BODY_FINDINGS} kinds of schema findings listed per body`,
+        omitted,
+        `${omitted} more schema finding(s) of further kinds left out`,
+        source,
+      ),
+      count: omitted,
+    });
+  return out;
+}
+
+/** A pointer whose every name is cut to MAX_NAME_LENGTH (a server's name may be any length). */
+function capPointer(pointer: string): string {
+  return pointer.length <= MAX_NAME_LENGTH ? pointer : pointer.split('/').map(capName).join('/');
 }
 
 function violation(

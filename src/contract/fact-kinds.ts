@@ -5,14 +5,8 @@
  * one table users read it in (`docs/kinds-of-fact.md`, the `/docs` page). A mark applies to
  * everything below it until a child says otherwise, as the document's introduction states.
  */
-import {
-  isSource,
-  SOURCES,
-  type Contract,
-  type Operation,
-  type Schema,
-  type Source,
-} from './model.js';
+import { markOf } from './marks.js';
+import { SOURCES, type Contract, type Operation, type Schema, type Source } from './model.js';
 
 /** One named thing of an operation and its kind. */
 export interface Fact {
@@ -28,11 +22,6 @@ export interface OperationFacts {
   /** The operation's own kind (that it exists, its statuses). */
   source: Source;
   facts: Fact[];
-}
-
-function markOf(schema: unknown, inherited: Source): Source {
-  const value = schema && typeof schema === 'object' ? (schema as Schema)['x-source'] : undefined;
-  return isSource(value) ? value : inherited;
 }
 
 /** Every alternative of a schema that may be one of several shapes, or the schema itself. */

@@ -6,15 +6,26 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Schema } from './index.js';
+import { pointerPattern } from './pointer.js';
+import { MAX_NAME_LENGTH } from './names.js';
 import {
   allowlistOf,
+  collectUndeclared,
   findAbsent,
   findForms,
   findUndeclared,
-  pointerPattern,
+  MAX_UNDECLARED_PATTERNS,
 } from './undeclared.js';
 
 let schemas: Record<string, Schema>;
+
+/** One undeclared field met once: its pointer, pattern, count 1 and sample. */
+const field = (pointer: string, sample: unknown) => ({
+  pointer,
+  pattern: pointerPattern(pointer),
+  count: 1,
+  sample,
+});
 
 beforeAll(async () => {
   const { document } = await loadContract();
@@ -34,10 +45,7 @@ describe('findUndeclared on small schemas', () => {
     };
     expect(
       findUndeclared(schema, { data: [{ id: 'a' }, { id: 'b', extra: 1 }], top: true }),
-    ).toEqual([
-      { pointer: '/data/1/extra', sample: 1 },
-      { pointer: '/top', sample: true },
-    ]);
+    ).toEqual([field('/data/1/extra', 1), field('/top', true)]);
   });
 
   it('counts properties of every allOf member as declared', () => {
@@ -151,10 +159,10 @@ describe('findUndeclared on the document', () => {
       meta: { took: 3 },
     };
     expect(findUndeclared(schemas.ProductList, body)).toEqual([
-      { pointer: '/data/0/newField', sample: 'x' },
-      { pointer: '/data/0/orderableProducts/0/stock', sample: 5 },
-      { pointer: '/pagination/cursor', sample: 'abc' },
-      { pointer: '/meta', sample: { took: 3 } },
+      field('/data/0/newField', 'x'),
+      field('/data/0/orderableProducts/0/stock', 5),
+      field('/pagination/cursor', 'abc'),
+      field('/meta', { took: 3 }),
     ]);
   });
 
@@ -165,7 +173,7 @@ describe('findUndeclared on the document', () => {
       relatedProducts: [{ productId: 'P2', title: 't', href: '/p', rank: 1 }],
     };
     expect(findUndeclared(schemas.ProductById, v100)).toEqual([
-      { pointer: '/relatedProducts/0/rank', sample: 1 },
+      field('/relatedProducts/0/rank', 1),
     ]);
     const v120 = {
       productId: 'P1',
@@ -174,7 +182,7 @@ describe('findUndeclared on the document', () => {
       ],
     };
     expect(findUndeclared(schemas.ProductById, v120)).toEqual([
-      { pointer: '/applicationBlockDiagrams/0/size', sample: 'L' },
+      field('/applicationBlockDiagrams/0/size', 'L'),
     ]);
   });
 
@@ -212,8 +220,8 @@ describe('findUndeclared on the document', () => {
       category: [{ level: 1, title: 'A', slug: 'a' }, [{ level: 2, title: 'B', id: 7 }]],
     };
     expect(findUndeclared(schemas.Product, body)).toEqual([
-      { pointer: '/category/0/slug', sample: 'a' },
-      { pointer: '/category/1/0/id', sample: 7 },
+      field('/category/0/slug', 'a'),
+      field('/category/1/0/id', 7),
     ]);
   });
 
@@ -227,15 +235,15 @@ describe('findUndeclared on the document', () => {
       'a/b~c': 1,
     };
     expect(findUndeclared(schemas.PartParametricAttribute, attribute)).toEqual([
-      { pointer: '/a~1b~0c', sample: 1 },
+      field('/a~1b~0c', 1),
     ]);
   });
 
   it('the 400 body is the plain {error}: the former code and details members are undeclared', () => {
     const error = { error: 'bad', code: 400, details: [{ in: 'query', name: 'limit' }] };
     expect(findUndeclared(schemas.BadRequestError, error)).toEqual([
-      { pointer: '/code', sample: 400 },
-      { pointer: '/details', sample: expect.anything() },
+      field('/code', 400),
+      field('/details', expect.anything()),
     ]);
   });
 
@@ -249,8 +257,43 @@ describe('findUndeclared on the document', () => {
   });
 
   it('truncates long samples', () => {
-    const [field] = findUndeclared(schemas.NotFoundError, { error: 'x', blob: 'y'.repeat(500) });
-    expect(String(field.sample).length).toBeLessThan(200);
+    const [found] = findUndeclared(schemas.NotFoundError, { error: 'x', blob: 'y'.repeat(500) });
+    expect(String(found.sample).length).toBeLessThan(200);
+  });
+});
+
+describe('bounds: a vendor adding fields to every record', () => {
+  const page = (records: number, fields: number) => ({
+    data: Array.from({ length: records }, (_, r) => {
+      const record: Record<string, unknown> = { productId: `P${r}` };
+      for (let f = 0; f < fields; f++) record[`vendor${f}`] = f;
+      return record;
+    }),
+    pagination: { offset: 0, limit: records, total: records, has_more: false },
+  });
+
+  it('one entry per pointer pattern with its count, not one per record', () => {
+    const { fields, omitted } = collectUndeclared(schemas.ProductList, page(50, 3));
+    expect(omitted).toBe(0);
+    expect(fields).toEqual([
+      { pointer: '/data/0/vendor0', pattern: '/data/*/vendor0', count: 50, sample: 0 },
+      { pointer: '/data/0/vendor1', pattern: '/data/*/vendor1', count: 50, sample: 1 },
+      { pointer: '/data/0/vendor2', pattern: '/data/*/vendor2', count: 50, sample: 2 },
+    ]);
+  });
+
+  it(`at most ${MAX_UNDECLARED_PATTERNS} patterns per body, the other fields counted`, () => {
+    const { fields, omitted } = collectUndeclared(schemas.ProductList, page(10, 1000));
+    expect(fields).toHaveLength(MAX_UNDECLARED_PATTERNS);
+    expect(omitted).toBe(10 * (1000 - MAX_UNDECLARED_PATTERNS));
+  });
+
+  it('a 100,000-character name is cut in the pointer', () => {
+    const name = 'n'.repeat(100_000);
+    const [found] = findUndeclared(schemas.NotFoundError, { error: 'x', [name]: 1 });
+    expect(found.pointer.length).toBeLessThan(MAX_NAME_LENGTH + 30);
+    expect(found.pointer).toMatch(/…\(100000 chars\)$/);
+    expect(collectUndeclared(schemas.NotFoundError, { error: 'x', [name]: 1 }).cut).toBe(true);
   });
 });
 

@@ -7,23 +7,42 @@
  * them when none fits, so a misfit never invents drift), `items` and `additionalProperties`.
  * Shared by the proxy and the contract suite; also the pointer patterns (`/data/*\/x`, `**`) both
  * use to group and accept drift.
+ *
+ * Undeclared fields are grouped by pointer pattern (array indices as `*`): a field a vendor adds to
+ * every record of a page is one entry with its count, not one per record; at most
+ * `MAX_UNDECLARED_PATTERNS` patterns are kept per body, the rest counted. Names are cut to
+ * `MAX_NAME_LENGTH` in pointers.
  */
 import type { Schema } from './model.js';
+import { capName, MAX_NAME_LENGTH } from './names.js';
+import { escapeSegment, pointerPattern } from './pointer.js';
 import { truncate } from './truncate.js';
 
+/** Undeclared pointer patterns one body may report; the rest are counted, not listed. */
+export const MAX_UNDECLARED_PATTERNS = 100;
+
 export interface UndeclaredField {
-  /** JSON pointer of the undeclared field, e.g. `/data/3/newField`. */
+  /** JSON pointer of the first undeclared field of its pattern, e.g. `/data/3/newField`. */
   pointer: string;
-  /** The value found there (cut to a readable length when long), for the report. */
+  /** Its pattern, array indices as `*`: `/data/*\/newField`. */
+  pattern: string;
+  /** How many fields of the body have this pattern. */
+  count: number;
+  /** The first one's value (cut to a readable length when long), for the report. */
   sample: unknown;
+}
+
+/** A body's undeclared fields, one per pattern, and the fields of patterns beyond the bound. */
+export interface UndeclaredFields {
+  fields: UndeclaredField[];
+  /** Fields left out: their patterns came after the first `maxPatterns`. */
+  omitted: number;
+  /** Some undeclared field's name was longer than MAX_NAME_LENGTH: its pointer names it cut. */
+  cut: boolean;
 }
 
 /** Longest JSON text a sample keeps before it is cut. */
 const SAMPLE_CHARS = 120;
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -217,8 +236,9 @@ function walkBeside(
   visitValue?: (parts: Schema[], here: () => string) => void,
 ): void {
   const path: string[] = [];
-  const here = () => `${at}${path.map((s) => `/${escapePointer(s)}`).join('')}`;
-  const pointer = (key: string) => `${here()}/${escapePointer(key)}`;
+  const segment = (name: string) => `/${escapeSegment(capName(name))}`;
+  const here = () => `${at}${path.map(segment).join('')}`;
+  const pointer = (key: string) => `${here()}${segment(key)}`;
   const walk = (schemas: readonly Schema[], current: unknown): void => {
     if (schemas.length === 0) return;
     const composite = current !== null && typeof current === 'object';
@@ -247,23 +267,53 @@ function walkBeside(
   if (schema) walk([schema], value);
 }
 
-/** Every undeclared field in `value` under `schema`, in body order, each pointer prefixed by `at`. */
+/**
+ * The undeclared fields in `value` under `schema`, one per pointer pattern in the order first
+ * met, each pointer prefixed by `at`; at most `maxPatterns` patterns, the other fields counted.
+ */
+export function collectUndeclared(
+  schema: Schema | undefined,
+  value: unknown,
+  at = '',
+  maxPatterns = MAX_UNDECLARED_PATTERNS,
+): UndeclaredFields {
+  const byPattern = new Map<string, UndeclaredField>();
+  let omitted = 0;
+  let cut = false;
+  walkBeside(schema, value, at, ({ object, fields, into, pointer }) => {
+    if (!fields.describesFields) return;
+    for (const key of Object.keys(object)) {
+      const subs = fields.properties.get(key) ?? fields.open;
+      if (subs.length > 0) {
+        into(key, subs);
+        continue;
+      }
+      if (fields.freeForm) continue;
+      if (key.length > MAX_NAME_LENGTH) cut = true;
+      const where = pointer(key);
+      const pattern = pointerPattern(where);
+      const seen = byPattern.get(pattern);
+      if (seen) seen.count++;
+      else if (byPattern.size >= maxPatterns) omitted++;
+      else
+        byPattern.set(pattern, {
+          pointer: where,
+          pattern,
+          count: 1,
+          sample: sampleOf(object[key]),
+        });
+    }
+  });
+  return { fields: [...byPattern.values()], omitted, cut };
+}
+
+/** `collectUndeclared`'s fields alone (the bound's count of the rest dropped). */
 export function findUndeclared(
   schema: Schema | undefined,
   value: unknown,
   at = '',
 ): UndeclaredField[] {
-  const found: UndeclaredField[] = [];
-  walkBeside(schema, value, at, ({ object, fields, into, pointer }) => {
-    if (!fields.describesFields) return;
-    for (const key in object) {
-      const subs = fields.properties.get(key) ?? fields.open;
-      if (subs.length > 0) into(key, subs);
-      else if (!fields.freeForm)
-        found.push({ pointer: pointer(key), sample: sampleOf(object[key]) });
-    }
-  });
-  return found;
+  return collectUndeclared(schema, value, at).fields;
 }
 
 /**
@@ -333,11 +383,6 @@ export function findForms(schema: Schema | undefined, value: unknown, at = ''): 
 
 function requiredOf(schema: Schema): string[] {
   return Array.isArray(schema.required) ? schema.required.map(String) : [];
-}
-
-/** A pointer with array indices replaced by `*`, so one drift in 50 records is one finding. */
-export function pointerPattern(pointer: string): string {
-  return pointer.replace(/\/\d+(?=\/|$)/g, '/*');
 }
 
 /** Which undeclared-field pointers are accepted. */

@@ -15,6 +15,7 @@ import {
   type Source,
 } from './model.js';
 import { declaredResponse } from './operations.js';
+import { unescapeSegment } from './pointer.js';
 
 /** One broken rule in a request, as the mock reports it in a 400 body. */
 export interface InputProblem {
@@ -112,7 +113,7 @@ function valueAt(root: unknown, pointer: string): unknown {
   if (pointer === '') return root;
   let node: unknown = root;
   for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = unescapeSegment(raw);
     if (node === null || typeof node !== 'object') return undefined;
     node = (node as Record<string, unknown>)[key];
   }
@@ -125,7 +126,7 @@ function sourceAlong(root: Schema, schemaPath: string, fallback: Source): Source
   let source = (root['x-source'] as Source | undefined) ?? fallback;
   for (const raw of schemaPath.replace(/^#\/?/, '').split('/')) {
     if (!raw || node === null || typeof node !== 'object') break;
-    node = (node as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+    node = (node as Record<string, unknown>)[unescapeSegment(raw)];
     const here =
       node && typeof node === 'object' ? (node as Record<string, unknown>)['x-source'] : undefined;
     if (isSource(here)) source = here;

@@ -4,16 +4,13 @@
  * (it keeps no personal-looking value of those). One reading of the document for everything that
  * builds a profile: the suite, the proxy and recordings.
  */
-import {
-  declaredResponse,
-  findUndeclared,
-  pointerPattern,
-  type Operation,
-} from '../contract/index.js';
+import { collectUndeclared, declaredResponse, type Operation } from '../contract/index.js';
 
 /**
  * The undeclared fields of `body` as the answer of `operation` with `status`; undefined (every
- * field counts as undeclared) when the operation is unknown or the status declares no JSON body.
+ * field counts as undeclared) when the operation is unknown or the status declares no JSON body,
+ * and when the list would be incomplete (more patterns than the bound, or a name cut), so a
+ * personal-looking value is never kept for want of a pattern.
  */
 export function undeclaredPatterns(
   operation: Operation | undefined,
@@ -22,5 +19,6 @@ export function undeclaredPatterns(
 ): string[] | undefined {
   const schema = operation && declaredResponse(operation, status)?.jsonSchema;
   if (!schema || body === undefined) return undefined;
-  return [...new Set(findUndeclared(schema, body).map((f) => pointerPattern(f.pointer)))];
+  const { fields, omitted, cut } = collectUndeclared(schema, body);
+  return omitted > 0 || cut ? undefined : fields.map((f) => f.pattern);
 }

@@ -2,15 +2,31 @@
  * @module evidence/facts
  * Every fact of the document that a profile can speak to, each with its `x-source`, where it is
  * written (a JSON pointer into `spec/openapi.yaml` as written, `$ref`s followed) and where its
- * `x-source` mark stands: per operation that it answers, its statuses and media types, the
+ * `x-source` mark stands (read by src/contract/marks.ts, the one reader of marks, which follows
+ * `$ref`s): per operation that it answers, its statuses and media types, the
  * defaults, maximum and offset reading of its parameters, its default order, and per JSON location
  * of each response body (`/data/*\/wwwUpdateDate`, the profile's own pointer patterns) the field
  * (required or not), its type, nullability, enum and format. Read from the loaded contract's written
  * document, so it follows the same release trimming as everything else.
  */
-import { isSource, type Contract, type Operation, type Source } from '../contract/index.js';
+import {
+  child,
+  escapeSegment,
+  isNode,
+  isSource,
+  place,
+  rootPlace,
+  type Contract,
+  type Operation,
+  type Placed,
+  type Source,
+} from '../contract/index.js';
 
-export type FactKind =
+/**
+ * What a fact is about (an operation, a status, a field's type...). Not to be confused with its
+ * kind of fact, the `x-source` mark (`source` below, read by src/contract/marks.ts).
+ */
+export type FactType =
   | 'operation'
   | 'status'
   | 'media-type'
@@ -30,7 +46,7 @@ export interface DocumentFact {
   operationId: string;
   /** `GET /packages`. */
   operation: string;
-  kind: FactKind;
+  kind: FactType;
   /** Response status of a body or media-type fact. */
   status?: string;
   /** What the fact is about: `?limit`, `/data/*\/title`, `application/json`, a status. */
@@ -61,63 +77,6 @@ export interface DocumentFacts {
 }
 
 type Node = Record<string, unknown>;
-
-function isNode(value: unknown): value is Node {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function escape(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function unescape(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** A node of the written document with where it stands and which mark applies to it. */
-interface Placed {
-  node: Node;
-  at: string;
-  source: Source;
-  markAt: string;
-}
-
-/** Resolves local `$ref`s; the node's own mark wins, then the target's, then what it inherits. */
-function place(root: Node, value: unknown, at: string, inherited: Placed): Placed | undefined {
-  let node = value;
-  let where = at;
-  let source = inherited.source;
-  let markAt = inherited.markAt;
-  for (let hops = 0; isNode(node) && hops < 20; hops++) {
-    const mark = node['x-source'];
-    if (isSource(mark)) {
-      source = mark;
-      markAt = where;
-    }
-    const ref = node.$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
-    where = ref;
-    node = ref
-      .slice(2)
-      .split('/')
-      .map(unescape)
-      .reduce<unknown>((n, key) => (isNode(n) ? n[key] : undefined), root);
-  }
-  return isNode(node) ? { node, at: where, source, markAt } : undefined;
-}
-
-function child(
-  root: Node,
-  parent: Placed,
-  key: string | number,
-  ...more: string[]
-): Placed | undefined {
-  const path = [String(key), ...more];
-  let value: unknown = parent.node;
-  for (const k of path)
-    value = isNode(value) || Array.isArray(value) ? (value as Node)[k] : undefined;
-  return place(root, value, `${parent.at}/${path.map(escape).join('/')}`, parent);
-}
 
 function types(node: Node): string[] {
   const t = node.type;
@@ -215,7 +174,7 @@ function first(placed: readonly Placed[]): Placed {
   return placed[0];
 }
 
-function factId(op: string, kind: FactKind, status: string | undefined, subject: string): string {
+function factId(op: string, kind: FactType, status: string | undefined, subject: string): string {
   return [op, kind, status, subject].filter((x) => x !== undefined).join(' ');
 }
 
@@ -228,7 +187,7 @@ function bodyFacts(
   out: DocumentFacts,
 ): void {
   const label = `${op.method.toUpperCase()} ${op.path}`;
-  const add = (kind: FactKind, pointer: string, value: unknown, p: Placed, at = p.at) =>
+  const add = (kind: FactType, pointer: string, value: unknown, p: Placed, at = p.at) =>
     out.facts.push({
       id: factId(op.operationId, kind, status, pointer),
       operationId: op.operationId,
@@ -261,7 +220,7 @@ function bodyFacts(
     }
     if (depth > 10) return;
     for (const [name, nodes] of [...shape.properties].sort(([a], [b]) => (a < b ? -1 : 1)))
-      walk(nodes, `${pointer}/${escape(name)}`, shape.required.has(name), depth + 1);
+      walk(nodes, `${pointer}/${escapeSegment(name)}`, shape.required.has(name), depth + 1);
     if (shape.items.length > 0) walk(shape.items, `${pointer}/*`, false, depth + 1);
   };
   walk([schema], '', false, 0);
@@ -269,22 +228,22 @@ function bodyFacts(
 
 /** The written pointer of an operation: `#/paths/~1packages/get`. */
 function operationAt(op: Operation): string {
-  return `#/paths/${escape(op.path)}/${op.method}`;
+  return `#/paths/${escapeSegment(op.path)}/${op.method}`;
 }
 
 function operationFacts(root: Node, op: Operation, out: DocumentFacts): void {
   const label = `${op.method.toUpperCase()} ${op.path}`;
   const opAt = operationAt(op);
-  const placedOp = place(root, (root.paths as Node)?.[op.path], `#/paths/${escape(op.path)}`, {
-    node: root,
-    at: '#',
-    source: 'documented',
-    markAt: '#',
-  });
+  const placedOp = place(
+    root,
+    (root.paths as Node)?.[op.path],
+    `#/paths/${escapeSegment(op.path)}`,
+    rootPlace(root),
+  );
   const opNode = placedOp && child(root, placedOp, op.method);
   if (!placedOp || !opNode) return;
   const add = (
-    kind: FactKind,
+    kind: FactType,
     subject: string,
     value: unknown,
     p: Placed,

@@ -2,14 +2,21 @@
  * @module evidence/ledger-command
  * `web-data-evidence ledger --profile P [--history DIR] -o OUTDIR`: reads a profile and the
  * document and writes `evidence.md`, `evidence.json`, `evidence.html` and, when it proposes an
- * edit, `openapi.patch` (never applied). A bad flag or file is a usage error naming it.
+ * edit, `openapi.patch` (never applied). A bad flag or file is a usage error naming it. Every file
+ * is read by files/read-bounded.ts (regular files, at most 64 MiB) and written by
+ * files/write-safe.ts (never through a symlink); an earlier night that is not a ledger is skipped
+ * with the reason.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SPEC_PATH, loadContract, UNRELEASED } from '../contract/index.js';
+import { InputFileError, readBoundedJson, readBoundedText } from '../files/read-bounded.js';
+import { OutputFileError, writeFileSafely } from '../files/write-safe.js';
+import { showControls } from '../text/markdown.js';
 import { documentFacts } from './facts.js';
-import { buildLedger, LEDGER_DEFAULTS, LEDGER_FORMAT, type Ledger } from './ledger.js';
+import { buildLedger, LEDGER_DEFAULTS, type Ledger } from './ledger.js';
+import { checkLedger } from './ledger-schema.js';
 import { proposeChange } from './patch.js';
 import { EvidenceUsageError } from './profile-command.js';
 import { readProfile } from './profile.js';
@@ -40,29 +47,64 @@ function positive(name: string, raw: string | undefined, fallback: number): numb
   return n;
 }
 
+/** Most earlier runs read from a `--history` folder: the last ones by name; the page shows fewer. */
+export const MAX_HISTORY_FILES = 60;
+
+export interface History {
+  /** The earlier ledgers, oldest label first. */
+  runs: Ledger[];
+  /** One line per file left out and why (not a ledger, unreadable, beyond MAX_HISTORY_FILES). */
+  skipped: string[];
+}
+
 /** Earlier runs' ledgers from a folder: `<dir>/*\/evidence.json` and `<dir>/*.json`, oldest label first. */
-export function readHistory(dir: string, skip: string): Ledger[] {
-  if (!existsSync(dir) || !statSync(dir).isDirectory())
-    throw new EvidenceUsageError(`--history ${dir}: not a folder`);
+export function readHistory(dir: string, skip: string): History {
+  if (!isFolder(dir)) throw new EvidenceUsageError(`--history ${dir}: not a folder`);
   const files: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      if (existsSync(join(path, 'evidence.json'))) files.push(join(path, 'evidence.json'));
-    } else if (name.endsWith('.json')) files.push(path);
+    if (isFolder(path)) files.push(join(path, 'evidence.json'));
+    else if (name.endsWith('.json')) files.push(path);
   }
+  const candidates = files.filter((f) => resolve(f) !== resolve(skip) && exists(f));
+  const skipped = candidates
+    .slice(0, Math.max(0, candidates.length - MAX_HISTORY_FILES))
+    .map((f) => `${f}: beyond the newest ${MAX_HISTORY_FILES} files`);
   const runs: Ledger[] = [];
-  for (const file of files) {
-    if (resolve(file) === resolve(skip)) continue;
-    let parsed: { format?: unknown };
+  for (const file of candidates.slice(-MAX_HISTORY_FILES)) {
+    let checked;
     try {
-      parsed = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown };
+      checked = checkLedger(readBoundedJson(file));
     } catch (error) {
-      throw new EvidenceUsageError(`--history: ${file} is not JSON (${(error as Error).message})`);
+      if (!(error instanceof InputFileError)) throw error;
+      skipped.push(error.message);
+      continue;
     }
-    if (parsed.format === LEDGER_FORMAT) runs.push(parsed as Ledger);
+    // A report or profile kept beside the ledgers is not an error; anything else is said.
+    if ('ledger' in checked) runs.push(checked.ledger);
+    else skipped.push(`${file}: ${checked.problem}`);
   }
-  return runs.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  return {
+    runs: runs.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)),
+    skipped,
+  };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const LEDGER_OPTIONS = {
@@ -85,12 +127,18 @@ function parseLedgerArgs(argv: readonly string[]) {
   }
 }
 
+/** What `ledger` wrote, and the earlier runs it left out. */
+export interface LedgerRun {
+  written: string[];
+  skipped: string[];
+}
+
 /** `ledger`: writes the four files; returns the paths written. */
-export async function runLedger(argv: readonly string[]): Promise<string[]> {
+export async function runLedger(argv: readonly string[]): Promise<LedgerRun> {
   const { values } = parseLedgerArgs(argv);
   if (values.help) {
     process.stdout.write(LEDGER_USAGE);
-    return [];
+    return { written: [], skipped: [] };
   }
   if (!values.profile) throw new EvidenceUsageError('ledger needs --profile FILE (a profile.json)');
   if (!values.out) throw new EvidenceUsageError('ledger needs -o DIR for its output');
@@ -100,40 +148,61 @@ export async function runLedger(argv: readonly string[]): Promise<string[]> {
     LEDGER_DEFAULTS.minObservations,
   );
   const specPath = resolve(values.spec ?? DEFAULT_SPEC_PATH);
-  if (!existsSync(specPath)) throw new EvidenceUsageError(`--spec ${specPath}: no such file`);
-  let profile;
-  try {
-    profile = readProfile(values.profile);
-  } catch (error) {
-    throw new EvidenceUsageError(`--profile ${(error as Error).message}`);
-  }
+  const specText = input('--spec', () => readBoundedText(specPath));
+  const profile = input('--profile', () => readProfile(values.profile!));
   let contract;
   try {
     contract = await loadContract({ specPath, release: values.release ?? UNRELEASED });
   } catch (error) {
-    throw new EvidenceUsageError(`--release/--spec: ${(error as Error).message}`);
+    throw new EvidenceUsageError(
+      `--release/--spec: ${firstLine((error as Error).message)} (a release of the document, and an OpenAPI document)`,
+    );
   }
   const out = resolve(values.out);
+  if (exists(out) && !isFolder(out)) throw new EvidenceUsageError(`-o ${out}: not a folder`);
   const label = values.label ?? basename(dirname(resolve(values.profile)));
-  const history = values.history ? readHistory(values.history, join(out, 'evidence.json')) : [];
+  const history = values.history
+    ? readHistory(values.history, join(out, 'evidence.json'))
+    : { runs: [], skipped: [] };
   const ledger = buildLedger(documentFacts(contract), profile, { label, minObservations });
   const decisionsPath = join(dirname(specPath), 'DECISIONS.md');
-  const decisions = existsSync(decisionsPath) ? readFileSync(decisionsPath, 'utf8') : '';
-  const proposal = proposeChange(ledger, readFileSync(specPath, 'utf8'), decisions);
-  mkdirSync(out, { recursive: true });
+  const decisions = exists(decisionsPath)
+    ? input('--spec', () => readBoundedText(decisionsPath))
+    : '';
+  const proposal = proposeChange(ledger, specText, decisions);
   const written: [string, string][] = [
     ['evidence.json', `${JSON.stringify({ ...ledger, proposal }, null, 2)}\n`],
     ['evidence.md', renderLedgerMarkdown(ledger, proposal)],
-    ['evidence.html', renderLedgerHtml(ledger, proposal, history)],
+    ['evidence.html', renderLedgerHtml(ledger, proposal, history.runs, history.skipped.length)],
     ...(proposal.diff ? ([['openapi.patch', proposal.diff]] as [string, string][]) : []),
   ];
-  for (const [name, text] of written) writeFileSync(join(out, name), text);
-  return written.map(([name]) => join(out, name));
+  for (const [name, text] of written) {
+    try {
+      writeFileSafely(join(out, name), text);
+    } catch (error) {
+      if (!(error instanceof OutputFileError)) throw error;
+      throw new EvidenceUsageError(`-o ${error.message}`);
+    }
+  }
+  return { written: written.map(([name]) => join(out, name)), skipped: history.skipped };
 }
 
-/** The command: writes the files and says where; 0 when done. */
+/** An input read under the bounded reader's rules; a problem is a usage error naming the flag. */
+function input<T>(flag: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new EvidenceUsageError(`${flag} ${firstLine((error as Error).message)}`);
+  }
+}
+
+const firstLine = (text: string): string => text.split('\n')[0];
+
+/** The command: writes the files and says where (and which earlier runs it left out); 0 when done. */
 export async function ledgerCommand(argv: readonly string[]): Promise<number> {
-  const files = await runLedger(argv);
-  if (files.length) process.stdout.write(`ledger: wrote ${files.join(', ')}\n`);
+  const { written, skipped } = await runLedger(argv);
+  for (const line of skipped)
+    process.stderr.write(`ledger: --history skipped ${showControls(line)}\n`);
+  if (written.length) process.stdout.write(`ledger: wrote ${written.join(', ')}\n`);
   return 0;
 }

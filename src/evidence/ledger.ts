@@ -8,7 +8,7 @@
  * our choices gets one line. Pure: the same document and profile give the same ledger.
  */
 import type { Source } from '../contract/index.js';
-import type { DeclaredLocation, DocumentFact, DocumentFacts, FactKind } from './facts.js';
+import type { DeclaredLocation, DocumentFact, DocumentFacts, FactType } from './facts.js';
 import type { BodyProfile, Counts, LocationProfile, OperationProfile, Profile } from './profile.js';
 
 export const LEDGER_FORMAT = 'web-data-evidence/1';
@@ -528,7 +528,7 @@ export function buildLedger(
 }
 
 /** Kinds in the order a reader meets them. */
-export const FACT_KINDS: readonly FactKind[] = [
+export const FACT_KINDS: readonly FactType[] = [
   'operation',
   'status',
   'media-type',

@@ -11,7 +11,7 @@
  * `namesCut`); a number beyond a double's range is counted, not kept; a body nested deeper than
  * MAX_PROFILE_DEPTH leaves that one answer out (counted in `unprofiled`).
  */
-import { compareValues } from '../server/listing.js';
+import { compareValues, escapeSegment } from '../contract/index.js';
 import {
   findPersonalData,
   looksPersonal,
@@ -126,11 +126,6 @@ export function typeOf(value: unknown): JsonType {
   if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'object')
     return typeof value as JsonType;
   return 'null';
-}
-
-function escapeSegment(key: string): string {
-  if (!key.includes('~') && !key.includes('/')) return key;
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function headerEntries(headers: Observation['headers']): [string, string][] {

@@ -8,9 +8,17 @@
  * what was seen; a field the target sent in every record is declared, `x-source: inferred`.
  * What cannot be written as a small edit (a required field missing, a default order, a format)
  * is said in the DECISIONS entry for the person to decide.
+ *
+ * What a target sent is data in both: a YAML scalar is written by the yaml package (quoted when
+ * plain would not read back as itself, so no line break, `---` or `#` changes the document's
+ * structure), a name or value holding a control character is not proposed at all, a default is
+ * proposed only inside its schema's bounds, and the DECISIONS entry shows every value as a code
+ * span.
  */
 import { createTwoFilesPatch } from 'diff';
-import { isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, stringify, type Document } from 'yaml';
+import { capName, lastSegment, MAX_NAME_LENGTH, segmentsOf } from '../contract/index.js';
+import { codeSpan, showControls } from '../text/markdown.js';
 import type { Candidate, Ledger, LedgerEntry } from './ledger.js';
 
 export interface Proposal {
@@ -29,34 +37,47 @@ interface Edit {
   why: string;
 }
 
-function segments(pointer: string): string[] {
-  return pointer
-    .replace(/^#\//, '')
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
 type Ranged = { range?: [number, number, number] | null };
 
 function nodeAt(doc: Document, pointer: string): Ranged | undefined {
-  const node = doc.getIn(segments(pointer), true) as Ranged | undefined;
+  const node = doc.getIn(segmentsOf(pointer), true) as Ranged | undefined;
   return node && node.range ? node : undefined;
 }
 
+/** A string that reads back as itself unquoted, in block and flow context alike. */
 const PLAIN = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const RESERVED = new Set(['null', 'true', 'false', 'yes', 'no', 'on', 'off', 'y', 'n']);
 
-function yamlScalar(value: unknown): string {
-  if (typeof value === 'string')
-    return PLAIN.test(value) &&
-      !['null', 'true', 'false', 'yes', 'no'].includes(value.toLowerCase())
-      ? value
-      : `'${value.replace(/'/g, "''")}'`;
-  return JSON.stringify(value);
+/** Whether a string holds something a reader cannot see (a line break, a control or bidi character). */
+const hasControls = (text: string): boolean => showControls(text) !== text;
+
+/**
+ * A scalar as one line of YAML that reads back as the same value in flow context; undefined for
+ * what is not proposed (a string with a control character, a number that is not finite).
+ */
+function yamlScalar(value: unknown): string | undefined {
+  if (typeof value === 'string') {
+    if (hasControls(value)) return undefined;
+    if (PLAIN.test(value) && !RESERVED.has(value.toLowerCase())) return value;
+    const quoted = stringify(value, {
+      defaultStringType: value.includes("'") ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE',
+      lineWidth: 0,
+    }).trimEnd();
+    return quoted.includes('\n') || quoted.includes('\r') ? undefined : quoted;
+  }
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'boolean') return String(value);
+  return undefined;
 }
 
-function flowSeq(values: readonly unknown[]): string {
-  return `[${values.map(yamlScalar).join(', ')}]`;
+function flowSeq(values: readonly unknown[]): string | undefined {
+  const items = values.map(yamlScalar);
+  return items.every((i) => i !== undefined) ? `[${items.join(', ')}]` : undefined;
 }
+
+/** A value in the DECISIONS entry's text: a code span, its names capped. */
+const cite = (value: unknown): string =>
+  codeSpan(capName(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))));
 
 /** The most frequent key of some counts (ties: the smallest). */
 function mostSeen(counts: Record<string, number>): string {
@@ -76,36 +97,52 @@ function typeEdit(doc: Document, e: LedgerEntry): Edit | undefined {
   if (!node) return undefined;
   const current = isScalar(node) ? [String(node.value)] : isSeq(node) ? node.toJSON() : [];
   const added = e.kind === 'nullable' ? ['null'] : Object.keys(e.counts ?? {});
-  const next = [...new Set([...(current as string[]), ...added])];
-  return replaceNode(doc, at, flowSeq(next), `${e.id}: type ${flowSeq(next)} (${e.seen})`);
+  const next = flowSeq([...new Set([...(current as string[]), ...added])]);
+  if (next === undefined) return undefined;
+  return replaceNode(doc, at, next, `${cite(e.id)}: type ${cite(next)} (${cite(e.seen)})`);
+}
+
+/** A page size the schema at `defaultAt`'s parent allows: a whole number inside its bounds. */
+function allowedDefault(doc: Document, defaultAt: string, size: number): boolean {
+  const schema = nodeAt(doc, defaultAt.slice(0, defaultAt.lastIndexOf('/')));
+  const bounds = (isMap(schema) ? schema.toJSON() : {}) as { minimum?: unknown; maximum?: unknown };
+  return (
+    Number.isSafeInteger(size) &&
+    (typeof bounds.minimum !== 'number' || size >= bounds.minimum) &&
+    (typeof bounds.maximum !== 'number' || size <= bounds.maximum)
+  );
 }
 
 function entryEdit(doc: Document, e: LedgerEntry): Edit | undefined {
   switch (e.kind) {
     case 'default': {
       const size = Number(mostSeen(e.counts ?? {}));
+      // A default outside the schema's own bounds would make the document contradict itself.
+      if (!allowedDefault(doc, e.at, size)) return undefined;
       return replaceNode(
         doc,
         e.at,
         String(size),
-        `${e.id}: ${String(e.value)} -> ${size} (${e.seen})`,
+        `${cite(e.id)}: ${cite(e.value)} -> ${size} (${cite(e.seen)})`,
       );
     }
     case 'offset': {
       const unit = (e.counts?.item ?? 0) > (e.counts?.page ?? 0) ? 'item' : 'page';
-      return replaceNode(doc, `${e.at}/x-offset`, unit, `${e.id}: x-offset ${unit} (${e.seen})`);
+      return replaceNode(
+        doc,
+        `${e.at}/x-offset`,
+        unit,
+        `${cite(e.id)}: x-offset ${unit} (${cite(e.seen)})`,
+      );
     }
     case 'enum': {
       const at = `${e.at}/enum`;
       const node = nodeAt(doc, at);
       if (!node || !isSeq(node)) return undefined;
-      const next = [...node.toJSON(), ...Object.keys(e.counts ?? {}).sort()];
-      return replaceNode(
-        doc,
-        at,
-        flowSeq(next),
-        `${e.id}: enum gains ${Object.keys(e.counts ?? {}).join(', ')}`,
-      );
+      const gained = Object.keys(e.counts ?? {}).sort();
+      const next = flowSeq([...node.toJSON(), ...gained]);
+      if (next === undefined) return undefined;
+      return replaceNode(doc, at, next, `${cite(e.id)}: enum gains ${gained.map(cite).join(', ')}`);
     }
     case 'type':
     case 'nullable':
@@ -134,20 +171,22 @@ function fieldEdit(
   let pos = lastEnd;
   while (pos > 0 && /\s/.test(text[pos - 1])) pos--;
   const lineEnd = text.indexOf('\n', pos);
-  const name = c.subject
-    .slice(c.subject.lastIndexOf('/') + 1)
-    .replace(/~1/g, '/')
-    .replace(/~0/g, '~');
+  const name = lastSegment(c.subject);
   const types = (c.types ?? []).includes('number')
     ? (c.types ?? []).filter((t) => t !== 'integer')
     : (c.types ?? []);
   const type = types.length === 1 ? yamlScalar(types[0]) : flowSeq(types);
-  const description = `Seen in every record (${cited}; evidence ${label || 'of the profile'}); neither the source nor the reference names it.`;
+  const description = yamlScalar(
+    `Seen in every record (${cited}; evidence ${capName(showControls(label)) || 'of the profile'}); neither the source nor the reference names it.`,
+  );
+  const key = yamlScalar(name);
+  // A name with a control character, or longer than any output keeps, is not proposed.
+  if (name.length > MAX_NAME_LENGTH || !key || !type || !description) return undefined;
   return {
     start: lineEnd < 0 ? text.length : lineEnd,
     end: lineEnd < 0 ? text.length : lineEnd,
-    text: `\n${indent}${yamlScalar(name)}: { type: ${type}, x-source: inferred, description: ${yamlScalar(description)} }`,
-    why: `${c.subject}: declared as ${type} (${cited})`,
+    text: `\n${indent}${key}: { type: ${type}, x-source: inferred, description: ${description} }`,
+    why: `${cite(c.subject)}: declared as ${cite(type)} (${cite(cited)})`,
   };
 }
 
@@ -164,7 +203,7 @@ function nextEntryNumber(decisionsText: string): number {
 }
 
 function citeEntry(e: LedgerEntry): string {
-  return `\`${e.operation}\` ${e.kind} \`${e.subject}\`${e.status ? ` (${e.status})` : ''}`;
+  return `${cite(e.operation)} ${cite(e.kind)} ${cite(e.subject)}${e.status ? ` (${cite(e.status)})` : ''}`;
 }
 
 /** The proposal for a ledger: a diff of the document's text and a DECISIONS entry. */
@@ -183,10 +222,13 @@ export function proposeChange(
     const edit = seenAt.has(`${e.kind} ${e.at}`) ? undefined : entryEdit(doc, e);
     if (edit) {
       seenAt.add(`${e.kind} ${e.at}`);
-      edits.push({ ...edit, why: `${edit.why}${e.example ? `; request: \`${e.example}\`` : ''}` });
+      edits.push({
+        ...edit,
+        why: `${edit.why}${e.example ? `; request: ${cite(e.example)}` : ''}`,
+      });
     } else if (!seenAt.has(`${e.kind} ${e.at}`))
       manual.push(
-        `  - ${citeEntry(e)}: the document says ${JSON.stringify(e.value)} (${e.source}, \`${e.at}\`); seen: ${e.seen}${e.example ? ` (\`${e.example}\`)` : ''}. To decide by hand.`,
+        `  - ${citeEntry(e)}: the document says ${cite(e.value)} (${cite(e.source)}, ${cite(e.at)}); seen: ${cite(e.seen)}${e.example ? ` (${cite(e.example)})` : ''}. To decide by hand.`,
       );
   }
   // A field sent in every record: one property per schema, citing every operation that showed it.
@@ -205,7 +247,7 @@ export function proposeChange(
     if (edit) {
       edits.push(edit);
       added.push(
-        `  - \`${group[0].subject}\` (${group.map((c) => c.operationId).join(', ')}): ${group[0].seen}${group[0].example ? ` (\`${group[0].example}\`)` : ''}.`,
+        `  - ${cite(group[0].subject)} (${group.map((c) => cite(c.operationId)).join(', ')}): ${cite(group[0].seen)}${group[0].example ? ` (${cite(group[0].example)})` : ''}.`,
       );
     }
   }
@@ -218,7 +260,7 @@ export function proposeChange(
         });
   const confirmedInferred = ledger.inferred.filter((i) => i.verdict === 'confirmed');
   const lines = [
-    `## ${nextEntryNumber(decisionsText)}. Evidence${ledger.label ? ` of ${ledger.label}` : ''}: what the target was seen to do`,
+    `## ${nextEntryNumber(decisionsText)}. Evidence${ledger.label ? ` of ${cite(ledger.label)}` : ''}: what the target was seen to do`,
     '',
     `- Source and reference: silent on what follows; these are observations (${ledger.responses} responses; ${ledger.summary.confirmed} facts confirmed, ${ledger.summary.contradicted} contradicted, ${ledger.summary.unseen} unseen).`,
     ...(edits.length
@@ -234,12 +276,12 @@ export function proposeChange(
           '- Our choices (`inferred`) the evidence confirms:',
           ...confirmedInferred.map(
             (i) =>
-              `  - \`${i.markAt}\`: ${i.confirmed} of ${i.facts} fact(s) confirmed (${i.examples.join('; ')}).`,
+              `  - ${cite(i.markAt)}: ${i.confirmed} of ${i.facts} fact(s) confirmed (${i.examples.map(cite).join('; ')}).`,
           ),
         ]
       : []),
     '- Why: a client depends on what the service does where the source and the reference are silent; each line cites the observations it rests on.',
-    `- Where: ${[...new Set([...contradicted.map((e) => `\`${e.at}\``), ...fields.map((c) => `\`${c.propertiesAt}\``)])].join(', ') || 'nothing to change'}.`,
+    `- Where: ${[...new Set([...contradicted.map((e) => cite(e.at)), ...fields.map((c) => cite(c.propertiesAt))])].join(', ') || 'nothing to change'}.`,
   ];
   return { diff, decisions: `${lines.join('\n')}\n`, edits: edits.map((e) => e.why) };
 }

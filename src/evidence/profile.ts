@@ -20,7 +20,7 @@
  * night would refuse.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { readFileSync } from 'node:fs';
+import { readBoundedText } from '../files/read-bounded.js';
 import { redactValue } from '../redaction.js';
 
 export const PROFILE_FORMAT = 'web-data-profile/1';
@@ -312,7 +312,7 @@ export function asProfile(value: unknown, where: string): Profile {
 export function readProfile(path: string): Profile {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(readBoundedText(path));
   } catch (error) {
     throw new Error(`${path}: cannot read a profile (${(error as Error).message})`);
   }

@@ -4,21 +4,25 @@
  * the summary, our `inferred` choices first with what the evidence says of each, every
  * contradicted fact with what was seen and a request, the candidate facts, counts per operation,
  * and the proposed change (the diff and the DECISIONS entry, to review, never applied). Every
- * fact with its verdict is in `evidence.json`; this page names the ones a reader acts on.
+ * fact with its verdict is in `evidence.json`; this page names the ones a reader acts on. Every
+ * string that came from a profile, a server or the document stands in a code span (text/markdown.ts),
+ * so none makes a heading, link, image, fence or table cell of its own.
  */
+import { capName } from '../contract/index.js';
+import { codeSpan, fenceFor } from '../text/markdown.js';
 import type { Ledger, LedgerEntry, Verdict } from './ledger.js';
 import type { Proposal } from './patch.js';
 
 /** Rows a table shows before it points to evidence.json for the rest. */
 export const MD_ROWS = 60;
 
+/** A table cell: `|` escaped (GFM splits cells before it reads code spans); our text has no line breaks. */
 export function cell(text: unknown): string {
-  return String(text ?? '')
-    .replace(/\|/g, '\\|')
-    .replace(/\r?\n/g, ' ');
+  return String(text ?? '').replace(/\|/g, '\\|');
 }
 
-const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+/** A value from a profile, a server or the document: a code span, its names capped. */
+const code = (text: unknown) => codeSpan(capName(String(text ?? '')));
 
 export const VERDICT_MARK: Record<Verdict, string> = {
   confirmed: 'confirmed',
@@ -63,6 +67,12 @@ function perOperation(ledger: Ledger): string[][] {
   ]);
 }
 
+/** A block in a fence no line of it can close. */
+function fenced(info: string, block: string): string[] {
+  const fence = fenceFor(block);
+  return [`${fence}${info}`, block.trimEnd(), fence, ''];
+}
+
 export function renderLedgerMarkdown(ledger: Ledger, proposal: Proposal): string {
   const s = ledger.summary;
   const contradicted = ledger.facts.filter((f) => f.verdict === 'contradicted');
@@ -70,7 +80,7 @@ export function renderLedgerMarkdown(ledger: Ledger, proposal: Proposal): string
     (a, b) => Number(b.consistent) - Number(a.consistent) || (a.id < b.id ? -1 : 1),
   );
   const lines = [
-    `# Evidence${ledger.label ? ` of ${ledger.label}` : ''}: what the target was seen to do`,
+    `# Evidence${ledger.label ? ` of ${code(ledger.label)}` : ''}: what the target was seen to do`,
     '',
     `${ledger.responses} responses observed. ${s.facts} facts of the document: **${s.confirmed} confirmed**, **${s.contradicted} contradicted**, ${s.unseen} unseen. ${s.candidates} candidate facts the document does not state.`,
     '',
@@ -84,7 +94,7 @@ export function renderLedgerMarkdown(ledger: Ledger, proposal: Proposal): string
         String(i.confirmed),
         String(i.contradicted),
         String(i.unseen),
-        i.examples.join('; '),
+        i.examples.map(code).join('; '),
       ]),
       0,
     ),
@@ -96,10 +106,10 @@ export function renderLedgerMarkdown(ledger: Ledger, proposal: Proposal): string
           ['operation', 'fact', 'the document says', 'x-source', 'seen instead', 'request'],
           contradicted.map((e) => [
             code(e.operation),
-            `${e.kind} ${code(e.subject)}${e.status ? ` (${e.status})` : ''}`,
-            declared(e),
-            e.source,
-            e.seen ?? '',
+            `${code(e.kind)} ${code(e.subject)}${e.status ? ` (${code(e.status)})` : ''}`,
+            code(declared(e)),
+            code(e.source),
+            e.seen ? code(e.seen) : '',
             e.example ? code(e.example) : '',
           ]),
           0,
@@ -113,10 +123,10 @@ export function renderLedgerMarkdown(ledger: Ledger, proposal: Proposal): string
       : table(
           ['operation', 'kind', 'where', 'seen', 'consistent'],
           candidates.map((c) => [
-            c.operationId,
-            c.kind,
-            `${code(c.subject)}${c.status ? ` (${c.status})` : ''}`,
-            c.seen,
+            code(c.operationId),
+            code(c.kind),
+            `${code(c.subject)}${c.status ? ` (${code(c.status)})` : ''}`,
+            code(c.seen),
             c.consistent ? 'yes' : 'no',
           ]),
           0,
@@ -129,13 +139,11 @@ export function renderLedgerMarkdown(ledger: Ledger, proposal: Proposal): string
     'A proposal to review, never applied: save the diff as a file and `git apply` it if you agree, then add the entry below to `spec/DECISIONS.md`.',
     '',
     ...(proposal.diff
-      ? ['```diff', proposal.diff.trimEnd(), '```', '']
+      ? fenced('diff', proposal.diff)
       : ['No edit of the document is proposed.', '']),
     '### The matching `spec/DECISIONS.md` entry',
     '',
-    '```markdown',
-    proposal.decisions.trimEnd(),
-    '```',
+    ...fenced('markdown', proposal.decisions),
     '',
   ];
   return `${lines.join('\n')}\n`;

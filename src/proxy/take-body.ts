@@ -6,7 +6,7 @@
  * for byte, guarded so that a key in it cuts the stream before it leaves. Either is decoded from
  * its Content-Encoding first (content-coding.ts), or refused when it cannot be.
  */
-import type { ResponseBody } from '../contract/index.js';
+import { parseJsonBody, type ResponseBody } from '../contract/index.js';
 import { decodeLiveBody } from './content-coding.js';
 import type { SecretScrubber } from '../redaction.js';
 import { guardStream } from './stream-guard.js';
@@ -74,7 +74,7 @@ export async function takeBody(
   }
   if (!read.complete) return streamed(read.stream, { kind: 'too-large' }, options);
   const { bytes, found } = options.scrubber.scrubBytes(read.bytes);
-  return { body: parseBody(bytes), payload: bytes, keyFound: found };
+  return { body: parseJsonBody(bytes), payload: bytes, keyFound: found };
 }
 
 function streamed(
@@ -87,13 +87,4 @@ function streamed(
     payload: guardStream(stream, options.scrubber, options.onKeyInStream),
     keyFound: false,
   };
-}
-
-function parseBody(bytes: Uint8Array): ResponseBody {
-  const text = Buffer.from(bytes).toString('utf8');
-  try {
-    return { kind: 'json', value: JSON.parse(text) as unknown };
-  } catch {
-    return { kind: 'invalid-json', text };
-  }
 }

@@ -8,6 +8,7 @@
  * form src/redaction.ts finds). Names, phone numbers and postal addresses have no such pattern: they
  * are caught by their field name only. A reason names the kind of data, never the value.
  */
+import { escapeSegment } from '../contract/index.js';
 import { holdsSecret } from '../redaction.js';
 
 /** Found anywhere in a name, its words run together (`homePhone`, `userpassword`, `x_api_key`). */
@@ -160,13 +161,9 @@ export function findPersonalData(
       value.forEach((v, i) => stack.push({ value: v, pointer: `${pointer}/${i}` }));
     else if (value !== null && typeof value === 'object')
       for (const [key, v] of Object.entries(value))
-        stack.push({ value: v, pointer: `${pointer}/${escapePointer(key)}`, name: key });
+        stack.push({ value: v, pointer: `${pointer}/${escapeSegment(key)}`, name: key });
   }
   return undefined;
-}
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function hasCardNumber(text: string): boolean {

@@ -9,6 +9,7 @@
  * as the first.
  */
 import {
+  compareValues,
   declaresField,
   filterParameters,
   itemsSkipped,
@@ -152,21 +153,6 @@ export function toListQuery(
 /** The key an equality filter and the inverted index agree on: strings match case-insensitively. */
 function normalize(value: string | number | boolean): string {
   return typeof value === 'string' ? value.toLowerCase() : String(value);
-}
-
-/** Sort order of two field values: case-insensitive code-unit order for strings, nulls last. */
-export function compareValues(a: FieldValue, b: FieldValue): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined) return 1;
-  if (b === null || b === undefined) return -1;
-  if (typeof a === 'string' && typeof b === 'string') {
-    const la = a.toLowerCase();
-    const lb = b.toLowerCase();
-    if (la !== lb) return la < lb ? -1 : 1;
-    return a < b ? -1 : a > b ? 1 : 0;
-  }
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
 /** One value of a record's field, as the sorted value index and the trigram index keep it. */

@@ -1,45 +1,50 @@
 /**
  * @module text/markdown
- * Text from a server made inert for Markdown (CommonMark with GitHub's extensions: tables,
- * autolinks, raw HTML): whatever it holds, it renders as its own characters and creates no
- * heading, list, quote, link, image, table cell, HTML or code block, and never leaves the line or
- * the span it is put in. Pure functions of a string; every Markdown writer of the project uses them
- * for every string it did not write itself.
+ * Strings from a server or a file, made inert for Markdown (GitHub's, CommonMark with GFM): as
+ * escaped text (`escapeMarkdownInline`) or as a code span (`codeSpan`). Neither lets a value start
+ * a line, a heading, a list, a fence, an image, a link, an HTML tag or a table cell of its own:
+ * line breaks and other control characters (and the bidi controls that reorder what a reader
+ * sees) are shown as `\u` escapes, and a code span is fenced by more backticks than any run in
+ * the value. `fenceFor` picks a code fence no line of a block can close. Every Markdown writer of
+ * the project uses them for every string it did not write itself.
  */
 
-/** Every ASCII punctuation character: CommonMark lets each be backslash-escaped, and each can start syntax. */
-const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
-/** Line breaks of every kind: a value stays on its line (no block of its own, no setext underline). */
-const LINE_BREAKS = /\r\n|[\n\r\u2028\u2029\u0085]/g;
-/** Other control characters (tab included, which can indent a code block): shown as U+FFFD. */
-const CONTROLS = /[\u0000-\u0008\u0009\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f]/g;
+/** Line breaks, other C0/C1 controls, and the Unicode separators and bidi controls. */
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-/**
- * One line of plain characters: line breaks as spaces, other control characters (a terminal's
- * escape sequences too) as U+FFFD. What a console line or a log needs; Markdown needs the escapes below too.
- */
-export function oneLine(text: string): string {
-  return text.replace(LINE_BREAKS, ' ').replace(CONTROLS, '\uFFFD');
+/** A control character as the escape a reader can see: `\n` -> `\u000a`. */
+export function showControls(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/**
- * `text` as literal inline Markdown, safe in a paragraph, a list item, a heading and a table cell:
- * every ASCII punctuation character backslash-escaped (so no `#`, `>`, `-`, `[`, `!`, `<`, `|`, `` ` ``,
- * `&`, `*`, `_` or `www.`/`http:` autolink starts anything), on one line.
- */
+/** Every ASCII punctuation character may be backslash-escaped in CommonMark. */
+const PUNCTUATION = /[!-/:-@[-`{-~]/g;
+
+/** `text` as Markdown text that renders as itself: no emphasis, link, image, heading, tag or cell break. */
 export function escapeMarkdownInline(text: string): string {
-  return oneLine(text).replace(ASCII_PUNCTUATION, (c) => `\\${c}`);
+  return showControls(text).replace(PUNCTUATION, (c) => `\\${c}`);
+}
+
+/** The longest run of backticks in `text`. */
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return longest;
 }
 
 /**
- * `text` as a code span, shown verbatim: fenced by one more backtick than its longest run of
- * backticks, padded with a space when it begins or ends with one, on one line. Not for table cells
- * (GitHub splits a cell at `|` even inside a code span): use `escapeMarkdownInline` there.
+ * `text` as a code span: fenced by one backtick more than its longest run, padded when it starts
+ * or ends with a backtick or a space. In a table cell, `|` still needs its escape (GFM reads it
+ * before the span): a table's cell function adds it.
  */
 export function codeSpan(text: string): string {
-  const content = oneLine(text);
-  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = content.startsWith('`') || content.endsWith('`') || content === '' ? ' ' : '';
-  return `${fence}${pad}${content}${pad}${fence}`;
+  const shown = showControls(text);
+  const fence = '`'.repeat(longestBacktickRun(shown) + 1);
+  const pad = /^[` ]|[` ]$/.test(shown) || shown === '' ? ' ' : '';
+  return `${fence}${pad}${shown}${pad}${fence}`;
+}
+
+/** A code fence (at least three backticks) longer than any backtick run in `block`. */
+export function fenceFor(block: string): string {
+  return '`'.repeat(Math.max(3, longestBacktickRun(block) + 1));
 }
