@@ -238,7 +238,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                dcp_id: string;
+                dcp_id: string & components["schemas"]["NonEmptyText"];
             };
             cookie?: never;
         };
@@ -426,6 +426,18 @@ export interface components {
         PayloadTooLargeError: {
             error: string;
         };
+        /**
+         * @description A filter or identifier of at least one character: an empty value is a 400, not "no filter"
+         *     and not a match of every record (DECISIONS.md 90).
+         */
+        NonEmptyText: unknown;
+        /**
+         * @description `order` names at least one sort key and each key once: `order=` and `order=title,title`
+         *     are 400s (DECISIONS.md 89).
+         */
+        DistinctSortKeys: unknown;
+        /** @description `orderDirection` names at least one direction: `orderDirection=` is a 400 (DECISIONS.md 89). */
+        AtLeastOneDirection: unknown;
         Pagination: {
             /** @description Actual item offset used: page x limit where `offset` counts pages, the offset itself where it counts items (`x-offset`). */
             offset: number;
@@ -814,7 +826,7 @@ export interface components {
         SearchOperator: "eq" | "gt" | "gte" | "lt" | "lte" | "range";
         ProductPartSearchRequest: {
             /** @description The product whose parts are searched. */
-            productId: string;
+            productId: string & components["schemas"]["NonEmptyText"];
             /** @default 10 */
             limit: number;
             /**
@@ -832,7 +844,7 @@ export interface components {
          *     (`"Yes"`/`"No"`, any letter case; its example is `["Yes", "Available"]`), DECISIONS.md 83.
          */
         SearchFilter: {
-            productPartAttributeId: string;
+            productPartAttributeId: string & components["schemas"]["NonEmptyText"];
             values?: (string | number | boolean)[];
             /** @default eq */
             operator: components["schemas"]["SearchOperator"];
@@ -1241,7 +1253,7 @@ export interface components {
          */
         itemOffset: number;
         /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
-        orderDirection: ("asc" | "desc")[];
+        orderDirection: ("asc" | "desc")[] & components["schemas"]["AtLeastOneDirection"];
     };
     requestBodies: never;
     headers: {
@@ -1268,13 +1280,13 @@ export interface operations {
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort properties, comma-joined. Default `wwwUpdateDate`. */
-                order?: ("wwwUpdateDate" | "title")[];
+                order?: ("wwwUpdateDate" | "title")[] & components["schemas"]["DistinctSortKeys"];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
                 /** @description Filter by product identifier (exact match). */
-                productId?: string;
+                productId?: string & components["schemas"]["NonEmptyText"];
                 /** @description Filter by product category (matches the title of any category entry, case-insensitive). */
-                category?: string;
+                category?: string & components["schemas"]["NonEmptyText"];
             };
             header?: never;
             path?: never;
@@ -1305,7 +1317,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                product_id: string;
+                product_id: string & components["schemas"]["NonEmptyText"];
             };
             cookie?: never;
         };
@@ -1344,13 +1356,13 @@ export interface operations {
                  *     highest: last ascending, first descending), `stock`
                  *     by `distiInventory.quantity`.
                  */
-                order?: ("last_updated" | "part_number" | "part_status" | "1ku_price" | "stock")[];
+                order?: ("last_updated" | "part_number" | "part_status" | "1ku_price" | "stock")[] & components["schemas"]["DistinctSortKeys"];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
                 /** @description Parts whose orderable part number starts with this text (case-insensitive). */
-                part_number_prefix?: string;
+                part_number_prefix?: string & components["schemas"]["NonEmptyText"];
                 /** @description The part with exactly this orderable part number (case-insensitive). */
-                part_number?: string;
+                part_number?: string & components["schemas"]["NonEmptyText"];
                 /**
                  * @description Parts in this status. The reference's filter enum has six values while its record's `status`
                  *     has three; every form is accepted, and the three spellings of "not recommended for new
@@ -1359,9 +1371,9 @@ export interface operations {
                  */
                 part_status?: components["schemas"]["PartStatus"];
                 /** @description Parts of this generic (parent) product, by its `productId` (the part's `genericId`). */
-                generic_product_id?: string;
+                generic_product_id?: string & components["schemas"]["NonEmptyText"];
                 /** @description Filter by product family (exact match, case-insensitive). Named in the source's guide. */
-                product_family?: string;
+                product_family?: string & components["schemas"]["NonEmptyText"];
             };
             header?: never;
             path?: never;
@@ -1428,7 +1440,7 @@ export interface operations {
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /** @description Only attributes that parts of this product carry (an unknown product gives an empty page). */
-                productId?: string;
+                productId?: string & components["schemas"]["NonEmptyText"];
             };
             header?: never;
             path?: never;
@@ -1459,7 +1471,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                productPartAttributeId: string;
+                productPartAttributeId: string & components["schemas"]["NonEmptyText"];
             };
             cookie?: never;
         };
@@ -1521,7 +1533,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                orderable_id: string;
+                orderable_id: string & components["schemas"]["NonEmptyText"];
             };
             cookie?: never;
         };
@@ -1559,15 +1571,15 @@ export interface operations {
                 /** @description Filter by language code. The reference's enum is `en`, `ja`, `zh-hans`; the record's `language` has no enum. */
                 language?: "en" | "ja" | "zh-hans";
                 /** @description Documents whose DCP document identifier starts with this text (case-insensitive). */
-                dcpDocumentIdStartsWith?: string;
+                dcpDocumentIdStartsWith?: string & components["schemas"]["NonEmptyText"];
                 /** @description Documents associated with this product, board or kit, or software tool (an item of `product`). */
-                productId?: string;
+                productId?: string & components["schemas"]["NonEmptyText"];
                 /** @description Filter by document type, for example `Datasheet`, `Manual - Software` (exact match, case-insensitive). */
-                type?: string;
+                type?: string & components["schemas"]["NonEmptyText"];
                 /** @description Filter by document sub-type, for example `Driver Package`, `Peripherals - Clock` (exact match, case-insensitive; any of the record's sub-types). */
-                subType?: string;
+                subType?: string & components["schemas"]["NonEmptyText"];
                 /** @description Filter by category title (any level, case-insensitive; which level the service matches is not stated). */
-                category?: string;
+                category?: string & components["schemas"]["NonEmptyText"];
                 /** @description Only documents whose `revisionDate` is on or after this date (YYYY-MM-DD, inclusive). */
                 documentRevisionDateStart?: string;
                 /** @description Only documents whose `revisionDate` is on or before this date (YYYY-MM-DD, inclusive). */
@@ -1637,7 +1649,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                agile_id: string;
+                agile_id: string & components["schemas"]["NonEmptyText"];
             };
             cookie?: never;
         };
@@ -1667,7 +1679,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                dcp_id: string;
+                dcp_id: string & components["schemas"]["NonEmptyText"];
             };
             cookie?: never;
         };
@@ -1702,7 +1714,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                dcp_id: string;
+                dcp_id: string & components["schemas"]["NonEmptyText"];
             };
             cookie?: never;
         };
@@ -1768,7 +1780,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                dcp_id: string;
+                dcp_id: string & components["schemas"]["NonEmptyText"];
             };
             cookie?: never;
         };
@@ -1801,15 +1813,15 @@ export interface operations {
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort properties, comma-joined. Default `wwwUpdateDate`. */
-                order?: ("wwwUpdateDate" | "title" | "boardKitType")[];
+                order?: ("wwwUpdateDate" | "title" | "boardKitType")[] & components["schemas"]["DistinctSortKeys"];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
                 /** @description Filter by identifier (exact match). */
-                boardKitId?: string;
+                boardKitId?: string & components["schemas"]["NonEmptyText"];
                 /** @description Filter by type. */
                 boardKitType?: components["schemas"]["BoardKitType"];
                 /** @description Filter by parent product category name (case-insensitive). */
-                category?: string;
+                category?: string & components["schemas"]["NonEmptyText"];
             };
             header?: never;
             path?: never;
@@ -1840,7 +1852,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                board_kit_id: string;
+                board_kit_id: string & components["schemas"]["NonEmptyText"];
             };
             cookie?: never;
         };
@@ -1873,13 +1885,13 @@ export interface operations {
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort properties, comma-joined. Default `wwwUpdateDate`. */
-                order?: ("wwwUpdateDate" | "packageCode" | "packageType" | "packageStatus")[];
+                order?: ("wwwUpdateDate" | "packageCode" | "packageType" | "packageStatus")[] & components["schemas"]["DistinctSortKeys"];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
                 /** @description The package with this code (exact match, case-insensitive). */
-                packageCode?: string;
+                packageCode?: string & components["schemas"]["NonEmptyText"];
                 /** @description Filter by type classification (exact match, case-insensitive). */
-                packageType?: string;
+                packageType?: string & components["schemas"]["NonEmptyText"];
                 /** @description Filter by status. */
                 packageStatus?: components["schemas"]["PackageStatus"];
             };
@@ -1913,7 +1925,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The package code (the source's parameter description calls it `package_id`). */
-                package_code: string;
+                package_code: string & components["schemas"]["NonEmptyText"];
             };
             cookie?: never;
         };
@@ -1946,13 +1958,13 @@ export interface operations {
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort properties, comma-joined. Default `wwwUpdateDate`. */
-                order?: ("wwwUpdateDate" | "softwareToolName" | "softwareType")[];
+                order?: ("wwwUpdateDate" | "softwareToolName" | "softwareType")[] & components["schemas"]["DistinctSortKeys"];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
                 /** @description Tools whose full title contains this text (case-insensitive substring). */
-                softwareToolName?: string;
+                softwareToolName?: string & components["schemas"]["NonEmptyText"];
                 /** @description Filter by type classification (exact match, case-insensitive); `all`, the default, lists every type. */
-                softwareType?: string;
+                softwareType?: string & components["schemas"]["NonEmptyText"];
                 /** @description `true` lists discontinued tools too; `false`, the default, lists only active ones. */
                 includeDiscontinued?: boolean;
             };
@@ -1986,7 +1998,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tool's full title, percent-encoded (the source's parameter description calls it `tool_id`). */
-                software_tool_id: string;
+                software_tool_id: string & components["schemas"]["NonEmptyText"];
             };
             cookie?: never;
         };
