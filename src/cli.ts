@@ -13,7 +13,15 @@ import { TIER_FIELDS, tierOverrideProblems, type Tier } from './server/tiers.js'
 import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
 import { runProxyCli } from './proxy/index.js';
-import { EXIT_USAGE, exitCodeFor, UsageError } from './usage.js';
+import {
+  EXIT_USAGE,
+  exitCodeFor,
+  integerArgument,
+  numberArgument,
+  PORT_RANGE,
+  UsageError,
+  type NumberRange,
+} from './usage.js';
 import cluster from 'node:cluster';
 import { redactUrl, StateUnreachableError } from './state/redis.js';
 import { reportReady, runWorkers } from './workers.js';
@@ -223,12 +231,26 @@ export const HELP = [
 
 const TIER_FIELD_NAMES: ReadonlySet<string> = new Set(TIER_FIELDS);
 
-function integer(name: string, raw: string | undefined, min: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min)
-    throw new UsageError(`--${name} must be an integer >= ${min} (got "${raw}")`);
-  return n;
+/**
+ * A flag's value, or else its environment variable's, with the name of the one it came from (a
+ * usage error names what the user actually set).
+ */
+function given(
+  flag: string,
+  value: string | undefined,
+  variable?: string,
+  env: NodeJS.ProcessEnv = {},
+): { field: string; raw: string } | undefined {
+  if (value !== undefined) return { field: `--${flag}`, raw: value };
+  const fromEnv = variable === undefined ? undefined : env[variable];
+  return fromEnv === undefined ? undefined : { field: variable!, raw: fromEnv };
+}
+
+function integer(
+  input: { field: string; raw: string } | undefined,
+  range: NumberRange,
+): number | undefined {
+  return input && integerArgument(input.field, input.raw, range);
 }
 
 function parseTierOverride(raw: string | undefined): Partial<Tier> {
@@ -238,9 +260,10 @@ function parseTierOverride(raw: string | undefined): Partial<Tier> {
     const [field, value] = pair.split('=');
     if (!TIER_FIELD_NAMES.has(field))
       throw new UsageError(`--rate-limit: unknown field "${field}"`);
-    const n = Number(value);
-    if (!(n > 0)) throw new UsageError(`--rate-limit: ${field} must be a positive number`);
-    override[field] = n;
+    override[field] = numberArgument(`--rate-limit: ${field}`, value ?? '', {
+      min: 0,
+      exclusiveMin: true,
+    });
   }
   // The tiers file's rules: counts are whole numbers, every value bounded.
   const problems = tierOverrideProblems(override);
@@ -277,12 +300,14 @@ function faultOptions(values: {
 }): FaultPlanOptions {
   try {
     return {
-      seed: integer('fault-seed', values['fault-seed'], 0) ?? DEFAULT_SEED,
-      latency: values.latency === undefined ? undefined : parseLatency(values.latency),
-      random: values.faults === undefined ? undefined : parseRandomFaults(values.faults),
+      seed: integer(given('fault-seed', values['fault-seed']), { min: 0 }) ?? DEFAULT_SEED,
+      latency: values.latency === undefined ? undefined : parseLatency(values.latency, '--latency'),
+      random:
+        values.faults === undefined ? undefined : parseRandomFaults(values.faults, '--faults'),
     };
   } catch (error) {
-    if (error instanceof ActionError) throw new UsageError(`--${error.message}`);
+    // The spec parsers name the flag they were given; the message is the user's to read as is.
+    if (error instanceof ActionError) throw new UsageError(error.message);
     throw error;
   }
 }
@@ -301,7 +326,7 @@ export async function main(
     return undefined;
   }
   const stateUrl = stateUrlOf(values.state ?? env.MOCK_STATE);
-  const workers = integer('workers', values.workers, 1) ?? 1;
+  const workers = integer(given('workers', values.workers), { min: 1 }) ?? 1;
   if (workers > 1 && !stateUrl)
     // Each worker would keep its own counters: a 20-a-minute key could make 20 x n. Sharing
     // through the primary would put an IPC round trip on every request; Redis is the one way.
@@ -312,16 +337,13 @@ export async function main(
     await runWorkers(workers, stateUrl!);
     return undefined;
   }
-  const scale =
-    values.scale === undefined || values.scale === 'live' ? values.scale : Number(values.scale);
-  if (typeof scale === 'number' && !(scale > 0 && Number.isFinite(scale)))
-    throw new UsageError(`--scale must be a positive number or "live" (got "${values.scale}")`);
+  const scale = scaleOf(values.scale);
   const started = performance.now();
   const running = await startMockServer({
-    port: integer('port', values.port ?? env.PORT, 0) ?? DEFAULT_PORT,
+    port: integer(given('port', values.port, 'PORT', env), PORT_RANGE) ?? DEFAULT_PORT,
     host: values.host ?? env.HOST ?? DEFAULT_HOST,
     origin: publicOrigin(values['public-url'] ?? env.MOCK_PUBLIC_URL),
-    seed: integer('seed', values.seed ?? env.MOCK_SEED, 0),
+    seed: integer(given('seed', values.seed, 'MOCK_SEED', env), { min: 0 }),
     scale,
     apiVersion: values['api-version'],
     environments: environmentsOf(values.environment),
@@ -360,12 +382,17 @@ function stateUrlOf(raw: string | undefined): string | undefined {
 /** `--state-lease` in seconds (fractions allowed: tests use short leases), as ms. */
 function leaseMsOf(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  const seconds = Number(raw);
-  if (!(seconds >= 0.1 && seconds <= 3600))
-    throw new UsageError(
-      `--state-lease must be a number of seconds from 0.1 to 3600 (got "${raw}")`,
-    );
-  return Math.round(seconds * 1000);
+  return Math.round(numberArgument('--state-lease', raw, { min: 0.1, max: 3600 }) * 1000);
+}
+
+/** `--scale`: a positive multiplier, or `live`. */
+function scaleOf(raw: string | undefined): number | 'live' | undefined {
+  if (raw === undefined || raw === 'live') return raw;
+  try {
+    return numberArgument('--scale', raw, { min: 0, exclusiveMin: true });
+  } catch {
+    throw new UsageError(`--scale must be a number > 0 or "live" (got "${raw}")`);
+  }
 }
 
 /** A worker of a cluster is its own instance: the id given, with the worker's number. */

@@ -17,7 +17,7 @@ import {
   resolveProxyOptions,
 } from './options.js';
 // The one usage error of every command (src/usage.ts), under the name the proxy's callers use.
-import { UsageError } from '../usage.js';
+import { integerArgument, PORT_RANGE, UsageError, type NumberRange } from '../usage.js';
 
 export const proxyHelp = `web-data-mock --proxy: key-holding, validating proxy in front of the live Web Data API
 
@@ -46,12 +46,13 @@ Violations are logged as JSON lines on stderr; GET /__proxy/stats returns the co
 
 const KEY_ON_COMMAND_LINE = /^--(api-key|key|x-api-key)(=|$)/;
 
-function positiveInteger(flag: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0)
-    throw new UsageError(`--${flag} must be a non-negative integer (got "${raw}")`);
-  return n;
+/** A numeric flag's value in its range, or undefined when the flag was not given. */
+function integerFlag(
+  flag: string,
+  raw: string | undefined,
+  range: NumberRange,
+): number | undefined {
+  return raw === undefined ? undefined : integerArgument(`--${flag}`, raw, range);
 }
 
 /** The key from the file (first line, trimmed) or the environment; the message never shows it. */
@@ -110,13 +111,15 @@ export function parseProxyArgs(
     apiKey: readApiKey(values['api-key-file'], env),
     allowedOrigins: values['proxy-origin'],
     allowedHosts: values['proxy-host'],
-    port: positiveInteger('port', values.port) ?? DEFAULT_PROXY_PORT,
+    port: integerFlag('port', values.port, PORT_RANGE) ?? DEFAULT_PROXY_PORT,
     host: values.host ?? DEFAULT_PROXY_HOST,
     fixturesDir: values.fixtures,
     profileFile: values.profile,
     signalViolations: values['signal-violations'],
-    upstreamTimeoutMs: positiveInteger('upstream-timeout-ms', values['upstream-timeout-ms']),
-    maxJsonBytes: positiveInteger('max-json-bytes', values['max-json-bytes']),
+    upstreamTimeoutMs: integerFlag('upstream-timeout-ms', values['upstream-timeout-ms'], {
+      min: 1,
+    }),
+    maxJsonBytes: integerFlag('max-json-bytes', values['max-json-bytes'], { min: 1 }),
     apiVersion: values['api-version'],
   };
   try {
