@@ -13,18 +13,21 @@ import { TIER_FIELDS, tierOverrideProblems, type Tier } from './server/tiers.js'
 import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
 import { runProxyCli } from './proxy/index.js';
+import { proxyHelpFor } from './proxy/args.js';
 import {
   EXIT_USAGE,
   exitCodeFor,
   integerArgument,
   numberArgument,
   PORT_RANGE,
+  REPOSITORY_COMMAND,
   UsageError,
   type NumberRange,
 } from './usage.js';
 import cluster from 'node:cluster';
 import { redactUrl, StateUnreachableError } from './state/redis.js';
 import { reportReady, runWorkers } from './workers.js';
+import { onEnd } from './process-lifetime.js';
 
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {
@@ -211,23 +214,25 @@ function helpSection(section: Flag['section']): string[] {
     });
 }
 
-export const HELP = [
-  'web-data-mock: offline double of the Web Data API',
-  '',
-  'Usage: npm start -- [options]      (or: npx web-data-mock [options])',
-  '',
-  'Server',
-  ...helpSection('Server'),
-  'QA',
-  ...helpSection('QA'),
-  'Fleet (several instances that behave as one service; see docs/shared-state.md)',
-  ...helpSection('Fleet'),
-  '',
-  'Proxy (browser apps and live validation; see npm start -- --proxy --help)',
-  '  --proxy <live base URL> forward /web-data/v1 to the live API with the key from WEB_DATA_API_KEY',
-  '                          or --api-key-file, validating every response against the document',
-  '',
-].join('\n');
+/** The mock's `--help`, naming `command` the way the user ran it (`web-data-mock`, `npm start --`). */
+export const helpText = (command: string): string =>
+  [
+    'web-data-mock: offline double of the Web Data API',
+    '',
+    `Usage: ${command} [options]`,
+    '',
+    'Server',
+    ...helpSection('Server'),
+    'QA',
+    ...helpSection('QA'),
+    'Fleet (several instances that behave as one service; see docs/shared-state.md)',
+    ...helpSection('Fleet'),
+    '',
+    `Proxy (browser apps and live validation; see ${command} --proxy --help)`,
+    '  --proxy <live base URL> forward /web-data/v1 to the live API with the key from WEB_DATA_API_KEY',
+    '                          or --api-key-file, validating every response against the document',
+    '',
+  ].join('\n');
 
 const TIER_FIELD_NAMES: ReadonlySet<string> = new Set(TIER_FIELDS);
 
@@ -315,6 +320,7 @@ function faultOptions(values: {
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
+  command = REPOSITORY_COMMAND,
 ): Promise<RunningServer | undefined> {
   const { values } = parseArgs({
     args: argv,
@@ -322,7 +328,7 @@ export async function main(
     options: parserOptions(FLAGS),
   });
   if (values.help) {
-    process.stdout.write(HELP);
+    process.stdout.write(helpText(command));
     return undefined;
   }
   const stateUrl = stateUrlOf(values.state ?? env.MOCK_STATE);
@@ -428,30 +434,31 @@ function bannerOf(running: RunningServer, ms: number): string {
   return `${lines.filter((l, i) => l !== '' || lines[i - 1] !== '').join('\n')}\n`;
 }
 
-/** Runs `main` from the command line: usage errors exit 2 with a message, signals close cleanly. */
-export async function run(): Promise<void> {
+/**
+ * Runs `main` from the command line: usage errors exit 2 with a message; a signal or the parent's
+ * exit closes cleanly. `command` is how the user ran it, for `--help`.
+ */
+export async function run(command = REPOSITORY_COMMAND): Promise<void> {
   try {
     const argv = process.argv.slice(2);
     // The proxy is its own program with its own flags; it shares only the entry point.
-    const running = argv.some((a) => a === '--proxy' || a.startsWith('--proxy='))
-      ? await runProxyCli(argv)
-      : await main(argv);
+    const proxy = argv.some((a) => a === '--proxy' || a.startsWith('--proxy='));
+    if (proxy && argv.some((a) => a === '--help' || a === '-h')) {
+      process.stdout.write(proxyHelpFor(command));
+      return;
+    }
+    const running = proxy ? await runProxyCli(argv) : await main(argv, process.env, command);
     if (!running) return;
-    let closing = false;
-    const shutdown = (signal: string) => {
-      if (closing) return;
-      closing = true;
-      process.stdout.write(`\n${signal}: finishing in-flight requests and closing\n`);
+    onEnd((reason) => {
+      process.stdout.write(`\n${reason}: finishing in-flight requests and closing\n`);
       running.close().then(
         () => process.exit(0),
         (error: unknown) => {
-          console.error(error);
+          console.error(`web-data-mock: closing failed: ${(error as Error).message}`);
           process.exit(1);
         },
       );
-    };
-    process.on('SIGINT', () => shutdown('SIGINT'));
-    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    });
   } catch (error) {
     // A bad flag, or a bad keys, tiers or replay file (the user's input, like a flag): exit 2 with
     // the flag or file named; anything else exits 1.

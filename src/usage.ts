@@ -10,6 +10,12 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/**
+ * How the mock's command is run from the repository (its npm script), as `--help` names it; the
+ * package's bin names itself (`web-data-mock`).
+ */
+export const REPOSITORY_COMMAND = 'npm start --';
+
 /** The exit status of a usage error (1 is any other failure). */
 export const EXIT_USAGE = 2;
 

@@ -17,11 +17,20 @@ import {
   resolveProxyOptions,
 } from './options.js';
 // The one usage error of every command (src/usage.ts), under the name the proxy's callers use.
-import { integerArgument, PORT_RANGE, UsageError, type NumberRange } from '../usage.js';
+import {
+  integerArgument,
+  PORT_RANGE,
+  REPOSITORY_COMMAND,
+  UsageError,
+  type NumberRange,
+} from '../usage.js';
 
-export const proxyHelp = `web-data-mock --proxy: key-holding, validating proxy in front of the live Web Data API
+/** The proxy's `--help`, naming `command` the way the user ran it (`web-data-mock`, `npm start --`). */
+export const proxyHelpFor = (
+  command: string,
+): string => `web-data-mock --proxy: key-holding, validating proxy in front of the live Web Data API
 
-Usage: npm start -- --proxy <live base URL ending in ${BASE_PATH}> [options]
+Usage: ${command} --proxy <live base URL ending in ${BASE_PATH}> [options]
 
 The key is read from the environment variable ${API_KEY_ENV}, or from --api-key-file;
 it is never accepted on the command line, and never logged or sent back to the browser.
@@ -43,6 +52,9 @@ it is never accepted on the command line, and never logged or sent back to the b
 
 Violations are logged as JSON lines on stderr; GET /__proxy/stats returns the counts.
 `;
+
+/** The proxy's help as the repository's npm script runs it. */
+export const proxyHelp = proxyHelpFor(REPOSITORY_COMMAND);
 
 const KEY_ON_COMMAND_LINE = /^--(api-key|key|x-api-key)(=|$)/;
 
