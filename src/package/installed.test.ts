@@ -130,10 +130,11 @@ beforeAll(async () => {
   );
 }, 15 * MINUTES);
 
+// Removing the project's node_modules takes over a minute on a loaded machine.
 afterAll(() => {
   for (const pid of mocks) process.kill(-pid, 'SIGKILL');
   if (project) rmSync(project, { recursive: true, force: true });
-});
+}, 5 * MINUTES);
 
 describe('the installed package', () => {
   it('carries compiled code only: no TypeScript sources, no tsx', () => {
