@@ -238,7 +238,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                dcp_id: string & components["schemas"]["NonEmptyText"];
+                dcp_id: string;
             };
             cookie?: never;
         };
@@ -426,18 +426,6 @@ export interface components {
         PayloadTooLargeError: {
             error: string;
         };
-        /**
-         * @description A filter or identifier of at least one character: an empty value is a 400, not "no filter"
-         *     and not a match of every record (DECISIONS.md 90).
-         */
-        NonEmptyText: unknown;
-        /**
-         * @description `order` names at least one sort key and each key once: `order=` and `order=title,title`
-         *     are 400s (DECISIONS.md 89).
-         */
-        DistinctSortKeys: unknown;
-        /** @description `orderDirection` names at least one direction: `orderDirection=` is a 400 (DECISIONS.md 89). */
-        AtLeastOneDirection: unknown;
         Pagination: {
             /** @description Actual item offset used: page x limit where `offset` counts pages, the offset itself where it counts items (`x-offset`). */
             offset: number;
@@ -826,7 +814,7 @@ export interface components {
         SearchOperator: "eq" | "gt" | "gte" | "lt" | "lte" | "range";
         ProductPartSearchRequest: {
             /** @description The product whose parts are searched. */
-            productId: string & components["schemas"]["NonEmptyText"];
+            productId: string;
             /** @default 10 */
             limit: number;
             /**
@@ -844,7 +832,7 @@ export interface components {
          *     (`"Yes"`/`"No"`, any letter case; its example is `["Yes", "Available"]`), DECISIONS.md 83.
          */
         SearchFilter: {
-            productPartAttributeId: string & components["schemas"]["NonEmptyText"];
+            productPartAttributeId: string;
             values?: (string | number | boolean)[];
             /** @default eq */
             operator: components["schemas"]["SearchOperator"];
@@ -1253,7 +1241,7 @@ export interface components {
          */
         itemOffset: number;
         /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
-        orderDirection: ("asc" | "desc")[] & components["schemas"]["AtLeastOneDirection"];
+        orderDirection: ("asc" | "desc")[];
     };
     requestBodies: never;
     headers: {
@@ -1280,13 +1268,13 @@ export interface operations {
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort properties, comma-joined. Default `wwwUpdateDate`. */
-                order?: ("wwwUpdateDate" | "title")[] & components["schemas"]["DistinctSortKeys"];
+                order?: ("wwwUpdateDate" | "title")[];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
                 /** @description Filter by product identifier (exact match). */
-                productId?: string & components["schemas"]["NonEmptyText"];
+                productId?: string;
                 /** @description Filter by product category (matches the title of any category entry, case-insensitive). */
-                category?: string & components["schemas"]["NonEmptyText"];
+                category?: string;
             };
             header?: never;
             path?: never;
@@ -1317,7 +1305,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                product_id: string & components["schemas"]["NonEmptyText"];
+                product_id: string;
             };
             cookie?: never;
         };
@@ -1356,13 +1344,13 @@ export interface operations {
                  *     highest: last ascending, first descending), `stock`
                  *     by `distiInventory.quantity`.
                  */
-                order?: ("last_updated" | "part_number" | "part_status" | "1ku_price" | "stock")[] & components["schemas"]["DistinctSortKeys"];
+                order?: ("last_updated" | "part_number" | "part_status" | "1ku_price" | "stock")[];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
                 /** @description Parts whose orderable part number starts with this text (case-insensitive). */
-                part_number_prefix?: string & components["schemas"]["NonEmptyText"];
+                part_number_prefix?: string;
                 /** @description The part with exactly this orderable part number (case-insensitive). */
-                part_number?: string & components["schemas"]["NonEmptyText"];
+                part_number?: string;
                 /**
                  * @description Parts in this status. The reference's filter enum has six values while its record's `status`
                  *     has three; every form is accepted, and the three spellings of "not recommended for new
@@ -1371,9 +1359,9 @@ export interface operations {
                  */
                 part_status?: components["schemas"]["PartStatus"];
                 /** @description Parts of this generic (parent) product, by its `productId` (the part's `genericId`). */
-                generic_product_id?: string & components["schemas"]["NonEmptyText"];
+                generic_product_id?: string;
                 /** @description Filter by product family (exact match, case-insensitive). Named in the source's guide. */
-                product_family?: string & components["schemas"]["NonEmptyText"];
+                product_family?: string;
             };
             header?: never;
             path?: never;
@@ -1440,7 +1428,7 @@ export interface operations {
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /** @description Only attributes that parts of this product carry (an unknown product gives an empty page). */
-                productId?: string & components["schemas"]["NonEmptyText"];
+                productId?: string;
             };
             header?: never;
             path?: never;
@@ -1471,7 +1459,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                productPartAttributeId: string & components["schemas"]["NonEmptyText"];
+                productPartAttributeId: string;
             };
             cookie?: never;
         };
@@ -1533,7 +1521,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                orderable_id: string & components["schemas"]["NonEmptyText"];
+                orderable_id: string;
             };
             cookie?: never;
         };
@@ -1571,15 +1559,15 @@ export interface operations {
                 /** @description Filter by language code. The reference's enum is `en`, `ja`, `zh-hans`; the record's `language` has no enum. */
                 language?: "en" | "ja" | "zh-hans";
                 /** @description Documents whose DCP document identifier starts with this text (case-insensitive). */
-                dcpDocumentIdStartsWith?: string & components["schemas"]["NonEmptyText"];
+                dcpDocumentIdStartsWith?: string;
                 /** @description Documents associated with this product, board or kit, or software tool (an item of `product`). */
-                productId?: string & components["schemas"]["NonEmptyText"];
+                productId?: string;
                 /** @description Filter by document type, for example `Datasheet`, `Manual - Software` (exact match, case-insensitive). */
-                type?: string & components["schemas"]["NonEmptyText"];
+                type?: string;
                 /** @description Filter by document sub-type, for example `Driver Package`, `Peripherals - Clock` (exact match, case-insensitive; any of the record's sub-types). */
-                subType?: string & components["schemas"]["NonEmptyText"];
+                subType?: string;
                 /** @description Filter by category title (any level, case-insensitive; which level the service matches is not stated). */
-                category?: string & components["schemas"]["NonEmptyText"];
+                category?: string;
                 /** @description Only documents whose `revisionDate` is on or after this date (YYYY-MM-DD, inclusive). */
                 documentRevisionDateStart?: string;
                 /** @description Only documents whose `revisionDate` is on or before this date (YYYY-MM-DD, inclusive). */
@@ -1649,7 +1637,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                agile_id: string & components["schemas"]["NonEmptyText"];
+                agile_id: string;
             };
             cookie?: never;
         };
@@ -1679,7 +1667,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                dcp_id: string & components["schemas"]["NonEmptyText"];
+                dcp_id: string;
             };
             cookie?: never;
         };
@@ -1714,7 +1702,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                dcp_id: string & components["schemas"]["NonEmptyText"];
+                dcp_id: string;
             };
             cookie?: never;
         };
@@ -1780,7 +1768,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                dcp_id: string & components["schemas"]["NonEmptyText"];
+                dcp_id: string;
             };
             cookie?: never;
         };
@@ -1813,15 +1801,15 @@ export interface operations {
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort properties, comma-joined. Default `wwwUpdateDate`. */
-                order?: ("wwwUpdateDate" | "title" | "boardKitType")[] & components["schemas"]["DistinctSortKeys"];
+                order?: ("wwwUpdateDate" | "title" | "boardKitType")[];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
                 /** @description Filter by identifier (exact match). */
-                boardKitId?: string & components["schemas"]["NonEmptyText"];
+                boardKitId?: string;
                 /** @description Filter by type. */
                 boardKitType?: components["schemas"]["BoardKitType"];
                 /** @description Filter by parent product category name (case-insensitive). */
-                category?: string & components["schemas"]["NonEmptyText"];
+                category?: string;
             };
             header?: never;
             path?: never;
@@ -1852,7 +1840,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                board_kit_id: string & components["schemas"]["NonEmptyText"];
+                board_kit_id: string;
             };
             cookie?: never;
         };
@@ -1885,13 +1873,13 @@ export interface operations {
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort properties, comma-joined. Default `wwwUpdateDate`. */
-                order?: ("wwwUpdateDate" | "packageCode" | "packageType" | "packageStatus")[] & components["schemas"]["DistinctSortKeys"];
+                order?: ("wwwUpdateDate" | "packageCode" | "packageType" | "packageStatus")[];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
                 /** @description The package with this code (exact match, case-insensitive). */
-                packageCode?: string & components["schemas"]["NonEmptyText"];
+                packageCode?: string;
                 /** @description Filter by type classification (exact match, case-insensitive). */
-                packageType?: string & components["schemas"]["NonEmptyText"];
+                packageType?: string;
                 /** @description Filter by status. */
                 packageStatus?: components["schemas"]["PackageStatus"];
             };
@@ -1925,7 +1913,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The package code (the source's parameter description calls it `package_id`). */
-                package_code: string & components["schemas"]["NonEmptyText"];
+                package_code: string;
             };
             cookie?: never;
         };
@@ -1958,13 +1946,13 @@ export interface operations {
                 /** @description Page number (not an item offset), default 0; the actual offset is offset x limit. */
                 offset?: components["parameters"]["offset"];
                 /** @description Sort properties, comma-joined. Default `wwwUpdateDate`. */
-                order?: ("wwwUpdateDate" | "softwareToolName" | "softwareType")[] & components["schemas"]["DistinctSortKeys"];
+                order?: ("wwwUpdateDate" | "softwareToolName" | "softwareType")[];
                 /** @description One direction per sort property, comma-joined (`desc,asc`). Default `desc`. A single value applies to every sort property. */
                 orderDirection?: components["parameters"]["orderDirection"];
                 /** @description Tools whose full title contains this text (case-insensitive substring). */
-                softwareToolName?: string & components["schemas"]["NonEmptyText"];
+                softwareToolName?: string;
                 /** @description Filter by type classification (exact match, case-insensitive); `all`, the default, lists every type. */
-                softwareType?: string & components["schemas"]["NonEmptyText"];
+                softwareType?: string;
                 /** @description `true` lists discontinued tools too; `false`, the default, lists only active ones. */
                 includeDiscontinued?: boolean;
             };
@@ -1998,7 +1986,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The tool's full title, percent-encoded (the source's parameter description calls it `tool_id`). */
-                software_tool_id: string & components["schemas"]["NonEmptyText"];
+                software_tool_id: string;
             };
             cookie?: never;
         };
