@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './cli.js';
 import type { RunningServer } from './server/listen.js';
+import { UsageError } from './usage.js';
 
 const running: RunningServer[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
@@ -40,5 +41,41 @@ describe('--public-url', () => {
         /--public-url must be an http\(s\) origin/,
       );
     }
+  });
+});
+
+describe('numbers and QA specs on the command line', () => {
+  const usage = async (argv: string[], env: NodeJS.ProcessEnv = {}): Promise<string> => {
+    const error = await main([...argv, '--host', '127.0.0.1'], env).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  };
+
+  it.each([
+    [['--port', '0.5'], '--port must be an integer from 0 to 65535 (got "0.5")'],
+    [['--port', '1e3'], '--port must be an integer from 0 to 65535 (got "1e3")'],
+    [['--port', ''], '--port must be an integer from 0 to 65535 (got "")'],
+    [['--port', '70000'], '--port must be an integer from 0 to 65535 (got "70000")'],
+    [['--seed=-1'], '--seed must be an integer >= 0 (got "-1")'],
+    [['--workers', '0'], '--workers must be an integer >= 1 (got "0")'],
+    [['--fault-seed', '99999999999999999999'], '--fault-seed must be an integer >= 0'],
+    [['--scale', '1e3'], '--scale must be a number > 0 or "live" (got "1e3")'],
+    [['--latency', '5-2'], '--latency: 5-2 is not a range min-max'],
+    [['--faults', 'delay=0.1:5-2'], '--faults delay: 5-2 is not a range min-max'],
+    [['--faults', 'delay=2'], '--faults: delay rate must be between 0 and 1 (got "2")'],
+  ])('%j is a usage error naming the flag: %s', async (argv, message) => {
+    expect(await usage(argv)).toContain(message);
+  });
+
+  it('names the variable when the value came from the environment', async () => {
+    expect(await usage([], { PORT: 'abc' })).toBe(
+      'PORT must be an integer from 0 to 65535 (got "abc")',
+    );
+    expect(await usage([], { MOCK_SEED: '1.5' })).toBe(
+      'MOCK_SEED must be an integer >= 0 (got "1.5")',
+    );
   });
 });

@@ -13,10 +13,21 @@ import { TIER_FIELDS, tierOverrideProblems, type Tier } from './server/tiers.js'
 import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
 import { runProxyCli } from './proxy/index.js';
-import { EXIT_USAGE, exitCodeFor, UsageError } from './usage.js';
+import { proxyHelpFor } from './proxy/args.js';
+import {
+  EXIT_USAGE,
+  exitCodeFor,
+  integerArgument,
+  numberArgument,
+  PORT_RANGE,
+  REPOSITORY_COMMAND,
+  UsageError,
+  type NumberRange,
+} from './usage.js';
 import cluster from 'node:cluster';
 import { redactUrl, StateUnreachableError } from './state/redis.js';
 import { reportReady, runWorkers } from './workers.js';
+import { onEnd } from './process-lifetime.js';
 
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {
@@ -208,32 +219,48 @@ function helpSection(section: Flag['section']): string[] {
     });
 }
 
-export const HELP = [
-  'web-data-mock: offline double of the Web Data API',
-  '',
-  'Usage: npm start -- [options]      (or: npx web-data-mock [options])',
-  '',
-  'Server',
-  ...helpSection('Server'),
-  'QA',
-  ...helpSection('QA'),
-  'Fleet (several instances that behave as one service; see docs/shared-state.md)',
-  ...helpSection('Fleet'),
-  '',
-  'Proxy (browser apps and live validation; see npm start -- --proxy --help)',
-  '  --proxy <live base URL> forward /web-data/v1 to the live API with the key from WEB_DATA_API_KEY',
-  '                          or --api-key-file, validating every response against the document',
-  '',
-].join('\n');
+/** The mock's `--help`, naming `command` the way the user ran it (`web-data-mock`, `npm start --`). */
+export const helpText = (command: string): string =>
+  [
+    'web-data-mock: offline double of the Web Data API',
+    '',
+    `Usage: ${command} [options]`,
+    '',
+    'Server',
+    ...helpSection('Server'),
+    'QA',
+    ...helpSection('QA'),
+    'Fleet (several instances that behave as one service; see docs/shared-state.md)',
+    ...helpSection('Fleet'),
+    '',
+    `Proxy (browser apps and live validation; see ${command} --proxy --help)`,
+    '  --proxy <live base URL> forward /web-data/v1 to the live API with the key from WEB_DATA_API_KEY',
+    '                          or --api-key-file, validating every response against the document',
+    '',
+  ].join('\n');
 
 const TIER_FIELD_NAMES: ReadonlySet<string> = new Set(TIER_FIELDS);
 
-function integer(name: string, raw: string | undefined, min: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min)
-    throw new UsageError(`--${name} must be an integer >= ${min} (got "${raw}")`);
-  return n;
+/**
+ * A flag's value, or else its environment variable's, with the name of the one it came from (a
+ * usage error names what the user actually set).
+ */
+function given(
+  flag: string,
+  value: string | undefined,
+  variable?: string,
+  env: NodeJS.ProcessEnv = {},
+): { field: string; raw: string } | undefined {
+  if (value !== undefined) return { field: `--${flag}`, raw: value };
+  const fromEnv = variable === undefined ? undefined : env[variable];
+  return fromEnv === undefined ? undefined : { field: variable!, raw: fromEnv };
+}
+
+function integer(
+  input: { field: string; raw: string } | undefined,
+  range: NumberRange,
+): number | undefined {
+  return input && integerArgument(input.field, input.raw, range);
 }
 
 function parseTierOverride(raw: string | undefined): Partial<Tier> {
@@ -243,9 +270,10 @@ function parseTierOverride(raw: string | undefined): Partial<Tier> {
     const [field, value] = pair.split('=');
     if (!TIER_FIELD_NAMES.has(field))
       throw new UsageError(`--rate-limit: unknown field "${field}"`);
-    const n = Number(value);
-    if (!(n > 0)) throw new UsageError(`--rate-limit: ${field} must be a positive number`);
-    override[field] = n;
+    override[field] = numberArgument(`--rate-limit: ${field}`, value ?? '', {
+      min: 0,
+      exclusiveMin: true,
+    });
   }
   // The tiers file's rules: counts are whole numbers, every value bounded.
   const problems = tierOverrideProblems(override);
@@ -304,12 +332,14 @@ function faultOptions(values: {
 }): FaultPlanOptions {
   try {
     return {
-      seed: integer('fault-seed', values['fault-seed'], 0) ?? DEFAULT_SEED,
-      latency: values.latency === undefined ? undefined : parseLatency(values.latency),
-      random: values.faults === undefined ? undefined : parseRandomFaults(values.faults),
+      seed: integer(given('fault-seed', values['fault-seed']), { min: 0 }) ?? DEFAULT_SEED,
+      latency: values.latency === undefined ? undefined : parseLatency(values.latency, '--latency'),
+      random:
+        values.faults === undefined ? undefined : parseRandomFaults(values.faults, '--faults'),
     };
   } catch (error) {
-    if (error instanceof ActionError) throw new UsageError(`--${error.message}`);
+    // The spec parsers name the flag they were given; the message is the user's to read as is.
+    if (error instanceof ActionError) throw new UsageError(error.message);
     throw error;
   }
 }
@@ -317,6 +347,7 @@ function faultOptions(values: {
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
+  command = REPOSITORY_COMMAND,
 ): Promise<RunningServer | undefined> {
   const { values } = parseArgs({
     args: argv,
@@ -324,11 +355,11 @@ export async function main(
     options: parserOptions(FLAGS),
   });
   if (values.help) {
-    process.stdout.write(HELP);
+    process.stdout.write(helpText(command));
     return undefined;
   }
   const stateUrl = stateUrlOf(values.state ?? env.MOCK_STATE);
-  const workers = integer('workers', values.workers, 1) ?? 1;
+  const workers = integer(given('workers', values.workers), { min: 1 }) ?? 1;
   if (workers > 1 && !stateUrl)
     // Each worker would keep its own counters: a 20-a-minute key could make 20 x n. Sharing
     // through the primary would put an IPC round trip on every request; Redis is the one way.
@@ -339,16 +370,13 @@ export async function main(
     await runWorkers(workers, stateUrl!);
     return undefined;
   }
-  const scale =
-    values.scale === undefined || values.scale === 'live' ? values.scale : Number(values.scale);
-  if (typeof scale === 'number' && !(scale > 0 && Number.isFinite(scale)))
-    throw new UsageError(`--scale must be a positive number or "live" (got "${values.scale}")`);
+  const scale = scaleOf(values.scale);
   const started = performance.now();
   const running = await startMockServer({
-    port: integer('port', values.port ?? env.PORT, 0) ?? DEFAULT_PORT,
+    port: integer(given('port', values.port, 'PORT', env), PORT_RANGE) ?? DEFAULT_PORT,
     host: values.host ?? env.HOST ?? DEFAULT_HOST,
     origin: publicOrigin(values['public-url'] ?? env.MOCK_PUBLIC_URL),
-    seed: integer('seed', values.seed ?? env.MOCK_SEED, 0),
+    seed: integer(given('seed', values.seed, 'MOCK_SEED', env), { min: 0 }),
     scale,
     apiVersion: await releaseOf(values),
     environments: environmentsOf(values.environment),
@@ -387,12 +415,17 @@ function stateUrlOf(raw: string | undefined): string | undefined {
 /** `--state-lease` in seconds (fractions allowed: tests use short leases), as ms. */
 function leaseMsOf(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  const seconds = Number(raw);
-  if (!(seconds >= 0.1 && seconds <= 3600))
-    throw new UsageError(
-      `--state-lease must be a number of seconds from 0.1 to 3600 (got "${raw}")`,
-    );
-  return Math.round(seconds * 1000);
+  return Math.round(numberArgument('--state-lease', raw, { min: 0.1, max: 3600 }) * 1000);
+}
+
+/** `--scale`: a positive multiplier, or `live`. */
+function scaleOf(raw: string | undefined): number | 'live' | undefined {
+  if (raw === undefined || raw === 'live') return raw;
+  try {
+    return numberArgument('--scale', raw, { min: 0, exclusiveMin: true });
+  } catch {
+    throw new UsageError(`--scale must be a number > 0 or "live" (got "${raw}")`);
+  }
 }
 
 /** A worker of a cluster is its own instance: the id given, with the worker's number. */
@@ -428,30 +461,31 @@ function bannerOf(running: RunningServer, ms: number): string {
   return `${lines.filter((l, i) => l !== '' || lines[i - 1] !== '').join('\n')}\n`;
 }
 
-/** Runs `main` from the command line: usage errors exit 2 with a message, signals close cleanly. */
-export async function run(): Promise<void> {
+/**
+ * Runs `main` from the command line: usage errors exit 2 with a message; a signal or the parent's
+ * exit closes cleanly. `command` is how the user ran it, for `--help`.
+ */
+export async function run(command = REPOSITORY_COMMAND): Promise<void> {
   try {
     const argv = process.argv.slice(2);
     // The proxy is its own program with its own flags; it shares only the entry point.
-    const running = argv.some((a) => a === '--proxy' || a.startsWith('--proxy='))
-      ? await runProxyCli(argv)
-      : await main(argv);
+    const proxy = argv.some((a) => a === '--proxy' || a.startsWith('--proxy='));
+    if (proxy && argv.some((a) => a === '--help' || a === '-h')) {
+      process.stdout.write(proxyHelpFor(command));
+      return;
+    }
+    const running = proxy ? await runProxyCli(argv) : await main(argv, process.env, command);
     if (!running) return;
-    let closing = false;
-    const shutdown = (signal: string) => {
-      if (closing) return;
-      closing = true;
-      process.stdout.write(`\n${signal}: finishing in-flight requests and closing\n`);
+    onEnd((reason) => {
+      process.stdout.write(`\n${reason}: finishing in-flight requests and closing\n`);
       running.close().then(
         () => process.exit(0),
         (error: unknown) => {
-          console.error(error);
+          console.error(`web-data-mock: closing failed: ${(error as Error).message}`);
           process.exit(1);
         },
       );
-    };
-    process.on('SIGINT', () => shutdown('SIGINT'));
-    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    });
   } catch (error) {
     // A bad flag, or a bad keys, tiers or replay file (the user's input, like a flag): exit 2 with
     // the flag or file named; anything else exits 1.

@@ -10,13 +10,17 @@
  * - `docker run ...` lines go through the image's real entry point (docker/entrypoint.sh) with
  *   the package's commands stubbed, and what the entry point would run must be accepted (or, for
  *   the mock, started); scripts/ci-container.sh builds and runs the image itself;
- * - `npm install|start|test` and `docker build` name scripts and files that exist.
+ * - `npm install|start|test` and `docker build` name scripts and files that exist;
+ * - `kill $!` stops what the block started in the background (for real, through npx, in
+ *   src/package/installed.test.ts and src/package/bin.test.ts).
  * A command of any other kind fails the test: showing a new one means teaching this test.
+ * And every relative link of the README and of each Markdown page the package ships resolves to
+ * a file the package ships, so the installed README's links work.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { environmentFor } from '../contract-tests/cli.js';
@@ -190,6 +194,13 @@ async function run(command: Command): Promise<void> {
     return;
   }
   if (program === 'docker' && verb === 'run') return checkDockerRun(command.words);
+  if (program === 'kill' && verb === undefined && /\bkill \$!$/.test(command.text)) {
+    expect(servers.mock ?? servers.proxy, 'kill $! follows a command started with &').toBeDefined();
+    await servers.proxy?.close();
+    await servers.mock?.close();
+    servers.proxy = servers.mock = undefined;
+    return;
+  }
   throw new Error(`the README shows a command this test does not know: ${command.text}`);
 }
 
@@ -208,5 +219,43 @@ describe('the commands in README.md', () => {
     it(`block ${n + 1}: ${block[0].text.slice(0, 60)}`, { timeout: 60_000 }, async () => {
       for (const command of block) await run(command);
     });
+  });
+});
+
+/** The relative link targets of a Markdown text (inline and reference-style), outside code blocks. */
+function relativeLinks(markdown: string): string[] {
+  const text = markdown.replace(/```[\s\S]*?```/g, '');
+  const targets = [
+    ...[...text.matchAll(/\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)].map((m) => m[1]),
+    ...[...text.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((m) => m[1]),
+  ];
+  return targets.filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t) && !t.startsWith('#'));
+}
+
+describe('links in the package', () => {
+  // What `npm pack` puts in the tarball (the `files` list applied; no build needed for the list).
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: new URL('.', ROOT),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as { files: { path: string }[] }[];
+  const files = new Set(packed[0].files.map((f) => f.path));
+  const pages = [...files].filter((path) => path.endsWith('.md'));
+
+  it('ship the README and the docs pages it links to', () => {
+    expect(pages).toContain('README.md');
+    expect(pages).toContain('docs/mock.md');
+  });
+
+  it.each(pages)('%s: every relative link resolves to a file the package ships', (page) => {
+    const links = relativeLinks(read(page));
+    if (page === 'README.md') expect(links.length).toBeGreaterThan(10);
+    const broken = links.filter(
+      (link) =>
+        !files.has(posix.normalize(posix.join(posix.dirname(page), decodeURI(link.split('#')[0])))),
+    );
+    expect(broken).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * `--workers N`: the primary process checks that the shared store answers (so a wrong URL is one
  * usage error, not N), then starts N workers with the same arguments; they share one port
  * (node:cluster hands connections out) and one state (Redis). The primary passes SIGINT/SIGTERM
- * on and exits when the workers have; a worker that dies is reported, not restarted (a crash
+ * (and its own parent's exit, as SIGTERM) on and exits when the workers have; a worker that dies is reported, not restarted (a crash
  * loop should be seen, and a balancer in front of replicas is the place for restarts).
  *
  * A worker listens before its dataset is built (so it knows its port) and answers 503 until then;
@@ -13,6 +13,7 @@
  */
 import cluster from 'node:cluster';
 import { probeRedis } from './state/redis.js';
+import { onEnd } from './process-lifetime.js';
 
 interface ReadyMessage {
   kind: 'web-data-mock:ready';
@@ -56,10 +57,10 @@ export async function runWorkers(n: number, stateUrl: string): Promise<void> {
       );
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(stopping ? 0 : 1);
   });
-  const stop = (signal: NodeJS.Signals) => {
+  onEnd((reason) => {
     stopping = true;
+    // A parent gone is a stop like `kill`: each worker finishes its requests within the grace.
+    const signal = reason === 'parent exited' ? 'SIGTERM' : reason;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  });
 }

@@ -38,15 +38,18 @@ describe('createOperationRouter', () => {
     expect(idOf(route('GET', '/documents/D-1'))).toBe('getDocument');
   });
 
-  it('routes by method, backtracking from a literal that lacks it', () => {
+  it('routes by method; a literal path decides the method even where a template would take the path', () => {
     expect(idOf(route('POST', '/product-parts/search'))).toBe('searchProductParts');
     expect(idOf(route('post', '/product-parts/cross-reference'))).toBe(
       'crossReferenceProductParts',
     );
-    // GET on a POST-only literal falls to the templated GET: "search" as an orderable id.
-    expect(route('GET', '/product-parts/search')).toMatchObject({
-      operation: { operationId: 'getProductPart' },
-      params: { orderable_id: 'search' },
+    // GET on a POST-only literal is that path with the wrong method, not "search" as an orderable id.
+    expect(route('GET', '/product-parts/search')).toEqual({ allowed: ['POST'] });
+    expect(route('HEAD', '/product-parts/cross-reference')).toEqual({ allowed: ['POST'] });
+    // A literal with no operation of its own still backtracks: agile-id as a document id.
+    expect(route('GET', '/documents/agile-id')).toMatchObject({
+      operation: { operationId: 'getDocument' },
+      params: { dcp_id: 'agile-id' },
     });
   });
 

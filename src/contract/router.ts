@@ -4,8 +4,9 @@
  * path allow (for a 405)? A small segment trie built once from `contract.operations`: at every
  * level a literal segment is tried before a `{param}`, so `/product-parts/attributes` is never
  * taken for an `{orderable_id}`, and the walk backtracks when a literal branch dead-ends deeper
- * down (GET `/product-parts/search` is `getProductPart`, the literal `search` being POST only).
- * Used by the proxy to route, and by the mock for its 404-or-405 decision.
+ * down (`/documents/agile-id` alone is a `{dcp_id}`). The most specific path that has operations
+ * decides the method too: GET `/product-parts/search` is a 405 (POST only), not the part "search"
+ * (DECISIONS.md 91). Used by the proxy to route, and by the mock for its 404-or-405 decision.
  */
 import type { HttpMethod, Operation } from './model.js';
 import type { InputProblem } from './validators.js';
@@ -188,13 +189,10 @@ export function createOperationRouter(
 
   return {
     match(method, rawPath) {
-      const segments = segmentsOf(rawPath);
-      const found = find(segments, (node) => leafFor(node, method) !== undefined);
-      if (!found) {
-        const methods = allowed(segments);
-        return methods.length > 0 ? { allowed: methods } : undefined;
-      }
-      const leaf = leafFor(found.node, method)!;
+      const found = find(segmentsOf(rawPath), (node) => methodsOf(node).length > 0);
+      if (!found) return undefined;
+      const leaf = leafFor(found.node, method);
+      if (!leaf) return { allowed: methodsOf(found.node) };
       return { operation: leaf.operation, ...decodeParameters(leaf.names, found.values) };
     },
     allowed: (rawPath) => allowed(segmentsOf(rawPath)),

@@ -206,6 +206,25 @@ function coerce(raw: string, schema: Schema): unknown {
   return raw;
 }
 
+/**
+ * An integer query value too large to hold exactly (beyond 2^53 - 1) is no number the schema
+ * could judge, but it is an integer: the problem names the bound it breaks, as it would for 101.
+ */
+function beyondSafeInteger(name: string, raw: string, schema: Schema): InputProblem | undefined {
+  if (schema.type !== 'integer' || !INTEGER.test(raw) || Number.isSafeInteger(Number(raw)))
+    return undefined;
+  const [keyword, comparison, bound] = raw.startsWith('-')
+    ? (['minimum', '>=', schema.minimum ?? Number.MIN_SAFE_INTEGER] as const)
+    : (['maximum', '<=', schema.maximum ?? Number.MAX_SAFE_INTEGER] as const);
+  return {
+    in: 'query',
+    name,
+    rule: `${keyword}: ${String(bound)}`,
+    message: `query parameter "${name}" must be ${comparison} ${String(bound)}`,
+    received: raw,
+  };
+}
+
 /** Builds the validators for one contract; each schema is compiled on first use. */
 /** `build` once per key, then the kept result (keys are the contract's own objects). */
 function memoized<K, V>(build: (key: K) => V): (key: K) => V {
@@ -262,6 +281,11 @@ function readQuery(
       continue;
     }
     seen.add(name);
+    const beyond = beyondSafeInteger(name, raw, param.schema);
+    if (beyond) {
+      problems.push(beyond);
+      continue;
+    }
     const itemSchema = (param.schema.items ?? {}) as Schema;
     values[`query:${name}`] = param.commaJoined
       ? raw.split(',').map((item) => coerce(item, itemSchema))

@@ -56,8 +56,10 @@ async function ok(running: Promise<Ran>): Promise<string> {
 const mocks = new Set<number>();
 
 /**
- * Starts `npx web-data-mock --port 0` in the project, in its own process group (npx does not pass
- * SIGTERM on to the command, a terminal signals the whole group); resolves once it prints its URL.
+ * Starts `npx web-data-mock --port 0` in the project, in its own process group (so that afterAll
+ * can end whatever a failed test leaves); resolves once it prints its URL. `stop` signals the npx
+ * process alone, as the README's `kill $!` does: npm hands SIGTERM to the `sh -c` it runs the bin
+ * through, which dies without passing it on, and the mock stops because its parent is gone.
  */
 function startInstalledMock(): Promise<{ url: string; stop(): Promise<boolean> }> {
   const child = spawn('npx', ['--no-install', 'web-data-mock', '--port', '0'], {
@@ -77,14 +79,15 @@ function startInstalledMock(): Promise<{ url: string; stop(): Promise<boolean> }
       child.removeAllListeners('exit');
       resolve({
         url,
-        // npx's own exit is not a reliable signal here; the mock no longer answering is.
+        // npx's own exit is not a reliable signal here; the mock no longer answering is, within
+        // the shutdown grace (10 s).
         stop: async () => {
-          process.kill(-child.pid!, 'SIGTERM');
-          mocks.delete(child.pid!);
+          process.kill(child.pid!, 'SIGTERM');
           for (let waited = 0; waited < 10_000; waited += 100) {
             try {
               await fetch(url, { signal: AbortSignal.timeout(1000) });
             } catch {
+              mocks.delete(child.pid!);
               return true;
             }
             await new Promise((r) => setTimeout(r, 100));
@@ -129,10 +132,11 @@ beforeAll(async () => {
   );
 }, 15 * MINUTES);
 
+// Removing the project's node_modules takes over a minute on a loaded machine.
 afterAll(() => {
   for (const pid of mocks) process.kill(-pid, 'SIGKILL');
   if (project) rmSync(project, { recursive: true, force: true });
-});
+}, 5 * MINUTES);
 
 describe('the installed package', () => {
   it('carries compiled code only: no TypeScript sources, no tsx', () => {
@@ -145,14 +149,18 @@ describe('the installed package', () => {
       expect(existsSync(join(root, file)), file).toBe(true);
   });
 
-  it('npx web-data-mock --port 0 answers, and stops on SIGTERM', { timeout: MINUTES }, async () => {
-    const mock = await startInstalledMock();
-    const answer = await fetch(`${mock.url}/products?limit=1`, {
-      headers: { 'x-api-key': 'demo-production-key' },
-    });
-    expect(answer.status).toBe(200);
-    expect(await mock.stop()).toBe(true);
-  });
+  it(
+    'npx web-data-mock --port 0 answers, and stops on SIGTERM to npx',
+    { timeout: MINUTES },
+    async () => {
+      const mock = await startInstalledMock();
+      const answer = await fetch(`${mock.url}/products?limit=1`, {
+        headers: { 'x-api-key': 'demo-production-key' },
+      });
+      expect(answer.status).toBe(200);
+      expect(await mock.stop()).toBe(true);
+    },
+  );
 
   it(
     'npx web-data-contract checks its own mock: exit 0',

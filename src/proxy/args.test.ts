@@ -102,6 +102,22 @@ describe('parseProxyArgs', () => {
     ).toThrow(UsageError);
   });
 
+  it.each([
+    [['--port', '0.5'], '--port must be an integer from 0 to 65535 (got "0.5")'],
+    [['--port', '1e3'], '--port must be an integer from 0 to 65535 (got "1e3")'],
+    [['--upstream-timeout-ms', '0'], '--upstream-timeout-ms must be an integer >= 1 (got "0")'],
+    [['--upstream-timeout-ms=-5'], '--upstream-timeout-ms must be an integer >= 1 (got "-5")'],
+    [['--max-json-bytes', ''], '--max-json-bytes must be an integer >= 1 (got "")'],
+    [
+      ['--max-json-bytes', '99999999999999999999'],
+      '--max-json-bytes must be an integer >= 1 (got "99999999999999999999")',
+    ],
+  ])('refuses %j naming the flag and the rule', (flags, message) => {
+    expect(() => parseProxyArgs(['--proxy', LIVE, ...flags], { WEB_DATA_API_KEY: 'k' })).toThrow(
+      new UsageError(message),
+    );
+  });
+
   it('returns undefined for --help, whose text names every flag', () => {
     expect(parseProxyArgs(['--help'], {})).toBeUndefined();
     for (const flag of [

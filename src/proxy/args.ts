@@ -17,11 +17,20 @@ import {
   resolveProxyOptions,
 } from './options.js';
 // The one usage error of every command (src/usage.ts), under the name the proxy's callers use.
-import { UsageError } from '../usage.js';
+import {
+  integerArgument,
+  PORT_RANGE,
+  REPOSITORY_COMMAND,
+  UsageError,
+  type NumberRange,
+} from '../usage.js';
 
-export const proxyHelp = `web-data-mock --proxy: key-holding, validating proxy in front of the live Web Data API
+/** The proxy's `--help`, naming `command` the way the user ran it (`web-data-mock`, `npm start --`). */
+export const proxyHelpFor = (
+  command: string,
+): string => `web-data-mock --proxy: key-holding, validating proxy in front of the live Web Data API
 
-Usage: npm start -- --proxy <live base URL ending in ${BASE_PATH}> [options]
+Usage: ${command} --proxy <live base URL ending in ${BASE_PATH}> [options]
 
 The key is read from the environment variable ${API_KEY_ENV}, or from --api-key-file;
 it is never accepted on the command line, and never logged or sent back to the browser.
@@ -44,14 +53,18 @@ it is never accepted on the command line, and never logged or sent back to the b
 Violations are logged as JSON lines on stderr; GET /__proxy/stats returns the counts.
 `;
 
+/** The proxy's help as the repository's npm script runs it. */
+export const proxyHelp = proxyHelpFor(REPOSITORY_COMMAND);
+
 const KEY_ON_COMMAND_LINE = /^--(api-key|key|x-api-key)(=|$)/;
 
-function positiveInteger(flag: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0)
-    throw new UsageError(`--${flag} must be a non-negative integer (got "${raw}")`);
-  return n;
+/** A numeric flag's value in its range, or undefined when the flag was not given. */
+function integerFlag(
+  flag: string,
+  raw: string | undefined,
+  range: NumberRange,
+): number | undefined {
+  return raw === undefined ? undefined : integerArgument(`--${flag}`, raw, range);
 }
 
 /** The key from the file (first line, trimmed) or the environment; the message never shows it. */
@@ -110,13 +123,15 @@ export function parseProxyArgs(
     apiKey: readApiKey(values['api-key-file'], env),
     allowedOrigins: values['proxy-origin'],
     allowedHosts: values['proxy-host'],
-    port: positiveInteger('port', values.port) ?? DEFAULT_PROXY_PORT,
+    port: integerFlag('port', values.port, PORT_RANGE) ?? DEFAULT_PROXY_PORT,
     host: values.host ?? DEFAULT_PROXY_HOST,
     fixturesDir: values.fixtures,
     profileFile: values.profile,
     signalViolations: values['signal-violations'],
-    upstreamTimeoutMs: positiveInteger('upstream-timeout-ms', values['upstream-timeout-ms']),
-    maxJsonBytes: positiveInteger('max-json-bytes', values['max-json-bytes']),
+    upstreamTimeoutMs: integerFlag('upstream-timeout-ms', values['upstream-timeout-ms'], {
+      min: 1,
+    }),
+    maxJsonBytes: integerFlag('max-json-bytes', values['max-json-bytes'], { min: 1 }),
     apiVersion: values['api-version'],
   };
   try {

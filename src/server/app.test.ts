@@ -1,3 +1,4 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { call, DEMO, testApp } from './testing.js';
 
@@ -49,6 +50,23 @@ describe('routing', async () => {
       (await call(app, '/product-parts/search', { method: 'DELETE' })).headers.get('allow'),
     ).toBe('POST');
   });
+  it.each(['/product-parts/search', '/product-parts/cross-reference'])(
+    'answers GET and HEAD on the POST-only %s with 405 and Allow: POST, not as an orderable id',
+    async (path) => {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await call(app, path, { method });
+        expect(res.status, method).toBe(405);
+        expect(res.headers.get('allow'), method).toBe('POST');
+      }
+      expect((await call(app, path, { method: 'GET' })).body).toEqual({
+        error: expect.stringContaining('not allowed'),
+      });
+    },
+  );
+  it('still takes any other segment below /product-parts for an orderable id', async () => {
+    expect(await call(app, '/product-parts/NO-SUCH-PART')).toMatchObject({ status: 404 });
+    expect(await call(app, '/documents/agile-id')).toMatchObject({ status: 404 });
+  });
 });
 
 describe('the served document', () => {
@@ -87,7 +105,19 @@ describe('input validation', async () => {
       '/products?order=price',
       ['query "order"', 'rule: enum: wwwUpdateDate, title', 'received: "price"'],
     ],
-    ['/products?order=title,title', ['query "order"', 'rule: each sort property at most once']],
+    ['/products?order=title,title', ['query "order"', 'rule: uniqueItems']],
+    ['/products?order=', ['query "order"', 'rule: enum: wwwUpdateDate, title', 'received: ""']],
+    ['/products?orderDirection=', ['query "orderDirection"', 'rule: enum: asc, desc']],
+    ['/products?category=', ['query "category"', 'rule: minLength: 1']],
+    [
+      `/products?offset=${2 ** 53 + 2}`,
+      ['query "offset"', 'rule: maximum: 100000000', `received: "${2 ** 53 + 2}"`],
+    ],
+    ['/documents?offset=1e400', ['query "offset"', 'rule: type: integer']],
+    [
+      '/products?limit=-99999999999999999999',
+      ['query "limit"', 'rule: minimum: 1', 'received: "-99999999999999999999"'],
+    ],
     [
       '/products?order=title,wwwUpdateDate&orderDirection=asc,desc,asc',
       ['query "orderDirection"', 'one per property'],
@@ -110,6 +140,33 @@ describe('input validation', async () => {
   ])('%s -> 400 naming the parameter and rule', async (path, parts) => {
     const error = await problem(path);
     for (const part of parts) expect(error).toContain(part);
+  });
+  it('refuses what the document refuses: an empty or repeated sort list, an empty filter', async () => {
+    // The document's own rules (compiled as any schema-driven client would), beside the mock's answers.
+    const ajv = new Ajv2020({ strict: false });
+    const checked: string[] = [];
+    for (const op of app.state.contract.operations) {
+      if (op.method !== 'get' || op.path.includes('{')) continue;
+      const query = op.parameters.filter((p) => p.in === 'query');
+      const lists = query.filter((p) => p.commaJoined);
+      const texts = query.filter(
+        (p) => p.schema.type === 'string' && !p.schema.enum && !p.schema.format,
+      );
+      for (const p of [...lists, ...texts]) {
+        const accepts = ajv.compile(p.schema);
+        const first = (p.schema.items as { enum?: string[] } | undefined)?.enum?.[0];
+        const bad = p.commaJoined ? [[], ...(p.name === 'order' ? [[first, first]] : [])] : [''];
+        for (const value of bad) expect(accepts(value), `${op.operationId} ${p.name}`).toBe(false);
+        const raw = Array.isArray(bad.at(-1)) ? (bad.at(-1) as string[]).join(',') : '';
+        expect(
+          (await call(app, `${op.path}?${p.name}=${raw}`)).status,
+          `${op.path}?${p.name}=${raw}`,
+        ).toBe(400);
+        checked.push(`${op.operationId}?${p.name}`);
+      }
+    }
+    expect(checked).toContain('listProducts?order');
+    expect(checked).toContain('listSoftwareTools?softwareToolName');
   });
   it('names every problem of one request in the one line', async () => {
     const error = await problem('/products?limit=0&offset=-1&colour=red');

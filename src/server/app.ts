@@ -7,7 +7,7 @@
  * Middleware factories are named for the step they make, as nouns: `requestLog`, `delivery`,
  * `responseCheck`, `auth`, `rateLimit`, `scenarios`, `bodyReader`, `inputValidation`.
  */
-import { Hono, type ErrorHandler } from 'hono';
+import { Hono, type Context, type ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { stringify as stringifyYaml } from 'yaml';
 import {
@@ -180,6 +180,21 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
       apiError(400, messages.tooSlow(options.bodyTimeoutMs), {}, { connection: 'close' }),
   });
 
+  const allowed = methodsByPath(contract.operations);
+  /** 405 with Allow on a path of the document, 404 elsewhere (DECISIONS.md 56 and 91). */
+  const answerUnrouted = (c: Context<AppEnv>): Response => {
+    const { rawPath } = splitUrl(c.req.url);
+    const api = apis.find((a) => rawPath.startsWith(`${a.basePath}/`));
+    const methods = api ? allowed(rawPath.slice(api.basePath.length)) : [];
+    if (methods.length > 0)
+      return jsonResponse(
+        405,
+        { error: messages.methodNotAllowed(c.req.method, methods) },
+        { allow: methods.join(', ') },
+      );
+    return jsonResponse(404, { error: messages.noSuchPath(rawPath) });
+  };
+
   for (const api of apis) {
     for (const { path, operations } of byPathSpecificity(contract.operations)) {
       const route = `${api.basePath}${toHonoPath(path)}`;
@@ -208,22 +223,12 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
             answerError,
           ),
         );
+      // Any other method on this path is a 405 here, before a less specific template could take
+      // it: GET /product-parts/search is not the part "search" (paths are in specificity order).
+      app.all(route, answerUnrouted);
     }
   }
-
-  const allowed = methodsByPath(contract.operations);
-  app.notFound((c) => {
-    const { rawPath } = splitUrl(c.req.url);
-    const api = apis.find((a) => rawPath.startsWith(`${a.basePath}/`));
-    const methods = api ? allowed(rawPath.slice(api.basePath.length)) : [];
-    if (methods.length > 0)
-      return jsonResponse(
-        405,
-        { error: messages.methodNotAllowed(c.req.method, methods) },
-        { allow: methods.join(', ') },
-      );
-    return jsonResponse(404, { error: messages.noSuchPath(rawPath) });
-  });
+  app.notFound(answerUnrouted);
   app.onError(answerError);
   return app;
 }

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { BASE_PATH } from '../contract/index.js';
 import { startMockServer, type RunningServer } from './listen.js';
 import { hrefsIn } from '../fixtures/test-support.js';
@@ -129,6 +129,37 @@ describe('the mock over real HTTP', () => {
     );
     // The server is still healthy afterwards.
     expect((await get(`${server.url}/products`)).status).toBe(200);
+  });
+
+  it('cuts a truncated body by closing the connection, printing nothing', async () => {
+    const server = await start();
+    const printed = vi.spyOn(console, 'error');
+    const informed = vi.spyOn(console, 'info');
+    try {
+      const truncated = await get(`${server.url}/products?limit=50`, DEMO.unlimited, {
+        headers: { prefer: 'truncate' },
+      });
+      const declared = Number(truncated.headers.get('content-length'));
+      let received = 0;
+      const reader = truncated.body!.getReader();
+      await expect(
+        (async () => {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) return;
+            received += value.byteLength;
+          }
+        })(),
+      ).rejects.toThrow();
+      expect(received).toBe(Math.floor(declared / 2));
+      // The connection's close is what ends the response: by then anything printed was printed.
+      await new Promise((r) => setImmediate(r));
+      expect(printed).not.toHaveBeenCalled();
+      expect(informed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+      informed.mockRestore();
+    }
   });
 });
 

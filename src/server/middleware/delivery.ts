@@ -36,6 +36,8 @@ export function dribbleRate(requested: number, remaining: number, msLeft: number
  */
 function chunkedBody(
   bytes: Uint8Array,
+  /** Over HTTP, ends the body short by closing the connection (nothing to log: it is on purpose). */
+  cut: (() => void) | undefined,
   shape: BodyShape,
   onProgress: (written: number, ended: boolean) => void,
 ): ReadableStream<Uint8Array> {
@@ -54,7 +56,9 @@ function chunkedBody(
           if (shape.truncate) {
             // Let the headers and the first half reach the client before the connection drops.
             await sleep(SLOW_TICK_MS);
-            controller.error(new Error('body truncated by a QA scenario'));
+            // An errored stream would reach the HTTP server as a failure, printed with its stack.
+            if (cut) cut();
+            else controller.error(new Error('body truncated by a QA scenario'));
           } else controller.close();
           return;
         }
@@ -194,7 +198,8 @@ export function delivery() {
     }
     const bytes = new Uint8Array(await res.arrayBuffer());
     progress.streamed = 0;
-    const body = chunkedBody(bytes, shape ?? {}, (n, ended) => {
+    const cut = socket && (() => socket.destroy());
+    const body = chunkedBody(bytes, cut, shape ?? {}, (n, ended) => {
       // The stream's own count: a truncated response ends "finished" too once its error is written out.
       progress.streamed = n;
       // Without a socket (in-process), the end of the stream is the end of the response.

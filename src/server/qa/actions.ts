@@ -3,6 +3,7 @@
  * What QA can make one request suffer, whichever way it was asked for (a `Prefer` header, an
  * armed fault, a seeded random fault, global latency), and the parsing of their text forms.
  */
+import { decimalInteger } from '../../usage.js';
 
 /**
  * The longest a response may be held up by QA controls, all together: its delay (`Prefer: delay`,
@@ -52,8 +53,7 @@ export class ActionError extends Error {}
  * alone took `0x1F4`, `5e2`, `500.0` and `+500` for 500).
  */
 function integerIn(raw: unknown, min: number, max: number): number | undefined {
-  if (typeof raw === 'string' && !/^\s*\d+\s*$/.test(raw)) return undefined;
-  const n = typeof raw === 'string' ? Number(raw) : raw;
+  const n = typeof raw === 'string' ? decimalInteger(raw.trim()) : raw;
   return Number.isInteger(n) && (n as number) >= min && (n as number) <= max
     ? (n as number)
     : undefined;
@@ -191,11 +191,12 @@ export interface LatencySpec {
   maxMs: number;
 }
 
-export function parseLatency(raw: string): LatencySpec {
+/** `ms` or `min-max`; `where` names the field in an error (`latency`, the CLI's `--latency`). */
+export function parseLatency(raw: string, where = 'latency'): LatencySpec {
   const [min, max = min] = raw.split('-');
-  const minMs = parseDelay(min, 'latency');
-  const maxMs = parseDelay(max, 'latency');
-  if (maxMs < minMs) throw new ActionError(`latency: ${raw} is not a range min-max`);
+  const minMs = parseDelay(min, where);
+  const maxMs = parseDelay(max, where);
+  if (maxMs < minMs) throw new ActionError(`${where}: ${raw} is not a range min-max`);
   return { minMs, maxMs };
 }
 
@@ -207,7 +208,8 @@ export interface RandomFaultSpec {
   resetRate: number;
 }
 
-export function parseRandomFaults(raw: string): RandomFaultSpec {
+/** `error=0.05,delay=0.1:100-2000,reset=0.01`; `where` names the field in an error (`--faults`). */
+export function parseRandomFaults(raw: string, where = 'faults'): RandomFaultSpec {
   const spec: RandomFaultSpec = {
     errorRate: 0,
     delayRate: 0,
@@ -222,15 +224,15 @@ export function parseRandomFaults(raw: string): RandomFaultSpec {
     const [rateText, range] = (rest ?? '').split(':');
     const rate = Number(rateText);
     if (!(rate >= 0 && rate <= 1))
-      throw new ActionError(`faults: ${name} rate must be between 0 and 1 (got "${rateText}")`);
+      throw new ActionError(`${where}: ${name} rate must be between 0 and 1 (got "${rateText}")`);
     if (name === 'error') spec.errorRate = rate;
     else if (name === 'reset') spec.resetRate = rate;
     else if (name === 'delay') {
       spec.delayRate = rate;
-      spec.delay = parseLatency(range ?? '1000');
-    } else throw new ActionError(`faults: unknown kind "${name}" (error, delay, reset)`);
+      spec.delay = parseLatency(range ?? '1000', `${where} delay`);
+    } else throw new ActionError(`${where}: unknown kind "${name}" (error, delay, reset)`);
   }
   if (spec.errorRate + spec.delayRate + spec.resetRate > 1)
-    throw new ActionError('faults: rates add up to more than 1');
+    throw new ActionError(`${where}: rates add up to more than 1`);
   return spec;
 }
