@@ -5,7 +5,7 @@
  * not name, or the two flags disagreeing, is a usage error naming the flag.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { HELP, main } from './cli.js';
+import { helpText, main } from './cli.js';
 import type { RunningServer } from './server/listen.js';
 import { UsageError } from './usage.js';
 
@@ -37,7 +37,7 @@ describe('--release', () => {
   });
 
   it('is in --help, the alias beside it', () => {
-    expect(HELP).toMatch(/--release <v> +serve what release <v> served/);
-    expect(HELP).toMatch(/--api-version <v> +the older name of --release/);
+    expect(helpText('web-data-mock')).toMatch(/--release <v> +serve what release <v> served/);
+    expect(helpText('web-data-mock')).toMatch(/--api-version <v> +the older name of --release/);
   });
 });
