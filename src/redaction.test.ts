@@ -4,6 +4,7 @@ import {
   createSecretScrubber,
   holdsSecret,
   redactSecrets,
+  redactStringValues,
   redactValue,
   REDACTED,
   valueHoldsSecret,
@@ -235,5 +236,19 @@ describe('valueHoldsSecret', () => {
       true,
     );
     expect(valueHoldsSecret({ a: ['demo'], b: 2 }, [PLAIN, ''])).toBe(false);
+  });
+});
+
+describe('redactStringValues', () => {
+  it("blanks a secret in every string value and keeps the writer's own names, even for a one-letter key", () => {
+    const report = {
+      kind: 'mock',
+      keys: ['k'],
+      findings: [{ actual: 'x-api-key: K', rule: 'auth' }],
+    };
+    const redacted = redactStringValues(report, ['k']);
+    expect(Object.keys(redacted)).toEqual(['kind', 'keys', 'findings']);
+    expect(JSON.stringify(redacted)).not.toMatch(/k(?!ind"|eys")/i);
+    expect(redacted.findings[0].rule).toBe('auth');
   });
 });

@@ -199,6 +199,24 @@ export function redactValue<T>(
   return (live.length === 0 ? value : walk(value)) as T;
 }
 
+/**
+ * A copy of a JSON value with every secret blanked in every string value, its object names kept:
+ * for a writer whose every name is its own (a report whose shape the code fixes, where a server's
+ * text only ever arrives as a string value), so a short secret cannot rewrite the format itself.
+ */
+export function redactStringValues<T>(value: T, secrets: readonly string[]): T {
+  const live = secrets.filter((secret) => secret !== '');
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactSecrets(v, live);
+    if (v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) return v.map(walk);
+    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    for (const [name, child] of Object.entries(v)) out[name] = walk(child);
+    return out;
+  };
+  return (live.length === 0 ? value : walk(value)) as T;
+}
+
 /** Whether any object name or string value of a JSON value holds a (non-empty) secret in any form. */
 export function valueHoldsSecret(value: unknown, secrets: readonly string[]): boolean {
   const live = secrets.filter((secret) => secret !== '');

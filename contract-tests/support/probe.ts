@@ -7,7 +7,7 @@
 import { pointerPattern, type Operation, type Source } from '../../src/contract/index.js';
 import { TargetError, type TargetExchange, type RequestSpec } from './client.js';
 import { CheckAborted, type CheckContext, type ExerciseNote } from './check.js';
-import { redactSecrets } from '../../src/redaction.js';
+import { redactSecrets, redactStringValues } from '../../src/redaction.js';
 import { show, type Finding, type Severity } from './findings.js';
 import { about, inspectExchange, MALFORMED_INPUT_NOT_SHOWN, severityFor } from './inspect.js';
 
@@ -253,8 +253,6 @@ export class Probe {
 
   /** Findings with every secret removed. */
   result(): Finding[] {
-    return this.findings.map(
-      (f) => JSON.parse(redactSecrets(JSON.stringify(f), this.ctx.secrets)) as Finding,
-    );
+    return this.findings.map((f) => ({ ...redactStringValues(f, this.ctx.secrets) }));
   }
 }

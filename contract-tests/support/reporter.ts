@@ -10,14 +10,14 @@
 import { dirname, relative } from 'node:path';
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 import { loadContract } from '../../src/contract/index.js';
-import { serializeProfile } from '../../src/evidence/index.js';
-import { redactSecrets } from '../../src/redaction.js';
+import { profileText } from '../../src/evidence/index.js';
+import { redactSecrets, redactStringValues } from '../../src/redaction.js';
 import { baselineOrFailure } from './baseline.js';
 import { collectRun } from './collect.js';
 import { readOptions, secretsOf } from './options.js';
 import { writeReportFile, writeSummary } from './outputs.js';
 import { shapesOf } from './release-hint.js';
-import { buildReport, type ContractReport } from './report.js';
+import { buildReport } from './report.js';
 import { renderSummary } from './summary.js';
 
 export default class ContractReporter implements Reporter {
@@ -79,11 +79,12 @@ export default class ContractReporter implements Reporter {
       profile: relative(dirname(options.jsonFile), options.profileFile),
     });
     const secrets = secretsOf(options);
-    // Redacted before anything is rendered: an escaped key would no longer be found.
-    const json = redactSecrets(JSON.stringify(built, null, 2), secrets);
-    const report = JSON.parse(json) as ContractReport;
-    writeReportFile(options.jsonFile, json);
-    writeReportFile(options.profileFile, redactSecrets(serializeProfile(run.observed), secrets));
+    // Redacted value by value before anything is serialised or rendered: an escaped key would no
+    // longer be found, and redacting the serialised text would let a short key rewrite the report's
+    // own names. Every name of the report is the suite's own (server text arrives only as values).
+    const report = redactStringValues(built, secrets);
+    writeReportFile(options.jsonFile, JSON.stringify(report, null, 2));
+    writeReportFile(options.profileFile, profileText(run.observed, secrets));
     const summary = redactSecrets(renderSummary(report, options.jsonFile), secrets);
     writeSummary(options, summary);
     process.stdout.write(
