@@ -56,15 +56,10 @@ describe('readBaselineRun', () => {
 
   it('a "profile" naming a file outside the report\'s folder is refused, not read', () => {
     const dir = mkdtempSync(join(tmpdir(), 'baseline-'));
-    for (const outside of ['../../../../etc/passwd', 'sub/../../x.json']) {
+    for (const outside of ['../../../../etc/passwd', 'sub/../../x.json', '/etc/passwd']) {
       writeFileSync(join(dir, 'r.json'), JSON.stringify({ findings: [], profile: outside }));
-      expect(() => readBaselineRun(join(dir, 'r.json'))).toThrow(
-        /its "profile" must name a file in its own folder/,
-      );
+      expect(() => readBaselineRun(join(dir, 'r.json'))).toThrow(/its "profile" ".*" is outside /);
     }
-    // An absolute name is taken inside the folder too (where there is no such file).
-    writeFileSync(join(dir, 'r.json'), JSON.stringify({ findings: [], profile: '/etc/passwd' }));
-    expect(readBaselineRun(join(dir, 'r.json'))).toEqual({ findings: [] });
   });
 });
 

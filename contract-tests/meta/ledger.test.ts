@@ -198,9 +198,10 @@ describe('the ledger against a changed server', () => {
     expect(proposal.diff).toMatch(/^\+.*default: 25 }$/m);
     // The next free entry number of DECISIONS.md.
     const next = Math.max(...[...DECISIONS.matchAll(/^## (\d+)\./gm)].map((m) => Number(m[1]))) + 1;
-    expect(proposal.decisions.startsWith(`## ${next}. Evidence of night: `)).toBe(true);
+    // The label is the user's text: cited as a code span, like every value in the entry.
+    expect(proposal.decisions.startsWith(`## ${next}. Evidence of \`night\`: `)).toBe(true);
     expect(proposal.decisions).toMatch(
-      /^ {2}- listDocuments default \?limit: 10 -> 25 \(full pages asked without limit held 25 records \(\d+ pages?\)\); request: `GET \/documents`$/m,
+      /^ {2}- `listDocuments default \?limit`: `10` -> 25 \(`full pages asked without limit held 25 records \(\d+ pages?\)`\); request: `GET \/documents`$/m,
     );
     // As a person would apply it: git apply, from the repository's root.
     const root = mkdtempSync(join(tmpdir(), 'ledger-apply-'));

@@ -246,6 +246,6 @@ describe('the console', () => {
     const text = formatFinding(finding(hostile, { change: { then: hostile, now: hostile } }));
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     expect(text.split('\n')).toHaveLength(6); // header, request, pointer, then, now, repro
-    expect(text).toContain('a\ufffd[2J\ufffd[31mred fake line \ufffd');
+    expect(text).toContain('a\\u001b[2J\\u001b[31mred\\u000afake line\\u000d\\u0007');
   });
 });

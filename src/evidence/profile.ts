@@ -20,6 +20,7 @@
  * night would refuse.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { MAX_NAME_LENGTH } from '../contract/names.js';
 import { readBoundedText } from '../files/read-bounded.js';
 import { redactValue } from '../redaction.js';
 
@@ -135,8 +136,12 @@ export interface Profile {
   namesCut?: number;
 }
 
-/** Longest name from a server kept whole: a longer one keeps this many characters and `…`. */
-export const MAX_NAME_CHARS = 200;
+/**
+ * Longest name from a server kept whole: a longer one keeps this many characters and `…` (the one
+ * bound every output puts on a server's names; a profile's cut form carries no length, so a name
+ * cut tonight reads the same as the same name cut last night).
+ */
+export const MAX_NAME_CHARS = MAX_NAME_LENGTH;
 /** Deepest JSON body folded in; a deeper answer is left out (`unprofiled`), not the profile. */
 export const MAX_PROFILE_DEPTH = 64;
 

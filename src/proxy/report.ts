@@ -6,7 +6,7 @@
  * counters for `GET /__proxy/stats`. A violation line has the contract suite's fields:
  * operation, method, url, status, pointer, rule, expected, actual, source.
  */
-import { isBinding, type ResponseFinding } from '../contract/index.js';
+import { isBinding, pointerPattern, type ResponseFinding } from '../contract/index.js';
 import type { SecretScrubber } from '../redaction.js';
 
 /** Longest string a log line carries (a server's 100,000-character field name in a pointer is cut). */
@@ -132,13 +132,15 @@ export class Reporter {
     let broken = 0;
     const groups = new Map<string, { first: ResponseFinding; occurrences: number }>();
     for (const f of findings) {
-      const group = `${f.kind}\u0000${f.rule}\u0000${f.pointer.replace(/\/\d+(?=\/|$)/g, '/*')}`;
+      const group = `${f.kind}\u0000${f.rule}\u0000${pointerPattern(f.pointer)}`;
+      // A finding may already stand for several places of one pattern (check-response groups them).
+      const places = f.count ?? 1;
       const seen = groups.get(group);
-      if (seen) seen.occurrences += 1;
-      else groups.set(group, { first: f, occurrences: 1 });
+      if (seen) seen.occurrences += places;
+      else groups.set(group, { first: f, occurrences: places });
       if (f.kind === 'undeclared') {
-        this.#stats.undeclaredFields += 1;
-        if (perOp) perOp.undeclaredFields += 1;
+        this.#stats.undeclaredFields += places;
+        if (perOp) perOp.undeclaredFields += places;
         continue;
       }
       broken += 1;
