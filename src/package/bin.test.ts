@@ -97,3 +97,37 @@ describe('the web-data-mock bin', () => {
     await expect(fetch(url)).rejects.toThrow();
   });
 });
+
+describe('npm start, as the README runs it in the background', () => {
+  it('stops, freeing its port, when `kill $!` signals npm (no tsx process left between npm and the mock)', async () => {
+    const npm = spawn('npm', ['start', '--', '--port', '0', '--host', '127.0.0.1'], {
+      cwd: PACKAGE_ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let output = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      npm.on('exit', (code) => reject(new Error(`npm start exited ${code}: ${output}`)));
+      npm.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      npm.stdout.on('data', (c: Buffer) => {
+        output += c.toString();
+        const found = /production\s+(http:\/\/\S+\/web-data\/v1)/.exec(output)?.[1];
+        if (found) resolve(found);
+      });
+    });
+    npm.removeAllListeners('exit');
+    const mockPid = Number(/pid (\d+)/.exec(output)?.[1] ?? NaN);
+    if (Number.isSafeInteger(mockPid) && mockPid > 1) started.add(mockPid);
+    expect((await fetch(`${url}/products?limit=1`)).status).toBe(401);
+    npm.kill('SIGTERM');
+    // The port is freed within the shutdown grace; the vitest timeout bounds the wait.
+    for (;;) {
+      try {
+        await fetch(url);
+        await new Promise((r) => setTimeout(r, 100));
+      } catch {
+        break;
+      }
+    }
+    await expect(fetch(url)).rejects.toThrow();
+  });
+});
