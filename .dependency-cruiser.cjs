@@ -15,7 +15,7 @@
 // and the safe writer every input and output file goes through).
 const TESTS = '\\.test\\.ts$';
 const SUITE_PUBLIC =
-  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|evidence/index|testing/chromium|files/(read-bounded|write-safe|inside)|usage|redaction|text/markdown)\\.ts$';
+  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|evidence/index|testing/(chromium|hostile-upstream)|files/(read-bounded|write-safe|inside)|usage|redaction|text/markdown)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
