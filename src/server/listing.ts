@@ -225,7 +225,10 @@ export class Listing<T> {
         result = next;
       }
       const rank = sorted.rank;
-      return Int32Array.from(result).sort((a, b) => rank[a] - rank[b]);
+      // A removed record (rank -1) has no place in any list.
+      return Int32Array.from(result)
+        .filter((i) => rank[i] >= 0)
+        .sort((a, b) => rank[a] - rank[b]);
     });
   }
 
@@ -266,8 +269,10 @@ export class Listing<T> {
       });
       const ids = new Array<string>(size);
       for (let i = 0; i < size; i++) ids[i] = collection.id(i);
-      const order = new Int32Array(size);
-      for (let i = 0; i < size; i++) order[i] = i;
+      const present = collection.present;
+      const order = present
+        ? Int32Array.from({ length: size }, (_, i) => i).filter((i) => present(i))
+        : Int32Array.from({ length: size }, (_, i) => i);
       order.sort((a, b) => {
         for (const { column, sign } of columns) {
           const c = compareValues(column[a], column[b]);
@@ -276,8 +281,8 @@ export class Listing<T> {
         // Stable tie-break: identifier ascending, whatever the direction.
         return ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0;
       });
-      const rank = new Int32Array(size);
-      for (let r = 0; r < size; r++) rank[order[r]] = r;
+      const rank = new Int32Array(size).fill(-1);
+      for (let r = 0; r < order.length; r++) rank[order[r]] = r;
       return { order, rank };
     });
   }
