@@ -165,6 +165,33 @@ describe.each(transports)('record edits %s', (_name, mockOf) => {
     });
   });
 
+  it('hostile records: a __proto__ member stays a member, a deep nesting is a 400, never a 500', async () => {
+    const [code] = mock.examples.ids.packages;
+    const pkg = await json(`/packages/${enc(code)}`);
+    const raw = (body: string) =>
+      mock.send(
+        new Request(`${mock.origin}/__mock/records/packages`, {
+          method: 'POST',
+          headers: { [ADMIN_TOKEN_HEADER]: ADMIN_TOKEN, 'content-type': 'application/json' },
+          body,
+        }),
+      );
+    const proto = await raw(
+      JSON.stringify({ ...pkg, packageCode: 'PKG-PROTO' }).replace(
+        '{',
+        '{"__proto__":{"polluted":1},',
+      ),
+    );
+    expect(proto.status).toBe(201);
+    const served = await text('/packages/PKG-PROTO');
+    expect(served.text).toContain('"__proto__":{"polluted":1}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const deep = await raw(`{"packageCode":"D","x":${'['.repeat(20000)}${']'.repeat(20000)}}`);
+    expect(deep.status).toBe(400);
+    expect(await deep.text()).toContain('nesting depth');
+    await mock.qa.reset();
+  });
+
   it('the admin API: PUT with the identifier in the path, GET lists the edits, DELETE removes', async () => {
     const admin = (method: string, path: string, body?: unknown) =>
       mock.send(

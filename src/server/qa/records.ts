@@ -111,10 +111,32 @@ export function withCanonicalHrefs(value: unknown, baseUrl: string): unknown {
   if (Array.isArray(value)) return value.map((v) => withCanonicalHrefs(v, baseUrl));
   if (value !== null && typeof value === 'object') {
     const copy: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries(value)) copy[name] = withCanonicalHrefs(v, baseUrl);
+    // Defined, not assigned: a member named `__proto__` stays a member, never the prototype.
+    for (const [name, v] of Object.entries(value))
+      Object.defineProperty(copy, name, {
+        value: withCanonicalHrefs(v, baseUrl),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return copy;
   }
   return value;
+}
+
+/** Records nest a few levels (a part's `regulatory.hazardousMaterials`); deeper is refused before any walk. */
+export const MAX_RECORD_DEPTH = 32;
+
+/** Whether a JSON value nests deeper than `max` (iterative: a hostile depth never costs the stack). */
+function nestsDeeper(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Checks a record for a family against the document; the taken record has canonical hrefs. */
@@ -133,6 +155,18 @@ export function checkRecord(
           rule: 'type: object',
           message: 'a record is a JSON object',
           source: 'documented',
+        },
+      ],
+    };
+  if (nestsDeeper(given, MAX_RECORD_DEPTH))
+    return {
+      ok: false,
+      problems: [
+        {
+          pointer: '',
+          rule: `nesting depth <= ${MAX_RECORD_DEPTH}`,
+          message: `a record nests at most ${MAX_RECORD_DEPTH} levels`,
+          source: 'inferred',
         },
       ],
     };
