@@ -286,3 +286,28 @@ describe('records at start', () => {
     ).rejects.toThrow(/records option: "\/products\/0\/title" type: string \(documented\)/);
   });
 });
+
+describe('what an edit invalidates', () => {
+  it("keeps other families' indexes and untouched records' cached bodies; drops the touched ones", async () => {
+    const { createApp } = await import('../app.js');
+    const app = await createApp({ adminToken: ADMIN_TOKEN });
+    const [api] = app.state.apis;
+    const headers = { 'x-api-key': 'demo-production-key' };
+    const products = api.dataset.products;
+    const ids = [products.id(0), products.id(1)];
+    for (const id of ids)
+      await app.request(`/web-data/v1/products/${encodeURIComponent(id)}`, { headers });
+    await app.request('/web-data/v1/packages?limit=2', { headers });
+    const before = { ...api.listings };
+    const record = products.record(0);
+    await app.state.records.put('products', { ...record, title: 'Edited' });
+    expect(api.listings.packages).toBe(before.packages);
+    expect(api.listings.productParts).toBe(before.productParts);
+    expect(api.listings.products).not.toBe(before.products);
+    // getProduct serves the 1.2.0 shape at the newest release, cached per position.
+    expect(
+      [...api.encoded.keys()].filter((k) => /^(record:products|product-1\.2\.0):/.test(k)),
+    ).toEqual(['product-1.2.0:1']);
+    expect([...api.encoded.keys()].some((k) => k.startsWith('list:listPackages:'))).toBe(true);
+  });
+});
