@@ -26,7 +26,7 @@ export {
   type JournalRecord,
   type RecordControls,
   type RecordFamily,
-  type RecordEdit,
+  type RecordEditEntry,
   type RecordPutResult,
 } from './api/qa.js';
 export {

@@ -10,7 +10,7 @@ import type { FaultAction } from '../server/qa/actions.js';
 import type { ArmedFault, FaultMatch } from '../server/qa/fault-plan.js';
 import type { JournalEntry } from '../server/middleware/request-log.js';
 import type { OperationId } from '../contract/named-types.gen.js';
-import type { RecordEdit, RecordFamily } from '../fixtures/overlay.js';
+import type { RecordEditEntry, RecordFamily } from '../fixtures/overlay.js';
 import type { PutResult as RecordPutResult } from '../server/qa/records-control.js';
 
 /** A fault to arm for the next `count` matching requests (default 1). */
@@ -24,7 +24,7 @@ export interface FaultToArm extends FaultMatch, FaultAction {
 export type JournalRecord = Omit<JournalEntry, 'atMs'> & { at: string };
 
 /** A family a test may edit: the dataset's collection names. */
-export type { RecordFamily, RecordEdit } from '../fixtures/overlay.js';
+export type { RecordFamily, RecordEditEntry } from '../fixtures/overlay.js';
 
 /** What a put did: `created` false when it replaced a record; `warnings` name the inferred facts it breaks. */
 export type { PutResult as RecordPutResult } from '../server/qa/records-control.js';
@@ -39,8 +39,8 @@ export interface RecordControls {
   put(family: RecordFamily, record: object): Promise<RecordPutResult>;
   /** Removes the record with this identifier (a 404 QaControlError when there is none). */
   remove(family: RecordFamily, id: string): Promise<void>;
-  /** The edits so far, in order. */
-  list(): Promise<RecordEdit[]>;
+  /** The edits so far, in order: `{ op, family, id }` each. */
+  list(): Promise<RecordEditEntry[]>;
   /** Forgets every edit: the seed's dataset again. */
   clear(): Promise<void>;
 }
@@ -122,7 +122,7 @@ export function qaControls(options: QaControlsOptions): QaControls {
     remove: async (family, id) => {
       await call('DELETE', recordPath(family, id));
     },
-    list: async () => (await call<{ edits: RecordEdit[] }>('GET', '/records')).edits,
+    list: async () => (await call<{ edits: RecordEditEntry[] }>('GET', '/records')).edits,
     clear: async () => {
       await call('DELETE', '/records');
     },

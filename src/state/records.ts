@@ -10,6 +10,18 @@ import type { MaybePromise } from './store.js';
 
 /** At most this many edits are kept (a test edits a handful; a `--records` file is loaded at start, not here). */
 export const MAX_RECORD_EDITS = 10_000;
+/** And at most this many bytes of them (as JSON), so a log of large records stays bounded too. */
+export const MAX_RECORD_EDIT_BYTES = 64 * 1024 * 1024;
+
+/** The edit as stored (JSON), or a RecordLogFullError when a log holding `count` edits of `bytes` cannot take it. */
+export function storedEdit(edit: RecordEdit, count: number, bytes: number): string {
+  const text = JSON.stringify(edit);
+  if (count >= MAX_RECORD_EDITS || bytes + text.length > MAX_RECORD_EDIT_BYTES)
+    throw new RecordLogFullError(
+      `at most ${MAX_RECORD_EDITS} record edits and ${MAX_RECORD_EDIT_BYTES} bytes of them (reset to start again)`,
+    );
+  return text;
+}
 
 export class RecordLogFullError extends Error {
   override name = 'RecordLogFullError';
@@ -30,6 +42,7 @@ export interface RecordLog {
 /** One process's log. */
 export class MemoryRecordLog implements RecordLog {
   #edits: RecordEdit[] = [];
+  #bytes = 0;
   #version = 0;
 
   version(): string {
@@ -39,16 +52,14 @@ export class MemoryRecordLog implements RecordLog {
     return { version: this.version(), edits: [...this.#edits] };
   }
   async append(edit: RecordEdit) {
-    if (this.#edits.length >= MAX_RECORD_EDITS)
-      throw new RecordLogFullError(
-        `at most ${MAX_RECORD_EDITS} record edits (reset to start again)`,
-      );
+    this.#bytes += storedEdit(edit, this.#edits.length, this.#bytes).length;
     this.#edits.push(edit);
     this.#version++;
   }
   async clear() {
     if (this.#edits.length === 0) return;
     this.#edits = [];
+    this.#bytes = 0;
     this.#version++;
   }
   async close() {}

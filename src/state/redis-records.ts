@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import { isRecordFamily, type RecordEdit } from '../fixtures/overlay.js';
 import { openRedis } from './redis-connection.js';
 import { REDIS_STORE_DEFAULTS, type RedisStoreOptions } from './redis.js';
-import { MAX_RECORD_EDITS, RecordLogFullError, type RecordLog } from './records.js';
+import { MAX_RECORD_EDITS, storedEdit, type RecordLog } from './records.js';
 
 /** An edit read back from Redis, or undefined when the entry is not one (never trusted blindly). */
 function editOf(text: string): RecordEdit | undefined {
@@ -38,14 +38,18 @@ function editOf(text: string): RecordEdit | undefined {
 }
 
 export class RedisRecordLog implements RecordLog {
-  readonly #keys: { version: string; edits: string };
+  readonly #keys: { version: string; edits: string; bytes: string };
   #lastVersion = '';
 
   private constructor(
     readonly redis: Redis,
     prefix: string,
   ) {
-    this.#keys = { version: `${prefix}records:version`, edits: `${prefix}records:edits` };
+    this.#keys = {
+      version: `${prefix}records:version`,
+      edits: `${prefix}records:edits`,
+      bytes: `${prefix}records:bytes`,
+    };
   }
 
   static async connect(
@@ -85,19 +89,25 @@ export class RedisRecordLog implements RecordLog {
   }
 
   async append(edit: RecordEdit): Promise<void> {
-    if ((await this.redis.llen(this.#keys.edits)) >= MAX_RECORD_EDITS)
-      throw new RecordLogFullError(
-        `at most ${MAX_RECORD_EDITS} record edits (reset to start again)`,
-      );
+    const [count, bytes] = await Promise.all([
+      this.redis.llen(this.#keys.edits),
+      this.redis.get(this.#keys.bytes),
+    ]);
+    const text = storedEdit(edit, count, Number(bytes ?? 0));
     await this.redis
       .multi()
-      .rpush(this.#keys.edits, JSON.stringify(edit))
+      .rpush(this.#keys.edits, text)
+      .incrby(this.#keys.bytes, text.length)
       .incr(this.#keys.version)
       .exec();
   }
 
   async clear(): Promise<void> {
-    await this.redis.multi().del(this.#keys.edits).incr(this.#keys.version).exec();
+    await this.redis
+      .multi()
+      .del(this.#keys.edits, this.#keys.bytes)
+      .incr(this.#keys.version)
+      .exec();
   }
 
   async close(): Promise<void> {

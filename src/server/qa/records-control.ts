@@ -6,7 +6,7 @@
  * and the log itself only when another instance changed it).
  */
 import type { Contract, Validators } from '../../contract/index.js';
-import type { RecordEdit, RecordFamily } from '../../fixtures/overlay.js';
+import type { RecordEditEntry, RecordFamily } from '../../fixtures/overlay.js';
 import type { RecordLog } from '../../state/records.js';
 import type { Step } from '../chain.js';
 import type { ApiContext } from '../context.js';
@@ -138,8 +138,9 @@ export class RecordControl {
     return { family: info.family, id };
   }
 
-  async edits(): Promise<RecordEdit[]> {
-    return (await this.parts.log.read()).edits;
+  /** The edits in order, each as which record it changed (bounded: the records are in the API). */
+  async edits(): Promise<RecordEditEntry[]> {
+    return (await this.parts.log.read()).edits.map(({ op, family, id }) => ({ op, family, id }));
   }
 
   close(): Promise<void> {
