@@ -46,8 +46,6 @@ import { FaultPlan } from './qa/fault-plan.js';
 import { scenarios } from './qa/scenarios.js';
 import { RecordControl, recordSync } from './qa/records-control.js';
 import { withStartRecords } from './qa/records-seed.js';
-import { MemoryRecordLog } from '../state/records.js';
-import { RedisRecordLog } from '../state/redis-records.js';
 import { mountDocs } from './docs.js';
 import { buildExamples, EXAMPLES_PATH } from './examples.js';
 import { createReplayMiddleware } from '../recordings/index.js';
@@ -116,28 +114,10 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     return createApiContext(environment, basePath, seed, contract);
   });
 
-  const records = new RecordControl({
-    contract,
-    validators,
-    apis,
-    log: options.stateUrl
-      ? await RedisRecordLog.connect(options.stateUrl, options.stateOptions)
-      : new MemoryRecordLog(),
-  });
+  const records = await RecordControl.create(options, { contract, validators, apis });
   const app = new Hono<AppEnv>() as MockApp;
-  app.state = {
-    options,
-    contract,
-    validators,
-    keys,
-    limiter,
-    clock,
-    journal,
-    faults,
-    store,
-    apis,
-    records,
-  };
+  const parts = { options, contract, validators, keys, limiter, clock, journal, faults, store };
+  app.state = { ...parts, apis, records };
   // Before the request log: an orchestrator's probe every few seconds must not fill the journal.
   app.get(HEALTH_PATH, () => healthResponse());
   const isSecret = (value: string) => keys.isSecret(value);

@@ -7,7 +7,9 @@
  */
 import type { Contract, Validators } from '../../contract/index.js';
 import type { RecordEditEntry, RecordFamily } from '../../fixtures/overlay.js';
-import type { RecordLog } from '../../state/records.js';
+import { MemoryRecordLog, type RecordLog } from '../../state/records.js';
+import { RedisRecordLog } from '../../state/redis-records.js';
+import type { AppOptions } from '../options.js';
 import type { Step } from '../chain.js';
 import type { ApiContext } from '../context.js';
 import { applyRecordEdits } from './records-apply.js';
@@ -52,6 +54,17 @@ export class RecordControl {
     },
   ) {
     this.families = recordFamilies(parts.contract, parts.apis[0].seed);
+  }
+
+  /** The control over the log the options ask for: in this process, or shared through `--state`. */
+  static async create(
+    options: Pick<AppOptions, 'stateUrl' | 'stateOptions'>,
+    parts: Omit<RecordControl['parts'], 'log'>,
+  ): Promise<RecordControl> {
+    const log = options.stateUrl
+      ? await RedisRecordLog.connect(options.stateUrl, options.stateOptions)
+      : new MemoryRecordLog();
+    return new RecordControl({ ...parts, log });
   }
 
   /** The family's description, or a 404 naming the families there are. */
