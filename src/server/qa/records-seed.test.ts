@@ -3,15 +3,19 @@
  * `--records FILE`: a file that cannot be used stops the mock with exit 2, naming the file, the
  * JSON pointer and the rule (never the file's text); a good YAML file is served.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli.js';
 import { EXIT_USAGE, exitCodeFor } from '../../usage.js';
 import type { RunningServer } from '../listen.js';
 import { MAX_RECORDS_FILE_BYTES } from './records-seed.js';
 
+/** The command as installed (it runs dist/: build it first, as `npm test` does). */
+const BIN = fileURLToPath(new URL('../../../bin/web-data-mock.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'records-'));
 const file = (name: string, text: string) => {
   const path = join(dir, name);
@@ -44,6 +48,16 @@ describe('--records FILE', () => {
       `--records ${path}: "/productParts/0/leadCount" type: integer (reference)`,
     );
     expect(message).toContain(`--records ${path}: "/gizmos" unknown family`);
+  });
+
+  it('the installed command exits 2 with the file, the pointer and the rule on stderr', () => {
+    const path = file('bad-bin.json', '{"packages":[{"packageCode":"P","specifications":4}]}');
+    const ran = spawnSync(process.execPath, [BIN, '--records', path, '--port', '0'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(ran.status).toBe(EXIT_USAGE);
+    expect(ran.stderr).toContain(`--records ${path}: "/packages/0/specifications" type: object`);
   });
 
   it('refuses what is not a regular, bounded JSON or YAML file of { family: [records] }', async () => {

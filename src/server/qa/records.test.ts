@@ -66,11 +66,24 @@ describe.each(transports)('record edits %s', (_name, mockOf) => {
       pagination: { total: number };
     }>('/product-parts/search', { productId, limit: 100 });
 
-    const mine = { ...seedPart, orderableId: 'AAAA-TEST#PBF', description: 'Made by a test' };
+    const mine = {
+      ...seedPart,
+      orderableId: 'AAAA-TEST#PBF',
+      description: 'Made by a test',
+      // As copied from the live service: its base, and an identifier left unencoded.
+      genericUrl: `https://live.example.com/web-data/v1/products/${productId}`,
+      featuredDocument: { documentTitle: 'A note', documentUrl: '/documents/D 1#x' },
+    };
     const put = await mock.qa.records.put('productParts', mine);
     expect(put).toMatchObject({ family: 'productParts', id: 'AAAA-TEST#PBF', created: true });
 
-    expect((await json('/product-parts/AAAA-TEST%23PBF')).description).toBe('Made by a test');
+    const served = await json('/product-parts/AAAA-TEST%23PBF');
+    expect(served.description).toBe('Made by a test');
+    expect(served.genericUrl).toBe(`${mock.url}/products/${enc(productId)}`);
+    expect(served.featuredDocument).toEqual({
+      documentTitle: 'A note',
+      documentUrl: '/documents/D%201%23x',
+    });
     expect(await total('/product-parts?limit=1')).toBe(partsBefore + 1);
     const filtered = await json<{ data: { orderableId: string }[] }>(
       '/product-parts?part_number=aaaa-test%23pbf',
