@@ -27,6 +27,11 @@ export class RecordLogFullError extends Error {
   override name = 'RecordLogFullError';
 }
 
+/** A shared log that cannot be reached just now (the edit was not made; try again). */
+export class RecordLogUnavailableError extends Error {
+  override name = 'RecordLogUnavailableError';
+}
+
 export interface RecordLog {
   /** Changes whenever the edits change. */
   version(): MaybePromise<string>;

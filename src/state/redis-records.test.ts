@@ -73,4 +73,28 @@ describe.skipIf(!redisAvailable())('record edits on two instances sharing Redis'
     expect((await api(a, `/packages/${encodeURIComponent(seedCode)}`)).status).toBe(200);
     expect(await (await admin(a, 'GET', '/records')).json()).toEqual({ edits: [] });
   });
+
+  it('while Redis is away an edit is a 503 saying so, and the edits last read are still served', async () => {
+    const [a] = fleet;
+    const pkg = ((await (await api(a, '/packages?limit=1')).json()) as { data: object[] }).data[0];
+    expect(
+      (await admin(a, 'PUT', '/records/packages/PKG-KEPT', { ...pkg, packageCode: 'PKG-KEPT' }))
+        .status,
+    ).toBe(201);
+    expect((await api(a, '/packages/PKG-KEPT')).status).toBe(200);
+    await redis.stop();
+    try {
+      const refused = await admin(a, 'PUT', '/records/packages/PKG-LOST', {
+        ...pkg,
+        packageCode: 'PKG-LOST',
+      });
+      expect(refused.status).toBe(503);
+      const text = await refused.text();
+      expect(text).toContain('shared state (--state) is unreachable');
+      expect(text).not.toContain(redis.url);
+      expect((await api(a, '/packages/PKG-KEPT')).status).toBe(200);
+    } finally {
+      await redis.resume();
+    }
+  });
 });

@@ -9,7 +9,13 @@ import type { Redis } from 'ioredis';
 import { isRecordFamily, type RecordEdit } from '../fixtures/overlay.js';
 import { openRedis } from './redis-connection.js';
 import { REDIS_STORE_DEFAULTS, type RedisStoreOptions } from './redis.js';
-import { MAX_RECORD_EDITS, storedEdit, type RecordLog } from './records.js';
+import {
+  MAX_RECORD_EDITS,
+  RecordLogFullError,
+  RecordLogUnavailableError,
+  storedEdit,
+  type RecordLog,
+} from './records.js';
 
 /** An edit read back from Redis, or undefined when the entry is not one (never trusted blindly). */
 function editOf(text: string): RecordEdit | undefined {
@@ -35,6 +41,18 @@ function editOf(text: string): RecordEdit | undefined {
     // not JSON: skipped
   }
   return undefined;
+}
+
+/** Runs a Redis step; a failure of Redis itself becomes a RecordLogUnavailableError (never its text: it may carry the URL). */
+async function shared<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof RecordLogFullError) throw error;
+    throw new RecordLogUnavailableError(
+      'the shared state (--state) is unreachable: the record edit was not made; try again',
+    );
+  }
 }
 
 export class RedisRecordLog implements RecordLog {
@@ -75,7 +93,11 @@ export class RedisRecordLog implements RecordLog {
     return this.#lastVersion;
   }
 
-  async read(): Promise<{ version: string; edits: RecordEdit[] }> {
+  read(): Promise<{ version: string; edits: RecordEdit[] }> {
+    return shared(() => this.#read());
+  }
+
+  async #read(): Promise<{ version: string; edits: RecordEdit[] }> {
     const result = await this.redis
       .multi()
       .get(this.#keys.version)
@@ -88,7 +110,11 @@ export class RedisRecordLog implements RecordLog {
     return { version, edits };
   }
 
-  async append(edit: RecordEdit): Promise<void> {
+  append(edit: RecordEdit): Promise<void> {
+    return shared(() => this.#append(edit));
+  }
+
+  async #append(edit: RecordEdit): Promise<void> {
     const [count, bytes] = await Promise.all([
       this.redis.llen(this.#keys.edits),
       this.redis.get(this.#keys.bytes),
@@ -102,12 +128,14 @@ export class RedisRecordLog implements RecordLog {
       .exec();
   }
 
-  async clear(): Promise<void> {
-    await this.redis
-      .multi()
-      .del(this.#keys.edits, this.#keys.bytes)
-      .incr(this.#keys.version)
-      .exec();
+  clear(): Promise<void> {
+    return shared(async () => {
+      await this.redis
+        .multi()
+        .del(this.#keys.edits, this.#keys.bytes)
+        .incr(this.#keys.version)
+        .exec();
+    });
   }
 
   async close(): Promise<void> {

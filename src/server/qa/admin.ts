@@ -22,7 +22,7 @@ import { jsonResponse } from '../response.js';
 import { ActionError } from './actions.js';
 import { readArmRequest } from './arm-request.js';
 import type { FaultPlan } from './fault-plan.js';
-import { recordRoutes } from './records-admin.js';
+import { recordRoutes, refusal } from './records-admin.js';
 import type { RecordControl } from './records-control.js';
 import type { StateStore } from '../../state/store.js';
 import { STATE_HEADER } from '../middleware/rate-limit.js';
@@ -196,7 +196,12 @@ export function adminRoutes(options: {
   // Between tests: everything a test may have changed (DECISIONS 105 says what stays).
   admin.post('/reset', async (c) => {
     plan.reset();
-    await Promise.all([store.disarm(), store.clearJournal(), store.resetLimits(), records.clear()]);
+    await Promise.all([
+      store.disarm(),
+      store.clearJournal(),
+      store.resetLimits(),
+      records.clear().catch(refusal),
+    ]);
     return c.json({ reset: true });
   });
   admin.notFound((c) =>

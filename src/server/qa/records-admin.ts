@@ -7,14 +7,15 @@
  */
 import type { Context, Env, Hono } from 'hono';
 import { apiError } from '../errors.js';
-import { RecordLogFullError } from '../../state/records.js';
+import { RecordLogFullError, RecordLogUnavailableError } from '../../state/records.js';
 import { problemLine, type RecordProblem } from './records.js';
 import { RecordEditError, type RecordControl } from './records-control.js';
 
 /** At most this many problems are listed in one answer. */
 const MAX_PROBLEMS = 20;
 
-function refusal(error: unknown): never {
+/** The admin answer for a refused record edit (400/404), a full log (400) or a shared log away (503). */
+export function refusal(error: unknown): never {
   if (error instanceof RecordEditError) {
     const problems: RecordProblem[] = error.problems.slice(0, MAX_PROBLEMS);
     throw apiError(
@@ -36,6 +37,7 @@ function refusal(error: unknown): never {
     );
   }
   if (error instanceof RecordLogFullError) throw apiError(400, error.message);
+  if (error instanceof RecordLogUnavailableError) throw apiError(503, error.message);
   throw error;
 }
 
@@ -44,9 +46,9 @@ export function recordRoutes(
   control: RecordControl,
   bodyOf: (c: Context<Env, string>) => Promise<Record<string, unknown>>,
 ): void {
-  admin.get('/records', async (c) => c.json({ edits: await control.edits() }));
+  admin.get('/records', async (c) => c.json({ edits: await control.edits().catch(refusal) }));
   admin.delete('/records', async (c) => {
-    await control.clear();
+    await control.clear().catch(refusal);
     return c.json({ cleared: true });
   });
   const put = async (c: Context<Env, string>, id?: string) => {
