@@ -55,19 +55,32 @@ export interface Listings {
   softwareTools: Listing<unknown>;
 }
 
-/** The list indexes of a dataset; a collection `previous` already indexes keeps its listing (and the indexes built so far). */
-export function listingsOf(dataset: Dataset, previous?: Listings): Listings {
-  const keep = <T>(collection: Collection<T>, listing: Listing<unknown> | undefined) =>
-    listing?.collection === collection ? listing : new Listing(collection);
+/**
+ * The list indexes of a dataset. A collection `previous` already indexes keeps its listing; one
+ * whose records changed only at the `changed` positions of its family derives its listing from
+ * the previous one (the sort indexes carried over); any other gets a new listing.
+ */
+export function listingsOf(
+  dataset: Dataset,
+  previous?: Listings,
+  changed?: ReadonlyMap<string, readonly number[]>,
+): Listings {
+  const listing = (family: keyof Listings) => {
+    const collection = dataset[family] as Collection<unknown>;
+    const before = previous?.[family];
+    if (before?.collection === collection) return before;
+    const positions = changed?.get(family);
+    return before && positions ? before.derive(collection, positions) : new Listing(collection);
+  };
   return {
-    products: keep(dataset.products, previous?.products),
-    productParts: keep(dataset.productParts, previous?.productParts),
-    attributes: keep(dataset.attributes, previous?.attributes),
-    documents: keep(dataset.documents, previous?.documents),
-    documentTypes: keep(dataset.documentTypes, previous?.documentTypes),
-    boardsKits: keep(dataset.boardsKits, previous?.boardsKits),
-    packages: keep(dataset.packages, previous?.packages),
-    softwareTools: keep(dataset.softwareTools, previous?.softwareTools),
+    products: listing('products'),
+    productParts: listing('productParts'),
+    attributes: listing('attributes'),
+    documents: listing('documents'),
+    documentTypes: listing('documentTypes'),
+    boardsKits: listing('boardsKits'),
+    packages: listing('packages'),
+    softwareTools: listing('softwareTools'),
   };
 }
 

@@ -59,7 +59,7 @@ export function applyRecordEdits(api: ApiContext, edits: readonly RecordEdit[]):
   const touched = union(applied.get(api) ?? new Map(), overlay.touched);
   applied.set(api, overlay.touched);
   api.dataset = overlay.dataset;
-  api.listings = listingsOf(overlay.dataset, api.listings);
+  api.listings = listingsOf(overlay.dataset, api.listings, touched);
   const prefixes: string[] = [];
   for (const [family, positions] of touched) {
     const name = api.seed[family].name;
