@@ -1,7 +1,7 @@
 /**
  * @module qa/records-apply
  * Serving a log of record edits: the overlay of the edits over the environment's seed dataset,
- * new list indexes for the families an edit touched (the others keep theirs), and the cached
+ * list indexes derived for the families an edit touched (the others keep theirs), and the cached
  * answers that could show a touched record dropped: each touched record's own text and by-ID
  * bodies, the family's list pages, and the search and cross-reference answers when parts or
  * products changed. Every other cached answer stays, byte for byte.
