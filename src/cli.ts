@@ -28,6 +28,7 @@ import cluster from 'node:cluster';
 import { redactUrl, StateUnreachableError } from './state/redis.js';
 import { reportReady, runWorkers } from './workers.js';
 import { onEnd } from './process-lifetime.js';
+import { readRecordsFile } from './server/qa/records-seed.js';
 
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {
@@ -69,6 +70,14 @@ const FLAGS = {
     help: [
       'serve what release <v> served (1.0.0 ... 1.3.0, or "unreleased" to add',
       'the download endpoints); default: the newest release',
+    ],
+  },
+  records: {
+    section: 'Server',
+    value: '<file>',
+    help: [
+      'records of your own over the dataset, { family: [records] } in JSON or YAML',
+      '(checked against the document; part of the dataset a reset returns to)',
     ],
   },
   'api-version': {
@@ -386,6 +395,7 @@ export async function main(
     adminToken: values['admin-token'] ?? env.MOCK_ADMIN_TOKEN,
     faults: faultOptions(values),
     replayDir: values.replay,
+    records: values.records === undefined ? undefined : readRecordsFile(values.records),
     validateResponses: values['validate-responses'] || undefined,
     log: values.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
     stateUrl,

@@ -24,6 +24,10 @@ export {
   type QaControlsOptions,
   type FaultToArm,
   type JournalRecord,
+  type RecordControls,
+  type RecordFamily,
+  type RecordEditEntry,
+  type RecordPutResult,
 } from './api/qa.js';
 export {
   runContract,

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { BASE_PATH } from '../contract/index.js';
 import type { Release } from '../contract/named-types.gen.js';
 import type { Scale } from '../fixtures/dataset.js';
+import type { RecordFamily } from '../fixtures/overlay.js';
 import { createApp, type MockApp } from '../server/app.js';
 import { EXAMPLES_PATH, type Examples, type KeyPurpose } from '../server/examples.js';
 import { ENVIRONMENTS, type EnvironmentName } from '../server/keys.js';
@@ -56,6 +57,11 @@ export interface MockOptions {
   log?: (line: string) => void;
   /** Serve responses the proxy recorded (its `--fixtures` folder) where a request matches. */
   replayDir?: string;
+  /**
+   * Records of your own laid over the dataset at start, `{ family: [records] }` (the CLI's
+   * `--records FILE`): checked like `qa.records.put`, and part of the dataset a reset returns to.
+   */
+  records?: Partial<Record<RecordFamily, readonly object[]>>;
 }
 
 /**
@@ -118,6 +124,10 @@ export function appOptions(options: MockOptions): Partial<AppOptions> {
     validateResponses: options.validateResponses ?? false,
     log: options.log,
     replayDir: options.replayDir,
+    records:
+      options.records === undefined
+        ? undefined
+        : { source: 'records option', families: options.records },
     faults: {
       seed: options.faultSeed ?? DEFAULT_SEED,
       latency: latencyOf(options.latency),

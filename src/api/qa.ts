@@ -10,6 +10,8 @@ import type { FaultAction } from '../server/qa/actions.js';
 import type { ArmedFault, FaultMatch } from '../server/qa/fault-plan.js';
 import type { JournalEntry } from '../server/middleware/request-log.js';
 import type { OperationId } from '../contract/named-types.gen.js';
+import type { RecordEditEntry, RecordFamily } from '../fixtures/overlay.js';
+import type { PutResult as RecordPutResult } from '../server/qa/records-control.js';
 
 /** A fault to arm for the next `count` matching requests (default 1). */
 export interface FaultToArm extends FaultMatch, FaultAction {
@@ -21,7 +23,33 @@ export interface FaultToArm extends FaultMatch, FaultAction {
 /** One request as the journal keeps it (never a key's secret), newest first. */
 export type JournalRecord = Omit<JournalEntry, 'atMs'> & { at: string };
 
+/** A family a test may edit: the dataset's collection names. */
+export type { RecordFamily, RecordEditEntry } from '../fixtures/overlay.js';
+
+/** What a put did: `created` false when it replaced a record; `warnings` name the inferred facts it breaks. */
+export type { PutResult as RecordPutResult } from '../server/qa/records-control.js';
+
+/** Records a test adds, changes or removes; every answer sees the change at once. */
+export interface RecordControls {
+  /**
+   * Adds the record, or replaces the one with its identifier. Checked against the document's
+   * schema for the family; a documented or reference fact broken rejects with a QaControlError
+   * naming each pointer and rule.
+   */
+  put(family: RecordFamily, record: object): Promise<RecordPutResult>;
+  /** Removes the record with this identifier (a 404 QaControlError when there is none). */
+  remove(family: RecordFamily, id: string): Promise<void>;
+  /** The edits so far, in order: `{ op, family, id }` each. */
+  list(): Promise<RecordEditEntry[]>;
+  /** Forgets every edit: the seed's dataset again. */
+  clear(): Promise<void>;
+}
+
 export interface QaControls {
+  /** Records a test adds, changes or removes. */
+  records: RecordControls;
+  /** Between tests: clears record edits, armed faults, the journal and rate-limit windows. */
+  reset(): Promise<void>;
   /** Arms a fault; resolves to it (with its `id`, for `clearFaults(id)`). */
   armFault(fault: FaultToArm): Promise<ArmedFault>;
   /** Clears one armed fault, or all of them; resolves to how many were cleared. */
@@ -86,7 +114,24 @@ export function qaControls(options: QaControlsOptions): QaControls {
     }
     return JSON.parse(text) as T;
   }
+  const recordPath = (family: string, id: string) =>
+    `/records/${encodeURIComponent(family)}/${encodeURIComponent(id)}`;
+  const records: RecordControls = {
+    // The mock finds the identifier in the record (POST), so the client needs no list of id fields.
+    put: (family, record) => call('POST', `/records/${encodeURIComponent(family)}`, record),
+    remove: async (family, id) => {
+      await call('DELETE', recordPath(family, id));
+    },
+    list: async () => (await call<{ edits: RecordEditEntry[] }>('GET', '/records')).edits,
+    clear: async () => {
+      await call('DELETE', '/records');
+    },
+  };
   return {
+    records,
+    reset: async () => {
+      await call('POST', '/reset', {});
+    },
     armFault: (fault) => call('POST', '/scenarios', fault),
     clearFaults: async (id) =>
       (

@@ -44,6 +44,8 @@ import { loadTiers, overrideTiers } from './tiers.js';
 import { ADMIN_PREFIX, adminRoutes } from './qa/admin.js';
 import { FaultPlan } from './qa/fault-plan.js';
 import { scenarios } from './qa/scenarios.js';
+import { RecordControl, recordSync } from './qa/records-control.js';
+import { withStartRecords } from './qa/records-seed.js';
 import { mountDocs } from './docs.js';
 import { buildExamples, EXAMPLES_PATH } from './examples.js';
 import { createReplayMiddleware } from '../recordings/index.js';
@@ -65,6 +67,8 @@ export interface MockState {
   /** Where the mutable state lives: `limiter`, `faults`, `journal` and `clock` above, or Redis (src/state/). */
   store: StateStore;
   apis: ApiContext[];
+  /** The record edits of the tests (qa/records-control.ts). */
+  records: RecordControl;
 }
 
 export type MockApp = Hono<AppEnv> & { state: MockState };
@@ -104,11 +108,16 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
         scale: options.scale,
         baseUrl: `${options.origin}${basePath}`,
       });
-    return createApiContext(environment, basePath, dataset, contract);
+    const seed = options.records
+      ? withStartRecords(dataset, options.records, contract, validators)
+      : dataset;
+    return createApiContext(environment, basePath, seed, contract);
   });
 
+  const records = await RecordControl.create(options, { contract, validators, apis });
   const app = new Hono<AppEnv>() as MockApp;
-  app.state = { options, contract, validators, keys, limiter, clock, journal, faults, store, apis };
+  const parts = { options, contract, validators, keys, limiter, clock, journal, faults, store };
+  app.state = { ...parts, apis, records };
   // Before the request log: an orchestrator's probe every few seconds must not fill the journal.
   app.get(HEALTH_PATH, () => healthResponse());
   const isSecret = (value: string) => keys.isSecret(value);
@@ -148,7 +157,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   if (options.adminToken)
     app.route(
       ADMIN_PREFIX,
-      adminRoutes({ token: options.adminToken, state: app.state, plan: faults, store }),
+      adminRoutes({ token: options.adminToken, state: app.state, plan: faults, store, records }),
     );
 
   const pipeline: Step[] = [
@@ -160,6 +169,8 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     rateLimit({ store }),
     // QA controls act only on authenticated, admitted requests.
     scenarios({ plan: faults, store, validators, maxDurationMs: options.maxQaDurationMs }),
+    // Every answer sees the record edits made so far, on this instance or another.
+    recordSync(records),
     // Recorded live responses (behind auth and limits, like everything the mock serves).
     ...(options.replayDir
       ? [

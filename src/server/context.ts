@@ -3,7 +3,7 @@
  * What one served environment (production or staging) needs: its base path, its dataset and the
  * indexes and caches over it. Built once at startup; immutable data, bounded caches.
  */
-import type { Dataset } from '../fixtures/dataset.js';
+import type { Collection, Dataset } from '../fixtures/dataset.js';
 import type { EnvironmentName } from './keys.js';
 import { Listing } from './listing.js';
 import { Lru } from './lru.js';
@@ -25,17 +25,11 @@ export interface ApiContext {
   environment: EnvironmentName;
   /** `/web-data/v1`, or `/staging/web-data/v1` when both environments are served. */
   basePath: string;
+  /** The dataset as served: the seed's, or the seed's with the record edits of a test over it (qa/records-apply.ts). */
   dataset: Dataset;
-  listings: {
-    products: Listing<unknown>;
-    productParts: Listing<unknown>;
-    attributes: Listing<unknown>;
-    documents: Listing<unknown>;
-    documentTypes: Listing<unknown>;
-    boardsKits: Listing<unknown>;
-    packages: Listing<unknown>;
-    softwareTools: Listing<unknown>;
-  };
+  /** The dataset the mock started with (the generated one, with `--records` over it): what a reset returns to. */
+  readonly seed: Dataset;
+  listings: Listings;
   /** Each record's JSON text, the pieces list pages are assembled from; bounded by entries and bytes. */
   recordTexts: Lru<string, string>;
   /** Response bodies as sent (UTF-8 bytes), by the same kind of key; bounded like `recordTexts`. */
@@ -48,6 +42,46 @@ export interface ApiContext {
   prune: Partial<Record<string, Pruner>>;
   /** The same for a whole answer built outside the collections (search, cross-reference, a shape). */
   answerView(operation: Operation): Pruner | undefined;
+}
+
+export interface Listings {
+  products: Listing<unknown>;
+  productParts: Listing<unknown>;
+  attributes: Listing<unknown>;
+  documents: Listing<unknown>;
+  documentTypes: Listing<unknown>;
+  boardsKits: Listing<unknown>;
+  packages: Listing<unknown>;
+  softwareTools: Listing<unknown>;
+}
+
+/**
+ * The list indexes of a dataset. A collection `previous` already indexes keeps its listing; one
+ * whose records changed only at the `changed` positions of its family derives its listing from
+ * the previous one (the sort indexes carried over); any other gets a new listing.
+ */
+export function listingsOf(
+  dataset: Dataset,
+  previous?: Listings,
+  changed?: ReadonlyMap<string, readonly number[]>,
+): Listings {
+  const listing = (family: keyof Listings) => {
+    const collection = dataset[family] as Collection<unknown>;
+    const before = previous?.[family];
+    if (before?.collection === collection) return before;
+    const positions = changed?.get(family);
+    return before && positions ? before.derive(collection, positions) : new Listing(collection);
+  };
+  return {
+    products: listing('products'),
+    productParts: listing('productParts'),
+    attributes: listing('attributes'),
+    documents: listing('documents'),
+    documentTypes: listing('documentTypes'),
+    boardsKits: listing('boardsKits'),
+    packages: listing('packages'),
+    softwareTools: listing('softwareTools'),
+  };
 }
 
 /** Each collection's record schema is the item schema of its list operation. */
@@ -126,16 +160,8 @@ export function createApiContext(
     environment,
     basePath,
     dataset,
-    listings: {
-      products: new Listing(dataset.products),
-      productParts: new Listing(dataset.productParts),
-      attributes: new Listing(dataset.attributes),
-      documents: new Listing(dataset.documents),
-      documentTypes: new Listing(dataset.documentTypes),
-      boardsKits: new Listing(dataset.boardsKits),
-      packages: new Listing(dataset.packages),
-      softwareTools: new Listing(dataset.softwareTools),
-    },
+    seed: dataset,
+    listings: listingsOf(dataset),
     recordTexts: new Lru<string, string>(
       BODY_CACHE_ENTRIES,
       BODY_CACHE_BYTES,

@@ -58,7 +58,10 @@ export async function startMockServer(options: ListenOptions = {}): Promise<Runn
       app: built,
       server: listening.server,
       // The store after the last response: a shared one gives back what this instance still holds.
-      close: () => listening.close().finally(() => built.state.store.close()),
+      close: () =>
+        listening
+          .close()
+          .finally(() => Promise.all([built.state.store.close(), built.state.records.close()])),
     };
   } catch (error) {
     await listening.close();

@@ -155,6 +155,40 @@ function normalize(value: string | number | boolean): string {
   return typeof value === 'string' ? value.toLowerCase() : String(value);
 }
 
+/** Positions in sort order, and each position's place in it (-1: not listed). */
+interface SortIndex {
+  sort: SortKey[];
+  order: Int32Array;
+  rank: Int32Array;
+}
+
+/**
+ * The order of two positions under sort keys: each key's values compared (`compareValues`, the
+ * key's direction), ties broken by identifier ascending, whatever the direction.
+ */
+function comparator(
+  sort: readonly SortKey[],
+  value: (i: number, key: number) => FieldValue,
+  id: (i: number) => string,
+): (a: number, b: number) => number {
+  const signs = sort.map((key) => (key.direction === 'asc' ? 1 : -1));
+  return (a, b) => {
+    for (let k = 0; k < signs.length; k++) {
+      const c = compareValues(value(a, k), value(b, k));
+      if (c !== 0) return signs[k] * c;
+    }
+    const ia = id(a);
+    const ib = id(b);
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  };
+}
+
+function ranks(order: Int32Array, size: number): Int32Array {
+  const rank = new Int32Array(size).fill(-1);
+  for (let r = 0; r < order.length; r++) rank[order[r]] = r;
+  return rank;
+}
+
 /** One value of a record's field, as the sorted value index and the trigram index keep it. */
 interface ValueIndex {
   /** Normalized values, ascending; a multi-valued record appears once per value. */
@@ -165,7 +199,7 @@ interface ValueIndex {
 
 /** The indexes of one collection; built lazily, cached within bounds, never changed in place. */
 export class Listing<T> {
-  readonly #sorted = new Lru<string, { order: Int32Array; rank: Int32Array }>(SORT_CACHE_ENTRIES);
+  readonly #sorted = new Lru<string, SortIndex>(SORT_CACHE_ENTRIES);
   readonly #inverted = new Map<string, Map<string, Int32Array>>();
   readonly #values = new Map<string, ValueIndex>();
   readonly #grams = new Map<string, Map<string, Int32Array>>();
@@ -211,7 +245,10 @@ export class Listing<T> {
         result = next;
       }
       const rank = sorted.rank;
-      return Int32Array.from(result).sort((a, b) => rank[a] - rank[b]);
+      // A removed record (rank -1) has no place in any list.
+      return Int32Array.from(result)
+        .filter((i) => rank[i] >= 0)
+        .sort((a, b) => rank[a] - rank[b]);
     });
   }
 
@@ -241,31 +278,72 @@ export class Listing<T> {
     this.#sortIndex(sort);
   }
 
-  #sortIndex(sort: SortKey[]): { order: Int32Array; rank: Int32Array } {
+  #sortIndex(sort: SortKey[]): SortIndex {
     return this.#sorted.getOrCreate(signature(sort), () => {
       const { collection } = this;
       const size = collection.size;
       const columns = sort.map((key) => {
         const column = new Array<FieldValue>(size);
         for (let i = 0; i < size; i++) column[i] = collection.field(i, key.field);
-        return { column, sign: key.direction === 'asc' ? 1 : -1 };
+        return column;
       });
       const ids = new Array<string>(size);
       for (let i = 0; i < size; i++) ids[i] = collection.id(i);
-      const order = new Int32Array(size);
-      for (let i = 0; i < size; i++) order[i] = i;
-      order.sort((a, b) => {
-        for (const { column, sign } of columns) {
-          const c = compareValues(column[a], column[b]);
-          if (c !== 0) return sign * c;
-        }
-        // Stable tie-break: identifier ascending, whatever the direction.
-        return ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0;
-      });
-      const rank = new Int32Array(size);
-      for (let r = 0; r < size; r++) rank[order[r]] = r;
-      return { order, rank };
+      const present = collection.present;
+      const order = present
+        ? Int32Array.from({ length: size }, (_, i) => i).filter((i) => present(i))
+        : Int32Array.from({ length: size }, (_, i) => i);
+      order.sort(
+        comparator(
+          sort,
+          (i, k) => columns[k][i],
+          (i) => ids[i],
+        ),
+      );
+      return { sort, order, rank: ranks(order, size) };
     });
+  }
+
+  /**
+   * A listing of `collection`, which holds the same records as this one's but at `changed`
+   * positions (a test's record edits): each sort index built so far is carried over with the
+   * changed positions taken out and put back where their values now sort, so an edit costs
+   * O(n + k log n) instead of a fresh O(n log n) sort. Filter indexes are built anew, on demand.
+   */
+  derive(collection: Collection<T>, changed: readonly number[]): Listing<T> {
+    const next = new Listing(collection);
+    const out = new Set(changed);
+    for (const [key, index] of this.#sorted.entries()) {
+      const cmp = comparator(
+        index.sort,
+        (i, k) => collection.field(i, index.sort[k].field),
+        (i) => collection.id(i),
+      );
+      const kept = index.order.filter((i) => !out.has(i));
+      const back = changed
+        .filter((i) => i < collection.size && (collection.present?.(i) ?? true))
+        .sort(cmp);
+      const order = new Int32Array(kept.length + back.length);
+      let from = 0;
+      let to = 0;
+      for (const i of back) {
+        // First kept position that sorts after i (ties cannot happen: identifiers are unique).
+        let lo = from;
+        let hi = kept.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (cmp(kept[mid], i) < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        order.set(kept.subarray(from, lo), to);
+        to += lo - from;
+        order[to++] = i;
+        from = lo;
+      }
+      order.set(kept.subarray(from), to);
+      next.#sorted.set(key, { sort: index.sort, order, rank: ranks(order, collection.size) });
+    }
+    return next;
   }
 
   /** Every normalized value of record i's field (none for null). */

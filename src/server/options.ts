@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './clock.js';
 import { DEFAULT_KEYS_FILE, type EnvironmentName } from './keys.js';
 import { DEFAULT_TIERS_FILE, type Tier } from './tiers.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from './middleware/read-body.js';
+import type { StartRecords } from './qa/records-seed.js';
 
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -56,6 +57,8 @@ export interface AppOptions {
   instanceId: string;
   /** A dataset built elsewhere (tests share one between apps); otherwise built from seed and scale. */
   datasets: Partial<Record<EnvironmentName, Dataset>>;
+  /** Records laid over the dataset at start (`--records`, `startMock({ records })`): part of the seed. */
+  records: StartRecords | undefined;
 }
 
 export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
@@ -79,6 +82,7 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     replayDir: undefined,
     log: undefined,
     datasets: {},
+    records: undefined,
     faults: { seed: DEFAULT_SEED },
     maxQaDurationMs: MAX_QA_DURATION_MS,
     stateUrl: undefined,

@@ -22,6 +22,8 @@ import { jsonResponse } from '../response.js';
 import { ActionError } from './actions.js';
 import { readArmRequest } from './arm-request.js';
 import type { FaultPlan } from './fault-plan.js';
+import { recordRoutes, refusal } from './records-admin.js';
+import type { RecordControl } from './records-control.js';
 import type { StateStore } from '../../state/store.js';
 import { STATE_HEADER } from '../middleware/rate-limit.js';
 
@@ -79,8 +81,9 @@ export function adminRoutes(options: {
   state: AdminParts;
   plan: FaultPlan;
   store: StateStore;
+  records: RecordControl;
 }): Hono {
-  const { state, plan, store } = options;
+  const { state, plan, store, records } = options;
   const bodyOf = (c: Context<Env, string>) => jsonBody(c, state.options.bodyTimeoutMs);
   const expected = digest(options.token);
   const admin = new Hono();
@@ -193,6 +196,18 @@ export function adminRoutes(options: {
   admin.delete('/requests', async (c) => {
     await store.clearJournal();
     return c.json({ cleared: true });
+  });
+  recordRoutes(admin, records, bodyOf);
+  // Between tests: everything a test may have changed (DECISIONS 105 says what stays).
+  admin.post('/reset', async (c) => {
+    plan.reset();
+    await Promise.all([
+      store.disarm(),
+      store.clearJournal(),
+      store.resetLimits(),
+      records.clear().catch(refusal),
+    ]);
+    return c.json({ reset: true });
   });
   admin.notFound((c) =>
     jsonResponse(404, { error: `No such control endpoint: ${c.req.method} ${c.req.path}` }),

@@ -1,0 +1,78 @@
+/**
+ * @module qa/records-apply
+ * Serving a log of record edits: the overlay of the edits over the environment's seed dataset,
+ * list indexes derived for the families an edit touched (the others keep theirs), and the cached
+ * answers that could show a touched record dropped: each touched record's own text and by-ID
+ * bodies, the family's list pages, and the search and cross-reference answers when parts or
+ * products changed. Every other cached answer stays, byte for byte.
+ */
+import { overlayDataset, type RecordEdit, type RecordFamily } from '../../fixtures/overlay.js';
+import { LIST_OPERATION, listingsOf, type ApiContext } from '../context.js';
+import { withCanonicalHrefs } from './records.js';
+
+/** Cached answers that read a family beyond its own records (operationIds, as the handlers key them). */
+const ANSWERS_READING: Partial<Record<RecordFamily, readonly string[]>> = {
+  products: ['searchProductParts', 'crossReferenceProductParts', 'listProductPartAttributes'],
+  productParts: ['searchProductParts', 'crossReferenceProductParts'],
+};
+
+/** The by-ID key prefixes a touched record's cached bodies live under (respond.ts, products.ts). */
+function recordKeys(name: string, family: RecordFamily, i: number): string[] {
+  return family === 'products'
+    ? [`record:${name}:${i}`, `product-1.2.0:${i}`]
+    : [`record:${name}:${i}`];
+}
+
+function dropPrefixes(
+  cache: { keys(): Iterable<string>; delete(key: string): boolean },
+  prefixes: string[],
+): void {
+  if (prefixes.length === 0) return;
+  for (const key of [...cache.keys()])
+    if (prefixes.some((prefix) => key.startsWith(prefix))) cache.delete(key);
+}
+
+/** The families and positions either of two overlays touched. */
+function union(
+  a: ReadonlyMap<RecordFamily, readonly number[]>,
+  b: ReadonlyMap<RecordFamily, readonly number[]>,
+): Map<RecordFamily, number[]> {
+  const all = new Map<RecordFamily, number[]>();
+  for (const map of [a, b])
+    for (const [family, positions] of map)
+      all.set(family, [...new Set([...(all.get(family) ?? []), ...positions])]);
+  return all;
+}
+
+/** What an environment last applied (to undo its cached answers when the next log arrives). */
+const applied = new WeakMap<ApiContext, ReadonlyMap<RecordFamily, readonly number[]>>();
+
+/** Serves `edits` over the environment's seed: the dataset, its indexes and its caches. */
+export function applyRecordEdits(api: ApiContext, edits: readonly RecordEdit[]): void {
+  const baseUrl = api.seed.options.baseUrl;
+  const local = edits.map((edit) =>
+    edit.op === 'put'
+      ? { ...edit, record: withCanonicalHrefs(edit.record, baseUrl) as Record<string, unknown> }
+      : edit,
+  );
+  const overlay = overlayDataset(api.seed, local);
+  const touched = union(applied.get(api) ?? new Map(), overlay.touched);
+  applied.set(api, overlay.touched);
+  api.dataset = overlay.dataset;
+  api.listings = listingsOf(overlay.dataset, api.listings, touched);
+  const prefixes: string[] = [];
+  for (const [family, positions] of touched) {
+    const name = api.seed[family].name;
+    for (const i of positions)
+      for (const key of recordKeys(name, family, i)) {
+        api.recordTexts.delete(key);
+        api.encoded.delete(key);
+      }
+    prefixes.push(`list:${LIST_OPERATION[family]}:`);
+    for (const operationId of ANSWERS_READING[family] ?? [])
+      prefixes.push(
+        operationId.startsWith('list') ? `list:${operationId}:` : `post:${operationId}:`,
+      );
+  }
+  dropPrefixes(api.encoded, prefixes);
+}

@@ -1,0 +1,176 @@
+/**
+ * @module qa/records-control
+ * The record edits of a running mock: put, remove, list and clear through the store's log, and a
+ * pipeline step that brings each environment up to the log's version before a request is
+ * answered (with the in-memory log a number compared; with a shared one, one read per request
+ * and the log itself only when another instance changed it).
+ */
+import type { Contract, Validators } from '../../contract/index.js';
+import type { RecordEditEntry, RecordFamily } from '../../fixtures/overlay.js';
+import { MemoryRecordLog, type RecordLog } from '../../state/records.js';
+import { RedisRecordLog } from '../../state/redis-records.js';
+import type { AppOptions } from '../options.js';
+import type { Step } from '../chain.js';
+import type { ApiContext } from '../context.js';
+import { applyRecordEdits } from './records-apply.js';
+import {
+  checkRecord,
+  recordFamilies,
+  type RecordFamilyInfo,
+  type RecordProblem,
+} from './records.js';
+
+/** Why an edit was refused: the status an admin answer carries and the problems, each named. */
+export class RecordEditError extends Error {
+  constructor(
+    readonly status: 400 | 404,
+    message: string,
+    readonly problems: RecordProblem[] = [],
+  ) {
+    super(message);
+    this.name = 'RecordEditError';
+  }
+}
+
+export interface PutResult {
+  family: RecordFamily;
+  id: string;
+  /** False when the identifier named a record already there (now replaced). */
+  created: boolean;
+  /** Inferred facts the record breaks (taken anyway; DECISIONS 104). */
+  warnings: RecordProblem[];
+}
+
+export class RecordControl {
+  readonly families: ReadonlyMap<RecordFamily, RecordFamilyInfo>;
+  #version: string | undefined;
+
+  constructor(
+    readonly parts: {
+      contract: Contract;
+      validators: Validators;
+      apis: readonly ApiContext[];
+      log: RecordLog;
+    },
+  ) {
+    this.families = recordFamilies(parts.contract, parts.apis[0].seed);
+  }
+
+  /** The control over the log the options ask for: in this process, or shared through `--state`. */
+  static async create(
+    options: Pick<AppOptions, 'stateUrl' | 'stateOptions'>,
+    parts: Omit<RecordControl['parts'], 'log'>,
+  ): Promise<RecordControl> {
+    const log = options.stateUrl
+      ? await RedisRecordLog.connect(options.stateUrl, options.stateOptions)
+      : new MemoryRecordLog();
+    return new RecordControl({ ...parts, log });
+  }
+
+  /** The family's description, or a 404 naming the families there are. */
+  family(name: string): RecordFamilyInfo {
+    const info = this.families.get(name as RecordFamily);
+    if (!info)
+      throw new RecordEditError(
+        404,
+        `no record family "${name.slice(0, 100)}" (families: ${[...this.families.keys()].join(', ')})`,
+      );
+    return info;
+  }
+
+  /** Brings every environment up to the log (cheap when nothing changed). */
+  sync(): void | Promise<void> {
+    const version = this.parts.log.version();
+    if (typeof version === 'string') return version === this.#version ? undefined : this.#reload();
+    return version.then((v) => (v === this.#version ? undefined : this.#reload()));
+  }
+
+  async #reload(): Promise<void> {
+    let read: Awaited<ReturnType<RecordLog['read']>>;
+    try {
+      read = await this.parts.log.read();
+    } catch {
+      return; // a shared log away: keep serving the edits last read
+    }
+    if (read.version === this.#version) return;
+    for (const api of this.parts.apis) applyRecordEdits(api, read.edits);
+    this.#version = read.version;
+  }
+
+  async put(familyName: string, record: unknown, id?: string): Promise<PutResult> {
+    const info = this.family(familyName);
+    await this.sync();
+    const api = this.parts.apis[0];
+    const checked = checkRecord(info, this.parts.validators, record, api.seed.options.baseUrl);
+    if (!checked.ok)
+      throw new RecordEditError(400, `${info.family} record refused`, checked.problems);
+    if (id !== undefined && id !== checked.id)
+      throw new RecordEditError(400, `${info.family} record refused`, [
+        {
+          pointer: `/${info.idField}`,
+          rule: `equals the identifier in the path ("${id.slice(0, 100)}")`,
+          message: `the record's ${info.idField} is not the one the path names`,
+          source: 'documented',
+        },
+      ]);
+    if (info.family === 'documents') this.#checkDcpId(api, checked.record, checked.id);
+    const created = api.dataset[info.family].indexOf(checked.id) === undefined;
+    await this.parts.log.append({
+      op: 'put',
+      family: info.family,
+      id: checked.id,
+      record: checked.record,
+    });
+    await this.sync();
+    return { family: info.family, id: checked.id, created, warnings: checked.warnings };
+  }
+
+  /** A document's second identifier names one document: another's DCP id is refused. */
+  #checkDcpId(api: ApiContext, record: Record<string, unknown>, id: string): void {
+    const dcp = record.dcpDocumentId;
+    if (typeof dcp !== 'string') return;
+    const holder = api.dataset.documentByDcpId(dcp);
+    if (holder !== undefined && api.dataset.documents.id(holder) !== id)
+      throw new RecordEditError(400, 'documents record refused', [
+        {
+          pointer: '/dcpDocumentId',
+          rule: 'unique among documents',
+          message: `dcpDocumentId "${dcp.slice(0, 100)}" already names document ${api.dataset.documents.id(holder)}`,
+          source: 'inferred',
+        },
+      ]);
+  }
+
+  async remove(familyName: string, id: string): Promise<{ family: RecordFamily; id: string }> {
+    const info = this.family(familyName);
+    await this.sync();
+    if (this.parts.apis[0].dataset[info.family].indexOf(id) === undefined)
+      throw new RecordEditError(404, `no ${info.family} record "${id.slice(0, 100)}"`);
+    await this.parts.log.append({ op: 'remove', family: info.family, id });
+    await this.sync();
+    return { family: info.family, id };
+  }
+
+  /** The edits in order, each as which record it changed (bounded: the records are in the API). */
+  async edits(): Promise<RecordEditEntry[]> {
+    return (await this.parts.log.read()).edits.map(({ op, family, id }) => ({ op, family, id }));
+  }
+
+  close(): Promise<void> {
+    return this.parts.log.close();
+  }
+
+  /** Back to the seed's dataset. */
+  async clear(): Promise<void> {
+    await this.parts.log.clear();
+    await this.sync();
+  }
+}
+
+/** The pipeline step: the request sees every edit made so far, on any instance. */
+export function recordSync(control: RecordControl): Step {
+  return function syncRecords(_c, next) {
+    const pending = control.sync();
+    return pending ? pending.then(() => next()) : next();
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * @module state/records
+ * The record edits of the tests (fixtures/overlay.ts's `RecordEdit`: plain JSON), kept as an
+ * ordered log with a version that changes whenever the log does. Every instance folds the same
+ * log over the same seed, so a fleet answers alike; an instance compares versions per request
+ * (in memory: a number read, no promise) and re-reads the log only when they differ.
+ */
+import type { RecordEdit } from '../fixtures/overlay.js';
+import type { MaybePromise } from './store.js';
+
+/** At most this many edits are kept (a test edits a handful; a `--records` file is loaded at start, not here). */
+export const MAX_RECORD_EDITS = 10_000;
+/** And at most this many bytes of them (as JSON), so a log of large records stays bounded too. */
+export const MAX_RECORD_EDIT_BYTES = 64 * 1024 * 1024;
+
+/** The edit as stored (JSON), or a RecordLogFullError when a log holding `count` edits of `bytes` cannot take it. */
+export function storedEdit(edit: RecordEdit, count: number, bytes: number): string {
+  const text = JSON.stringify(edit);
+  if (count >= MAX_RECORD_EDITS || bytes + text.length > MAX_RECORD_EDIT_BYTES)
+    throw new RecordLogFullError(
+      `at most ${MAX_RECORD_EDITS} record edits and ${MAX_RECORD_EDIT_BYTES} bytes of them (reset to start again)`,
+    );
+  return text;
+}
+
+export class RecordLogFullError extends Error {
+  override name = 'RecordLogFullError';
+}
+
+/** A shared log that cannot be reached just now (the edit was not made; try again). */
+export class RecordLogUnavailableError extends Error {
+  override name = 'RecordLogUnavailableError';
+}
+
+export interface RecordLog {
+  /** Changes whenever the edits change. */
+  version(): MaybePromise<string>;
+  /** The edits in order, with the version they are at. */
+  read(): Promise<{ version: string; edits: RecordEdit[] }>;
+  /** Appends one edit (RecordLogFullError past MAX_RECORD_EDITS). */
+  append(edit: RecordEdit): Promise<void>;
+  /** Forgets every edit: the dataset is the seed's again. */
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** One process's log. */
+export class MemoryRecordLog implements RecordLog {
+  #edits: RecordEdit[] = [];
+  #bytes = 0;
+  #version = 0;
+
+  version(): string {
+    return String(this.#version);
+  }
+  async read() {
+    return { version: this.version(), edits: [...this.#edits] };
+  }
+  async append(edit: RecordEdit) {
+    this.#bytes += storedEdit(edit, this.#edits.length, this.#bytes).length;
+    this.#edits.push(edit);
+    this.#version++;
+  }
+  async clear() {
+    if (this.#edits.length === 0) return;
+    this.#edits = [];
+    this.#bytes = 0;
+    this.#version++;
+  }
+  async close() {}
+}
