@@ -22,6 +22,7 @@ import {
   type RandomFaultSpec,
 } from '../server/qa/actions.js';
 import type { Tier } from '../server/tiers.js';
+import { varySeedProblem } from '../server/vary/step.js';
 import { qaControls, type QaControls } from './qa.js';
 
 export interface MockOptions {
@@ -56,6 +57,12 @@ export interface MockOptions {
   log?: (line: string) => void;
   /** Serve responses the proxy recorded (its `--fixtures` folder) where a request matches. */
   replayDir?: string;
+  /**
+   * Legal variation (the CLI's `--vary <seed>`): every answer differs from the dataset's as far as
+   * the document allows, the same for the same seed and request; `x-mock-variation` names the
+   * pointers varied. Off by default.
+   */
+  vary?: { seed: number };
 }
 
 /**
@@ -101,6 +108,14 @@ function latencyOf(latency: MockOptions['latency']): LatencySpec | undefined {
   return parseLatency(String(latency));
 }
 
+function varyOf(vary: MockOptions['vary']): { seed: number } | undefined {
+  if (vary === undefined) return undefined;
+  const seed: unknown = (vary as { seed?: unknown } | null)?.seed;
+  const problem = varySeedProblem(seed, JSON.stringify(seed) ?? String(seed));
+  if (problem) throw new TypeError(`vary.seed ${problem}`);
+  return { seed: seed as number };
+}
+
 /** The library's options as the app factory takes them (the CLI maps its flags onto the same). */
 export function appOptions(options: MockOptions): Partial<AppOptions> {
   const environment = options.environment ?? 'production';
@@ -118,6 +133,7 @@ export function appOptions(options: MockOptions): Partial<AppOptions> {
     validateResponses: options.validateResponses ?? false,
     log: options.log,
     replayDir: options.replayDir,
+    vary: varyOf(options.vary),
     faults: {
       seed: options.faultSeed ?? DEFAULT_SEED,
       latency: latencyOf(options.latency),
