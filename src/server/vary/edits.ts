@@ -7,10 +7,11 @@
  * an undeclared field where the schema admits any. What applies to a value is what the validators
  * apply: the `allOf` closure and the `oneOf`/`anyOf` branches that fit it (`applicable`), so a
  * field a fitting branch requires stays. Never touched: required fields, fields of a kept name
- * (`kept.ts`) and whatever holds one, links (a rewritten link would not resolve), and strings or
+ * (`kept.ts`) and whatever holds one, an object a search criterion is matched against, links (a rewritten link would not resolve), and strings or
  * numbers under `enum`, `const`, `format`, `pattern` or `multipleOf`.
  */
 import { applicable, fits, requiredOf, type Schema } from '../../contract/index.js';
+import type { KeptFields } from './kept.js';
 
 /** What was done at a pointer. */
 export type EditKind =
@@ -33,8 +34,8 @@ export interface Edit {
 }
 
 export interface VaryRules {
-  /** Names whose values carry the answer's meaning (`keptNames`). */
-  kept: ReadonlySet<string>;
+  /** What the answer's meaning rests on (`keptFields`). */
+  kept: KeptFields;
   /** Floats in [0, 1), seeded per request. */
   random: () => number;
 }
@@ -126,7 +127,13 @@ class Walk {
   }
 
   get kept(): ReadonlySet<string> {
-    return this.#rules.kept;
+    return this.#rules.kept.names;
+  }
+
+  /** Whether an object carries a criterion name: it is matched against, so left whole. */
+  isMatched(object: Record<string, unknown>): boolean {
+    for (const key in object) if (this.#rules.kept.criteria.has(key)) return true;
+    return false;
   }
 
   note(kind: EditKind, pointer: string): void {
@@ -222,6 +229,7 @@ function varyComposite(
     return;
   }
   const object = value as Record<string, unknown>;
+  if (walk.isMatched(object)) return;
   const required = new Set(parts.flatMap(requiredOf));
   const declared = declaredProperties(parts);
   const mapValues = parts.map((p) => p.additionalProperties).filter(isObject);

@@ -1,37 +1,54 @@
 /**
  * @module vary/kept
- * The names whose values carry an answer's meaning, read from the document's operation table:
- * every field a list filters or sorts on (`x-filter`, the `order` keys and `x-sort`; each segment of a
- * dotted path) and
- * every property a request body names (what a search or a cross-reference matches against). The
- * suite takes filter values, sort keys and search attributes from the answers themselves, so legal
- * variation never removes, nulls, empties or rewrites a field of one of these names, nor a field
- * that holds one, wherever it appears.
+ * What legal variation leaves alone because an answer's meaning rests on it, read from the
+ * document's operation table:
+ * - kept names: every field a list filters or sorts on (`x-filter`, the `order` keys and `x-sort`;
+ *   each segment of a dotted path) and every property a request body names. The suite takes filter
+ *   values, sort keys and search input from the answers themselves, so a field of a kept name is
+ *   never removed, nulled, emptied or rewritten, nor a field that holds one, wherever it appears.
+ * - criterion names: the properties of a request body's array items (a search filter:
+ *   `productPartAttributeId`, `values`, ...). An object in an answer that carries one is what such
+ *   a criterion is matched against (a part's attribute and its values), so it is left whole.
  */
 import { filterParameters, PAGING, type Operation, type Schema } from '../../contract/index.js';
+
+export interface KeptFields {
+  names: ReadonlySet<string>;
+  criteria: ReadonlySet<string>;
+}
 
 function isSchema(value: unknown): value is Schema {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Every property name declared anywhere below a schema (properties, items, combinators). */
-function propertyNames(schema: Schema, into: Set<string>, seen = new Set<Schema>()): void {
+/**
+ * Every property name declared anywhere below a request body schema (properties, items,
+ * combinators) into `names`, and those below an array's `items` also into `criteria`.
+ */
+function bodyNames(
+  schema: Schema,
+  found: { names: Set<string>; criteria: Set<string> },
+  inItems = false,
+  seen = new Set<Schema>(),
+): void {
   if (seen.has(schema)) return;
   seen.add(schema);
-  const children: unknown[] = [schema.items, schema.additionalProperties, schema.not];
+  const children: unknown[] = [schema.additionalProperties, schema.not];
   if (isSchema(schema.properties))
     for (const [name, sub] of Object.entries(schema.properties)) {
-      into.add(name);
+      found.names.add(name);
+      if (inItems) found.criteria.add(name);
       children.push(sub);
     }
   for (const group of [schema.allOf, schema.oneOf, schema.anyOf])
     if (Array.isArray(group)) children.push(...(group as unknown[]));
-  for (const child of children) if (isSchema(child)) propertyNames(child, into, seen);
+  for (const child of children) if (isSchema(child)) bodyNames(child, found, inItems, seen);
+  if (isSchema(schema.items)) bodyNames(schema.items, found, true, seen);
 }
 
-/** The kept names of a contract's operations (computed once, when variation is on). */
-export function keptNames(operations: readonly Operation[]): ReadonlySet<string> {
-  const names = new Set<string>();
+/** The kept and criterion names of a contract's operations (computed once, when variation is on). */
+export function keptFields(operations: readonly Operation[]): KeptFields {
+  const found = { names: new Set<string>(), criteria: new Set<string>() };
   for (const op of operations) {
     // A filter without `x-filter` reads the field of its own name (or a relation of that name).
     const fields = filterParameters(op).map((p) => p.filter?.field ?? p.name);
@@ -42,8 +59,8 @@ export function keptNames(operations: readonly Operation[]): ReadonlySet<string>
       for (const key of Array.isArray(keys) ? keys : [])
         fields.push(order.sortFields?.[String(key)] ?? String(key));
     }
-    for (const field of fields) for (const segment of field.split('.')) names.add(segment);
-    if (op.requestBody) propertyNames(op.requestBody.schema, names);
+    for (const field of fields) for (const segment of field.split('.')) found.names.add(segment);
+    if (op.requestBody) bodyNames(op.requestBody.schema, found);
   }
-  return names;
+  return found;
 }

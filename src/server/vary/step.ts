@@ -20,7 +20,7 @@ import { splitUrl } from '../query-string.js';
 import { bytesResponse } from '../response.js';
 import { varyBody } from './edits.js';
 import { variationHeader, VARIATION_HEADER } from './header.js';
-import { keptNames } from './kept.js';
+import { keptFields } from './kept.js';
 
 export interface VaryOptions {
   /** Same seed and request, same bytes; another seed, another variation. */
@@ -51,7 +51,7 @@ function requestSeed(seed: number, method: string, url: string, body: string): n
 
 export function variation(options: VaryOptions & { contract: Contract }): Step {
   const { seed } = options;
-  const kept = keptNames(options.contract.operations);
+  const kept = keptFields(options.contract.operations);
   return async function varyAnswer(c, next) {
     await next();
     const operation = c.get('operation');
