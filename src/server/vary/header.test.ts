@@ -19,10 +19,21 @@ describe('x-mock-variation', () => {
     ).toBe('seed=7; absent /data/0/images, null /data/1/class');
   });
 
+  it('lists the shallowest pointers first, in body order at each depth', () => {
+    const value = variationHeader(2, [
+      { kind: 'absent', pointer: '/data/0/orderableProducts/1/href' },
+      { kind: 'null', pointer: '/data/0/class' },
+      { kind: 'absent', pointer: '/data/1/images' },
+    ]);
+    expect(value).toBe(
+      'seed=2; null /data/0/class, absent /data/1/images, absent /data/0/orderableProducts/1/href',
+    );
+  });
+
   it('percent-encodes what a header cannot carry or the list uses, and reads back', () => {
     const edits: Edit[] = [
-      { kind: 'non-ascii', pointer: '/distiInventory/value/Größe, Ltd./part' },
       { kind: 'absent', pointer: '/a%b;c' },
+      { kind: 'non-ascii', pointer: '/distiInventory/value/Größe, Ltd./part' },
     ];
     const value = variationHeader(1, edits);
     expect(value).toMatch(/^[\x21-\x7e ]+$/);

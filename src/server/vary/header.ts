@@ -1,13 +1,24 @@
 /**
  * @module vary/header
  * The `x-mock-variation` header: the seed and what was varied where, so a failing client test can
- * name the pointer and the run can be repeated. Bounded: a long list is cut, saying how many more.
+ * name the pointer and the run can be repeated. The shallowest pointers come first (a record's own
+ * fields before what is nested in them: what client code reads first), in body order at each
+ * depth. Bounded: a long list is cut, saying how many more.
  */
 import type { Edit } from './edits.js';
 
 export const VARIATION_HEADER = 'x-mock-variation';
-/** Longest header value: well inside what proxies and clients accept for one header. */
-export const MAX_VARIATION_HEADER_CHARS = 2000;
+/**
+ * Longest header value: half the 16 KiB Node's HTTP parser (and undici's fetch) accepts for all
+ * of a response's headers, enough for the record-level edits of a 20-record page.
+ */
+export const MAX_VARIATION_HEADER_CHARS = 8000;
+
+function depthOf(pointer: string): number {
+  let depth = 0;
+  for (const ch of pointer) if (ch === '/') depth++;
+  return depth;
+}
 
 /** A pointer as a header carries it: anything but printable ASCII, and the list's own separators, percent-encoded. */
 function headerSafe(pointer: string): string {
@@ -20,7 +31,9 @@ export function variationHeader(seed: number, edits: readonly Edit[]): string {
   if (edits.length === 0) return `${head}none`;
   const shown: string[] = [];
   let length = head.length;
-  for (const [i, edit] of edits.entries()) {
+  // A stable sort: body order within each depth.
+  const ordered = [...edits].sort((a, b) => depthOf(a.pointer) - depthOf(b.pointer));
+  for (const [i, edit] of ordered.entries()) {
     const item = `${edit.kind} ${headerSafe(edit.pointer)}`;
     const rest = edits.length - i - 1;
     // Room for this item, its separator, and the "(+n more)" a later cut would add.
