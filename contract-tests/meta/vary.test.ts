@@ -1,25 +1,25 @@
 /**
  * @module meta/vary.test
  * The mock under legal variation still keeps the contract, as the suite judges it: for seeds 1, 2
- * and 3, the mock is started by its command line with `--vary <seed>` (every operation:
+ * and 3, the compiled mock is started with `--vary <seed>` (every operation:
  * `--release unreleased`) and the compiled `web-data-contract` is run against it as a user runs it
  * against any base URL, with the demo keys. The default mode must pass (the undeclared fields and
  * absent optional fields variation adds are warnings there). `--strict` holds the target to "no
  * field the document does not declare": it must fail, on undeclared fields and on nothing else.
- * It runs the compiled package (`dist/`, which `npm test` builds first), as `release-matrix` does.
+ * Both commands are the compiled package's (`dist/`, which `npm test` builds first), as
+ * `release-matrix` runs them.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
-import type { RunningServer } from '../../src/server/listen.js';
 import type { ContractReport } from '../run.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'web-data-contract.js');
+const MOCK_BIN = join(ROOT, 'bin', 'web-data-mock.js');
 /** One whole suite run against the mock (seconds; generous for a loaded machine). */
 const RUN_MS = 180_000;
 /** Failures named in an assertion message: enough to see the cause, not the whole report. */
@@ -32,20 +32,30 @@ const KEYS = {
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'vary-suite-'));
-const running: RunningServer[] = [];
-afterAll(async () => {
-  await Promise.all(running.map((r) => r.close()));
+const mocks: ChildProcess[] = [];
+afterAll(() => {
+  for (const mock of mocks) mock.kill();
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The mock as its command line starts it, with `--vary <seed>`, on a free port. */
-async function variedMock(seed: number): Promise<string> {
-  const server = await main(
-    ['--vary', String(seed), '--release', 'unreleased', '--port', '0', '--host', '127.0.0.1'],
-    {},
+/** The compiled mock with `--vary <seed>` on a free port; resolves to the base URL its banner names. */
+function variedMock(seed: number): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    [MOCK_BIN, '--vary', String(seed), '--release', 'unreleased', '--port', '0'],
+    { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1' } },
   );
-  running.push(server!);
-  return server!.url;
+  mocks.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+      const url = /^\s+production\s+(http\S+)$/m.exec(output)?.[1];
+      if (url) resolve(url);
+    });
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('close', (code) => reject(new Error(`the mock exited (${code}): ${output}`)));
+  });
 }
 
 /** The compiled suite against a base URL, in an environment without the caller's suite or vitest variables. */
