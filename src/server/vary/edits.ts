@@ -210,6 +210,48 @@ function replacements(subs: readonly Schema[], value: unknown, lone: boolean): E
   return out;
 }
 
+/** What a set of applicable schemas says about an object or array, worked out once per set. */
+interface Shape {
+  required: ReadonlySet<string>;
+  /** Declared sub-schemas per property name, from every part that declares it. */
+  declared: ReadonlyMap<string, Schema[]>;
+  /** `additionalProperties` schemas: a map's values. */
+  mapValues: Schema[];
+  /** Whether something closes or constrains the object's names (no undeclared field then). */
+  closed: boolean;
+  items: Schema[];
+}
+
+/** Keyed by the parts array: `applicable` hands out the same array for a schema without branches. */
+const shapes = new WeakMap<readonly Schema[], Shape>();
+
+function shapeOf(parts: readonly Schema[]): Shape {
+  let shape = shapes.get(parts);
+  if (!shape) {
+    const declared = new Map<string, Schema[]>();
+    for (const part of parts)
+      if (isObject(part.properties))
+        for (const [name, sub] of Object.entries(part.properties))
+          if (isObject(sub)) declared.set(name, [...(declared.get(name) ?? []), sub]);
+    shape = {
+      required: new Set(parts.flatMap(requiredOf)),
+      declared,
+      mapValues: parts.map((p) => p.additionalProperties).filter(isObject),
+      closed: parts.some(
+        (p) =>
+          ('additionalProperties' in p && p.additionalProperties !== true) ||
+          ('unevaluatedProperties' in p && p.unevaluatedProperties !== true) ||
+          'patternProperties' in p ||
+          'propertyNames' in p ||
+          'maxProperties' in p,
+      ),
+      items: parts.map((p) => p.items).filter(isObject),
+    };
+    shapes.set(parts, shape);
+  }
+  return shape;
+}
+
 /**
  * Varies a composite value in place, against the schemas that describe it. `inMap`: the object is
  * a value of an `additionalProperties` map (its figures are summed by the map's owner).
@@ -223,26 +265,24 @@ function varyComposite(
 ): void {
   if (schemas.length === 0 || value === null || typeof value !== 'object') return;
   const parts = applicable(schemas, value);
+  const shape = shapeOf(parts);
   if (Array.isArray(value)) {
-    const items = parts.map((p) => p.items).filter(isObject);
-    value.forEach((item, i) => varyComposite(walk, items, item, `${at}/${i}`));
+    value.forEach((item, i) => varyComposite(walk, shape.items, item, `${at}/${i}`));
     return;
   }
   const object = value as Record<string, unknown>;
   if (walk.isMatched(object)) return;
-  const required = new Set(parts.flatMap(requiredOf));
-  const declared = declaredProperties(parts);
-  const mapValues = parts.map((p) => p.additionalProperties).filter(isObject);
-  const figures = Object.values(object).filter((v) => typeof v === 'number').length;
+  let figures = 0;
+  for (const key in object) if (typeof object[key] === 'number') figures++;
   for (const key of Object.keys(object)) {
     // A kept name is left whole, and so are undeclared fields and the keys of a map (they name things).
     if (walk.kept.has(key)) continue;
-    const own = declared.get(key);
-    const subs = own ?? mapValues;
+    const own = shape.declared.get(key);
+    const subs = own ?? shape.mapValues;
     if (subs.length === 0) continue;
     const pointer = `${at}/${escapeSegment(key)}`;
     const current = object[key];
-    if (own && !required.has(key) && !holdsKept(current, walk.kept) && walk.chance()) {
+    if (own && !shape.required.has(key) && !holdsKept(current, walk.kept) && walk.chance()) {
       const edit = walk.pick([LEAVE_OUT, ...replacements(subs, current, figures === 1 && !inMap)]);
       if (edit.kind === 'absent') delete object[key];
       else {
@@ -255,17 +295,7 @@ function varyComposite(
     }
     varyComposite(walk, subs, current, pointer, own === undefined);
   }
-  if (walk.chance()) addUndeclared(walk, parts, declared, object, at);
-}
-
-/** Declared sub-schemas per property name, from every part that declares it. */
-function declaredProperties(parts: readonly Schema[]): Map<string, Schema[]> {
-  const declared = new Map<string, Schema[]>();
-  for (const part of parts)
-    if (isObject(part.properties))
-      for (const [name, sub] of Object.entries(part.properties))
-        if (isObject(sub)) declared.set(name, [...(declared.get(name) ?? []), sub]);
-  return declared;
+  if (walk.chance()) addUndeclared(walk, parts, shape, object, at);
 }
 
 /**
@@ -275,20 +305,12 @@ function declaredProperties(parts: readonly Schema[]): Map<string, Schema[]> {
 function addUndeclared(
   walk: Walk,
   parts: readonly Schema[],
-  declared: ReadonlyMap<string, Schema[]>,
+  shape: Shape,
   object: Record<string, unknown>,
   at: string,
 ): boolean {
-  if (declared.has(UNDECLARED_FIELD) || UNDECLARED_FIELD in object) return false;
-  const closed = parts.some(
-    (p) =>
-      ('additionalProperties' in p && p.additionalProperties !== true) ||
-      ('unevaluatedProperties' in p && p.unevaluatedProperties !== true) ||
-      'patternProperties' in p ||
-      'propertyNames' in p ||
-      'maxProperties' in p,
-  );
-  if (closed) return false;
+  if (shape.closed || shape.declared.has(UNDECLARED_FIELD) || UNDECLARED_FIELD in object)
+    return false;
   object[UNDECLARED_FIELD] = walk.pick(UNDECLARED_VALUES);
   if (parts.some((p) => isObject(p.not) && fits(p.not, object))) {
     delete object[UNDECLARED_FIELD];
@@ -308,7 +330,7 @@ export function varyBody(schema: Schema, body: unknown, rules: VaryRules): Edit[
   varyComposite(walk, [schema], body, '');
   if (walk.edits.length === 0 && isObject(body)) {
     const parts = applicable([schema], body);
-    addUndeclared(walk, parts, declaredProperties(parts), body, '');
+    addUndeclared(walk, parts, shapeOf(parts), body, '');
   }
   return walk.edits;
 }

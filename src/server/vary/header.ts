@@ -16,31 +16,37 @@ export const MAX_VARIATION_HEADER_CHARS = 8000;
 
 function depthOf(pointer: string): number {
   let depth = 0;
-  for (const ch of pointer) if (ch === '/') depth++;
+  for (let i = pointer.indexOf('/'); i !== -1; i = pointer.indexOf('/', i + 1)) depth++;
   return depth;
 }
 
+/** Anything but printable ASCII, and the list's own separators. */
+const UNSAFE = /[^\x21-\x7e]|[,;%]/u;
+const UNSAFE_ALL = /[^\x21-\x7e]|[,;%]/gu;
+
 /** A pointer as a header carries it: anything but printable ASCII, and the list's own separators, percent-encoded. */
 function headerSafe(pointer: string): string {
-  return pointer.replace(/[^\x21-\x7e]|[,;%]/gu, (ch) => encodeURIComponent(ch));
+  return UNSAFE.test(pointer)
+    ? pointer.replace(UNSAFE_ALL, (ch) => encodeURIComponent(ch))
+    : pointer;
 }
 
 /** `seed=3; absent /data/0/images, null /data/1/class, ... (+12 more)`; `seed=3; none` when nothing was varied. */
 export function variationHeader(seed: number, edits: readonly Edit[]): string {
   const head = `seed=${seed}; `;
   if (edits.length === 0) return `${head}none`;
+  // A stable order: by depth, body order within each depth (the depth worked out once per edit).
+  const depths = edits.map((edit) => depthOf(edit.pointer));
+  const order = edits.map((_, i) => i).sort((a, b) => depths[a] - depths[b] || a - b);
   const shown: string[] = [];
   let length = head.length;
-  // A stable sort: body order within each depth.
-  const ordered = [...edits].sort((a, b) => depthOf(a.pointer) - depthOf(b.pointer));
-  for (const [i, edit] of ordered.entries()) {
-    const item = `${edit.kind} ${headerSafe(edit.pointer)}`;
-    const rest = edits.length - i - 1;
+  for (const [n, i] of order.entries()) {
+    const item = `${edits[i].kind} ${headerSafe(edits[i].pointer)}`;
+    const rest = edits.length - n - 1;
     // Room for this item, its separator, and the "(+n more)" a later cut would add.
     const tail = rest > 0 ? ` (+${rest} more)`.length : 0;
-    if (length + item.length + 2 + tail > MAX_VARIATION_HEADER_CHARS) {
-      return `${head}${shown.join(', ')} (+${edits.length - i} more)`;
-    }
+    if (length + item.length + 2 + tail > MAX_VARIATION_HEADER_CHARS)
+      return `${head}${shown.join(', ')} (+${edits.length - n} more)`;
     shown.push(item);
     length += item.length + 2;
   }
