@@ -51,6 +51,8 @@ function requestSeed(seed: number, method: string, url: string, body: string): n
 
 export function variation(options: VaryOptions & { contract: Contract }): Step {
   const { seed } = options;
+  const problem = varySeedProblem(seed, String(seed));
+  if (problem) throw new TypeError(`vary.seed ${problem}`);
   const kept = keptFields(options.contract.operations);
   return async function varyAnswer(c, next) {
     await next();
