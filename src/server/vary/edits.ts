@@ -7,8 +7,9 @@
  * an undeclared field where the schema admits any. What applies to a value is what the validators
  * apply: the `allOf` closure and the `oneOf`/`anyOf` branches that fit it (`applicable`), so a
  * field a fitting branch requires stays. Never touched: required fields, fields of a kept name
- * (`kept.ts`) and whatever holds one, an object a search criterion is matched against, links (a rewritten link would not resolve), and strings or
- * numbers under `enum`, `const`, `format`, `pattern` or `multipleOf`.
+ * (`kept.ts`) and whatever holds one, an object a search criterion is matched against, the text of
+ * links (a rewritten link would not resolve), and strings or numbers under `enum`, `const`,
+ * `format`, `pattern` or `multipleOf`.
  */
 import { applicable, fits, requiredOf, type Schema } from '../../contract/index.js';
 import type { KeptFields } from './kept.js';
@@ -311,7 +312,7 @@ function addUndeclared(
 ): boolean {
   if (shape.closed || shape.declared.has(UNDECLARED_FIELD) || UNDECLARED_FIELD in object)
     return false;
-  object[UNDECLARED_FIELD] = walk.pick(UNDECLARED_VALUES);
+  object[UNDECLARED_FIELD] = structuredClone(walk.pick(UNDECLARED_VALUES));
   if (parts.some((p) => isObject(p.not) && fits(p.not, object))) {
     delete object[UNDECLARED_FIELD];
     return false;
