@@ -41,6 +41,16 @@ const SCHEMA: Schema = {
       oneOf: [{ required: ['href'] }, { required: ['url'] }],
     },
     category: { type: 'string' },
+    count: { type: ['integer', 'string'] },
+    doc: {
+      type: 'object',
+      properties: {
+        documentTitle: { type: 'string' },
+        title: { type: 'string', 'x-alternative-of': 'documentTitle' },
+        url: { type: 'string' },
+        href: { type: 'string', 'x-alternative-of': 'url' },
+      },
+    },
   },
 };
 
@@ -61,6 +71,8 @@ function body(): Record<string, unknown> {
     guarded: { b: 'y' },
     either: { href: 'h', title: 't' },
     category: 'kept',
+    count: 12,
+    doc: { documentTitle: 'Data sheet', url: 'https://example.com/a.pdf' },
   };
 }
 
@@ -111,9 +123,26 @@ describe('varyBody on every rule it reads', () => {
         'minimum',
         'non-ascii',
         'null',
+        'form',
         'undeclared',
       ].sort(),
     );
+  });
+
+  it('spells a conflict the other way: the alternative name, a figure as text', () => {
+    const forms = runs.flatMap((r) =>
+      r.edits.filter((e) => e.kind === 'form').map((e) => e.pointer),
+    );
+    expect(forms).toContain('/doc/title');
+    expect(forms).toContain('/count');
+    // A link keeps its name: never renamed to the field a client would follow.
+    expect(forms).not.toContain('/doc/href');
+    for (const { value, edits } of runs) {
+      if (edits.some((e) => e.pointer === '/doc/title'))
+        expect(value.doc).toMatchObject({ title: 'Data sheet' });
+      if (edits.some((e) => e.pointer === '/count' && e.kind === 'form'))
+        expect(value.count).toBe('12');
+    }
   });
 
   it('is the same for the same seed', () => {

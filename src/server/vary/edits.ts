@@ -4,7 +4,8 @@
  * at each place the schema leaves a choice, makes a seeded pick among the edits it allows:
  * an optional field left out, a nullable one null, an array empty, at its `minItems` or longer, a
  * free string at its length bounds or in non-ASCII text, a lone figure at its `minimum`/`maximum`,
- * an undeclared field where the schema admits any. What applies to a value is what the validators
+ * the other form of a source/reference conflict (a field under its `x-alternative-of` name, a
+ * figure as text where both are accepted), an undeclared field where the schema admits any. What applies to a value is what the validators
  * apply: the `allOf` closure and the `oneOf`/`anyOf` branches that fit it (`applicable`), so a
  * field a fitting branch requires stays. Never touched: required fields, fields of a kept name
  * (`kept.ts`) and whatever holds one, an object a search criterion is matched against, the text of
@@ -26,6 +27,7 @@ export type EditKind =
   | 'non-ascii'
   | 'minimum'
   | 'maximum'
+  | 'form'
   | 'undeclared';
 
 export interface Edit {
@@ -142,10 +144,11 @@ class Walk {
   }
 }
 
-/** One edit a place allows: its kind and the value it puts there. */
+/** One edit a place allows: its kind and the value it puts there (under another name, for `rename`). */
 interface EditOption {
   kind: EditKind;
   make: () => unknown;
+  rename?: string;
 }
 
 /** Leaving an optional field out (the value is never used). */
@@ -194,6 +197,13 @@ function replacements(subs: readonly Schema[], value: unknown, lone: boolean): E
         make: () => text.slice(0, maxLength ?? text.length).join(''),
       });
   }
+  // The other form of a source/reference conflict: a figure as its text, where both are accepted.
+  if (
+    typeof value === 'number' &&
+    !states(parts, 'format', 'pattern') &&
+    subs.every((sub) => fits(sub, String(value)))
+  )
+    out.push({ kind: 'form', make: () => String(value) });
   // A figure beside other figures may be tied to them by a sum, an order or a formatted text the
   // document states only in prose (DECISIONS.md 103): only a lone one moves to its bounds.
   if (typeof value === 'number' && lone && !states(parts, 'enum', 'const', 'multipleOf')) {
@@ -221,6 +231,8 @@ interface Shape {
   /** Whether something closes or constrains the object's names (no undeclared field then). */
   closed: boolean;
   items: Schema[];
+  /** Field -> the declared field that spells it the other way (`x-alternative-of`), for a conflict's other form. */
+  alternativeOf: ReadonlyMap<string, string>;
 }
 
 /** Keyed by the parts array: `applicable` hands out the same array for a schema without branches. */
@@ -247,6 +259,14 @@ function shapeOf(parts: readonly Schema[]): Shape {
           'maxProperties' in p,
       ),
       items: parts.map((p) => p.items).filter(isObject),
+      alternativeOf: new Map(
+        [...declared].flatMap(([name, subs]) =>
+          subs
+            .map((sub) => sub['x-alternative-of'])
+            .filter((of): of is string => typeof of === 'string')
+            .map((of) => [of, name] as const),
+        ),
+      ),
     };
     shapes.set(parts, shape);
   }
@@ -284,7 +304,17 @@ function varyComposite(
     const pointer = `${at}/${escapeSegment(key)}`;
     const current = object[key];
     if (own && !shape.required.has(key) && !holdsKept(current, walk.kept) && walk.chance()) {
-      const edit = walk.pick([LEAVE_OUT, ...replacements(subs, current, figures === 1 && !inMap)]);
+      const edit = walk.pick([
+        LEAVE_OUT,
+        ...replacements(subs, current, figures === 1 && !inMap),
+        ...otherSpelling(shape, object, key, walk.kept),
+      ]);
+      if (edit.rename !== undefined) {
+        delete object[key];
+        object[edit.rename] = current;
+        walk.note(edit.kind, `${at}/${escapeSegment(edit.rename)}`);
+        continue;
+      }
       if (edit.kind === 'absent') delete object[key];
       else {
         // Nested edits first: a lengthened array repeats its items as varied.
@@ -297,6 +327,28 @@ function varyComposite(
     varyComposite(walk, subs, current, pointer, own === undefined);
   }
   if (walk.chance()) addUndeclared(walk, parts, shape, object, at);
+}
+
+/**
+ * The field under the name the other side of a source/reference conflict gives it
+ * (`x-alternative-of`), where that name is free, not kept, and its schema takes the value, and the
+ * value is not a link.
+ */
+function otherSpelling(
+  shape: Shape,
+  object: Record<string, unknown>,
+  key: string,
+  kept: ReadonlySet<string>,
+): EditOption[] {
+  const other = shape.alternativeOf.get(key);
+  // A kept name is not brought in either: the suite may read it.
+  if (other === undefined || other in object || kept.has(other)) return [];
+  const value = object[key];
+  // A link keeps its name as well as its text: a client (and the suite) follows an `href`, not a `url`.
+  if (typeof value === 'string' && isLink(value)) return [];
+  const subs = shape.declared.get(other) ?? [];
+  if (!subs.every((sub) => fits(sub, value))) return [];
+  return [{ kind: 'form', make: () => value, rename: other }];
 }
 
 /**
