@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../contract/index.js';
 import { parseVariationHeader, VARIATION_HEADER } from '../server/vary/header.js';
-import { startMock, type RunningMock } from './mock.js';
+import { createMockApp, startMock, type RunningMock } from './mock.js';
 
 const SEEDS = [1, 2, 3];
 const mocks = new Map<number, RunningMock>();
@@ -114,6 +114,18 @@ describe('startMock({ vary }) against client code', () => {
     const other = JSON.stringify((await productPage(mocks.get(2)!)).body);
     expect(again).toBe(once);
     expect(other).not.toBe(JSON.stringify(JSON.parse(once)));
+  });
+
+  it('varies in process too (createMockApp), as on a socket', async () => {
+    const app = await createMockApp({ vary: { seed: 1 } });
+    const res = await app.fetch(
+      new Request(`${app.url}/products?limit=20`, {
+        headers: { 'x-api-key': app.keys.fullAccess },
+      }),
+    );
+    const socket = await productPage(mocks.get(1)!);
+    // The same seed and request: the same edits (the hrefs name each mock's own origin).
+    expect(res.headers.get(VARIATION_HEADER)).toBe(socket.variation);
   });
 
   it.each([[-1], [1.5], ['1'], [2 ** 32], [null]])(
