@@ -2,7 +2,8 @@
  * @module cli.test
  * The mock's command line where a container needs it: `--public-url` (or MOCK_PUBLIC_URL) makes
  * the absolute hrefs name the address other containers reach the mock by, while it listens
- * elsewhere; a value that is not a bare http(s) origin is a usage error naming the flag.
+ * elsewhere; a value that is not a bare http(s) origin is a usage error naming the flag. `--vary`
+ * varies the answers and refuses a seed that is not a 32-bit unsigned integer.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './cli.js';
@@ -77,5 +78,24 @@ describe('numbers and QA specs on the command line', () => {
     expect(await usage([], { MOCK_SEED: '1.5' })).toBe(
       'MOCK_SEED must be an integer >= 0 (got "1.5")',
     );
+  });
+});
+
+describe('--vary', () => {
+  it('varies the answers, naming the seed in x-mock-variation', async () => {
+    const server = (await main(['--vary', '5', '--port', '0', '--host', '127.0.0.1'], {}))!;
+    running.push(server);
+    const res = await fetch(`${server.url}/packages?limit=1`, {
+      headers: { 'x-api-key': 'demo-production-key' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-mock-variation')).toMatch(/^seed=5; \S/);
+  });
+
+  it('refuses anything but an integer from 0 to 2^32 - 1, naming the flag', async () => {
+    for (const bad of ['x', '1.5', '', '4294967296'])
+      await expect(main(['--vary', bad, '--port', '0'], {})).rejects.toThrow(
+        `--vary must be an integer from 0 to 4294967295 (got "${bad}")`,
+      );
   });
 });

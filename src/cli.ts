@@ -9,6 +9,7 @@ import { BASE_PATH, loadContract } from './contract/index.js';
 import { ENVIRONMENTS, type EnvironmentName } from './server/keys.js';
 import { startMockServer, type RunningServer } from './server/listen.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED } from './server/options.js';
+import { varySeedProblem } from './server/vary/step.js';
 import { TIER_FIELDS, tierOverrideProblems, type Tier } from './server/tiers.js';
 import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
@@ -140,6 +141,15 @@ const FLAGS = {
     section: 'QA',
     value: '<dir>',
     help: ['serve responses the proxy recorded (--fixtures) where a request matches'],
+  },
+  vary: {
+    section: 'QA',
+    value: '<seed>',
+    help: [
+      'vary every answer as far as the document allows (optional fields absent,',
+      'nulls, empty or long arrays, non-ASCII text, undeclared fields), the same',
+      'for the same seed and request; x-mock-variation names what changed',
+    ],
   },
   'admin-token': {
     section: 'QA',
@@ -396,6 +406,7 @@ export async function main(
     faults: faultOptions(values),
     replayDir: values.replay,
     records: values.records === undefined ? undefined : readRecordsFile(values.records),
+    vary: varyOf(values.vary),
     validateResponses: values['validate-responses'] || undefined,
     log: values.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
     stateUrl,
@@ -410,6 +421,15 @@ export async function main(
   if (cluster.isWorker) reportReady(banner);
   else process.stdout.write(banner);
   return running;
+}
+
+/** `--vary <seed>`: legal variation seeded by this number; off without the flag. */
+function varyOf(raw: string | undefined): { seed: number } | undefined {
+  if (raw === undefined) return undefined;
+  const seed = raw.trim() === '' ? Number.NaN : Number(raw);
+  const problem = varySeedProblem(seed, `"${raw}"`);
+  if (problem) throw new UsageError(`--vary ${problem}`);
+  return { seed };
 }
 
 /** `--state`: a Redis URL, or `memory` (the default, said explicitly). */

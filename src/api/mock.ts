@@ -23,6 +23,7 @@ import {
   type RandomFaultSpec,
 } from '../server/qa/actions.js';
 import type { Tier } from '../server/tiers.js';
+import { varySeedProblem } from '../server/vary/step.js';
 import { qaControls, type QaControls } from './qa.js';
 
 export interface MockOptions {
@@ -62,6 +63,12 @@ export interface MockOptions {
    * `--records FILE`): checked like `qa.records.put`, and part of the dataset a reset returns to.
    */
   records?: Partial<Record<RecordFamily, readonly object[]>>;
+  /**
+   * Legal variation (the CLI's `--vary <seed>`): every answer differs from the dataset's as far as
+   * the document allows, the same for the same seed and request; `x-mock-variation` names the
+   * pointers varied. Off by default.
+   */
+  vary?: { seed: number };
 }
 
 /**
@@ -107,6 +114,14 @@ function latencyOf(latency: MockOptions['latency']): LatencySpec | undefined {
   return parseLatency(String(latency));
 }
 
+function varyOf(vary: MockOptions['vary']): { seed: number } | undefined {
+  if (vary === undefined) return undefined;
+  const seed: unknown = (vary as { seed?: unknown } | null)?.seed;
+  const problem = varySeedProblem(seed, JSON.stringify(seed) ?? String(seed));
+  if (problem) throw new TypeError(`vary.seed ${problem}`);
+  return { seed: seed as number };
+}
+
 /** The library's options as the app factory takes them (the CLI maps its flags onto the same). */
 export function appOptions(options: MockOptions): Partial<AppOptions> {
   const environment = options.environment ?? 'production';
@@ -128,6 +143,7 @@ export function appOptions(options: MockOptions): Partial<AppOptions> {
       options.records === undefined
         ? undefined
         : { source: 'records option', families: options.records },
+    vary: varyOf(options.vary),
     faults: {
       seed: options.faultSeed ?? DEFAULT_SEED,
       latency: latencyOf(options.latency),

@@ -152,8 +152,11 @@ function shapeOf(schema: Schema): Shape {
   return shape;
 }
 
-/** What applies to one value: the static parts plus, recursively, the branches that fit it. */
-function applicable(schemas: readonly Schema[], value: unknown): Schema[] {
+/**
+ * What applies to one value: the static parts plus, recursively, the branches that fit it (also
+ * what legal variation reads to know which `required` and bounds hold for a value).
+ */
+export function applicable(schemas: readonly Schema[], value: unknown): Schema[] {
   // The common case (one schema, no combinator) allocates nothing.
   if (schemas.length === 1) {
     const shape = shapeOf(schemas[0]);
@@ -381,7 +384,8 @@ export function findForms(schema: Schema | undefined, value: unknown, at = ''): 
   return found;
 }
 
-function requiredOf(schema: Schema): string[] {
+/** The names a schema object lists as `required`. */
+export function requiredOf(schema: Schema): string[] {
   return Array.isArray(schema.required) ? schema.required.map(String) : [];
 }
 

@@ -2,7 +2,7 @@
  * @module app
  * `createApp(options)`: the mock as a Hono app that never listens. Routes are registered from the
  * document's operation table (operationId -> handler), most specific path first, each behind the
- * same straight line: request log -> delivery -> (response self-check) -> auth -> rate limit -> QA scenario
+ * same straight line: request log -> delivery -> (response self-check) -> (variation) -> auth -> rate limit -> QA scenario
  * -> input validation -> handler. A route's steps are registered as one handler (`chain.ts`).
  * Middleware factories are named for the step they make, as nouns: `requestLog`, `delivery`,
  * `responseCheck`, `auth`, `rateLimit`, `scenarios`, `bodyReader`, `inputValidation`.
@@ -36,6 +36,7 @@ import { bodyReader } from './middleware/read-body.js';
 import { Journal, requestLog } from './middleware/request-log.js';
 import { responseCheck } from './middleware/response-check.js';
 import { inputValidation } from './middleware/validate.js';
+import { variation } from './vary/step.js';
 import { splitUrl } from './query-string.js';
 import { resolveOptions, type AppOptions } from './options.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -165,6 +166,8 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     delivery(),
     // Sees every response whole, before delivery cuts or slows it.
     ...(options.validateResponses ? [responseCheck({ validators })] : []),
+    // Varies every answer the steps below build, as the document allows; absent when off.
+    ...(options.vary ? [variation({ ...options.vary, contract })] : []),
     auth({ keys, clock }),
     rateLimit({ store }),
     // QA controls act only on authenticated, admitted requests.

@@ -14,6 +14,7 @@ import { DEFAULT_KEYS_FILE, type EnvironmentName } from './keys.js';
 import { DEFAULT_TIERS_FILE, type Tier } from './tiers.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from './middleware/read-body.js';
 import type { StartRecords } from './qa/records-seed.js';
+import type { VaryOptions } from './vary/step.js';
 
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -47,6 +48,8 @@ export interface AppOptions {
   replayDir: string | undefined;
   /** Seeded random faults and global latency (QA); none by default. */
   faults: FaultPlanOptions;
+  /** Legal variation of every answer (`--vary <seed>`); off by default. */
+  vary: VaryOptions | undefined;
   /** Longest a response may be held up by QA delays and dribbles together (tests shorten it). */
   maxQaDurationMs: number;
   /** Shared state (`redis://host:port/db`); undefined keeps it in this process (see src/state/). */
@@ -84,6 +87,7 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     datasets: {},
     records: undefined,
     faults: { seed: DEFAULT_SEED },
+    vary: undefined,
     maxQaDurationMs: MAX_QA_DURATION_MS,
     stateUrl: undefined,
     stateOptions: {},

@@ -1,0 +1,128 @@
+/**
+ * @module meta/vary.test
+ * The mock under legal variation still keeps the contract, as the suite judges it: for seeds 1, 2
+ * and 3, the compiled mock is started with `--vary <seed>` (every operation:
+ * `--release unreleased`) and the compiled `web-data-contract` is run against it as a user runs it
+ * against any base URL, with the demo keys. The default mode must pass (the undeclared fields and
+ * absent optional fields variation adds are warnings there). `--strict` holds the target to "no
+ * field the document does not declare": it must fail, on undeclared fields and on nothing else.
+ * Both commands are the compiled package's (`dist/`, which `npm test` builds first), as
+ * `release-matrix` runs them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ContractReport } from '../run.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'web-data-contract.js');
+const MOCK_BIN = join(ROOT, 'bin', 'web-data-mock.js');
+/** One whole suite run against the mock (seconds; generous for a loaded machine). */
+const RUN_MS = 180_000;
+/** Failures named in an assertion message: enough to see the cause, not the whole report. */
+const SHOWN = 12;
+/** The demo keys of the bundled keys file, by the suite's variables. */
+const KEYS = {
+  CONTRACT_API_KEY: 'demo-unlimited-key',
+  CONTRACT_RESTRICTED_API_KEY: 'demo-no-documents-key',
+  CONTRACT_RATE_LIMIT_API_KEY: 'demo-low-tier-key',
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'vary-suite-'));
+const mocks: ChildProcess[] = [];
+afterAll(() => {
+  for (const mock of mocks) mock.kill();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The compiled mock with `--vary <seed>` on a free port; resolves to the base URL its banner names. */
+function variedMock(seed: number): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    [MOCK_BIN, '--vary', String(seed), '--release', 'unreleased', '--port', '0'],
+    { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1' } },
+  );
+  mocks.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+      const url = /^\s+production\s+(http\S+)$/m.exec(output)?.[1];
+      if (url) resolve(url);
+    });
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('close', (code) => reject(new Error(`the mock exited (${code}): ${output}`)));
+  });
+}
+
+/** The compiled suite against a base URL, in an environment without the caller's suite or vitest variables. */
+function suite(
+  baseUrl: string,
+  name: string,
+  flags: string[] = [],
+): Promise<{ code: number | null; output: string; report: () => ContractReport }> {
+  const reports = join(dir, name);
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('CONTRACT_') && !k.startsWith('VITEST') && k !== 'GITHUB_STEP_SUMMARY',
+    ),
+  );
+  const child = spawn(
+    process.execPath,
+    [BIN, baseUrl, '--release', 'unreleased', '--report-dir', reports, ...flags],
+    { cwd: ROOT, env: { ...env, ...KEYS, NO_COLOR: '1' } },
+  );
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const report = () =>
+    JSON.parse(readFileSync(join(reports, 'contract-report.json'), 'utf8')) as ContractReport;
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output, report })));
+}
+
+/** The failures of a run, one line each; the end of the console when it wrote no report. */
+function failuresOf(run: { output: string; report: () => ContractReport }): string {
+  let report: ContractReport;
+  try {
+    report = run.report();
+  } catch {
+    return run.output.slice(-3000);
+  }
+  const failures = report.findings.filter((f) => f.severity === 'failure');
+  const lines = failures.slice(0, SHOWN).map((f) => `${f.rule} in ${f.operationId}: ${f.message}`);
+  const more = failures.length > SHOWN ? [`... and ${failures.length - SHOWN} more`] : [];
+  return [`${failures.length} failure(s)`, ...lines, ...more].join('\n');
+}
+
+describe('the contract suite against the mock with --vary', () => {
+  for (const seed of [1, 2, 3])
+    it(
+      `passes in the default mode with --vary ${seed}`,
+      async () => {
+        const run = await suite(await variedMock(seed), `seed-${seed}`);
+        expect(run.code, failuresOf(run)).toBe(0);
+        const report = run.report();
+        expect(report.passed).toBe(true);
+        // What variation adds is seen, as warnings: undeclared fields.
+        expect(report.findings.some((f) => f.rule === 'undeclared-field')).toBe(true);
+      },
+      RUN_MS,
+    );
+
+  it(
+    'fails with --strict, on undeclared fields only',
+    async () => {
+      const run = await suite(await variedMock(1), 'strict', ['--strict']);
+      expect(run.code).toBe(1);
+      const failures = run.report().findings.filter((f) => f.severity === 'failure');
+      expect(failures.length).toBeGreaterThan(0);
+      expect(failures.filter((f) => f.rule !== 'undeclared-field').map((f) => f.message)).toEqual(
+        [],
+      );
+    },
+    RUN_MS,
+  );
+});
