@@ -12,11 +12,8 @@ import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED } from './server/options.js';
 import { TIER_FIELDS, tierOverrideProblems, type Tier } from './server/tiers.js';
 import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
-import { runProxyCli } from './proxy/index.js';
 import { EXIT_USAGE, exitCodeFor, UsageError } from './usage.js';
 import cluster from 'node:cluster';
-import { redactUrl, StateUnreachableError } from './state/redis.js';
-import { reportReady, runWorkers } from './workers.js';
 
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {
@@ -300,7 +297,7 @@ export async function main(
     process.stdout.write(HELP);
     return undefined;
   }
-  const stateUrl = stateUrlOf(values.state ?? env.MOCK_STATE);
+  const stateUrl = await stateUrlOf(values.state ?? env.MOCK_STATE);
   const workers = integer('workers', values.workers, 1) ?? 1;
   if (workers > 1 && !stateUrl)
     // Each worker would keep its own counters: a 20-a-minute key could make 20 x n. Sharing
@@ -309,6 +306,7 @@ export async function main(
       '--workers needs --state redis://... (each worker would otherwise keep its own rate limits, faults and journal)',
     );
   if (workers > 1 && cluster.isPrimary) {
+    const { runWorkers } = await import('./workers.js');
     await runWorkers(workers, stateUrl!);
     return undefined;
   }
@@ -342,18 +340,21 @@ export async function main(
   });
   const banner = bannerOf(running, Math.round(performance.now() - started));
   // In a cluster the primary prints one banner, once every worker is ready (see workers.ts).
-  if (cluster.isWorker) reportReady(banner);
+  if (cluster.isWorker) (await import('./workers.js')).reportReady(banner);
   else process.stdout.write(banner);
   return running;
 }
 
 /** `--state`: a Redis URL, or `memory` (the default, said explicitly). */
-function stateUrlOf(raw: string | undefined): string | undefined {
+async function stateUrlOf(raw: string | undefined): Promise<string | undefined> {
   if (raw === undefined || raw === '' || raw === 'memory') return undefined;
-  if (!/^rediss?:\/\//.test(raw))
+  if (!/^rediss?:\/\//.test(raw)) {
+    // The Redis modules (ioredis) load only when a --state flag needs them.
+    const { redactUrl } = await import('./state/redis.js');
     throw new UsageError(
       `--state must be redis://host:port/db, rediss://... or memory (got "${redactUrl(raw)}")`,
     );
+  }
   return raw;
 }
 
@@ -407,7 +408,7 @@ export async function run(): Promise<void> {
     const argv = process.argv.slice(2);
     // The proxy is its own program with its own flags; it shares only the entry point.
     const running = argv.some((a) => a === '--proxy' || a.startsWith('--proxy='))
-      ? await runProxyCli(argv)
+      ? await (await import('./proxy/index.js')).runProxyCli(argv)
       : await main(argv);
     if (!running) return;
     let closing = false;
@@ -430,6 +431,7 @@ export async function run(): Promise<void> {
     // the flag or file named; anything else exits 1.
     const code = exitCodeFor(error);
     // Redis away is not a mistake in the flags: one line is the whole story.
+    const { StateUnreachableError } = await import('./state/redis.js');
     const hint =
       code === EXIT_USAGE && !(error instanceof StateUnreachableError) ? '\n(see --help)' : '';
     console.error(`web-data-mock: ${(error as Error).message}${hint}`);

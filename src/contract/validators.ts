@@ -59,6 +59,10 @@ function createAjv(options: { useDefaults: boolean }): Ajv2020 {
     strictRequired: false,
     strictTypes: false,
     useDefaults: options.useDefaults,
+    // Checking each schema against the JSON Schema meta-schema first compiles the meta-schema,
+    // the largest compile of a start; every schema given here is the document's or our own, and
+    // tests check them all against it (schemas-valid.test.ts).
+    validateSchema: false,
   });
   addFormats.default(ajv);
   for (const keyword of ANNOTATIONS)
@@ -363,17 +367,23 @@ function headerViolations(
   return violations;
 }
 
+/** `make()` on the first call, then the same value: an ajv instance costs its setup only when used. */
+function once<T>(make: () => T): () => T {
+  let value: { made: T } | undefined;
+  return () => (value ??= { made: make() }).made;
+}
+
 export function createValidators(contract: Contract): Validators {
-  const bodyAjv = createAjv({ useDefaults: false });
-  const paramAjv = createAjv({ useDefaults: true });
+  const bodyAjv = once(() => createAjv({ useDefaults: false }));
+  const paramAjv = once(() => createAjv({ useDefaults: true }));
 
   // Compiled on first use and then kept: startup pays only for what is called, and each schema
   // object (shared across operations after dereferencing) is compiled once.
-  const compiled = memoized((schema: Schema) => bodyAjv.compile(schema));
-  const paramChecker = memoized((op: Operation) => paramAjv.compile(parameterObjectSchema(op)));
+  const compiled = memoized((schema: Schema) => bodyAjv().compile(schema));
+  const paramChecker = memoized((op: Operation) => paramAjv().compile(parameterObjectSchema(op)));
   // Request bodies get the schema's defaults (e.g. search `limit`) but, unlike parameters, no coercion.
   const bodyChecker = memoized((op: Operation) =>
-    op.requestBody ? paramAjv.compile(op.requestBody.schema) : undefined,
+    op.requestBody ? paramAjv().compile(op.requestBody.schema) : undefined,
   );
   const queryParametersOf = memoized(
     (op: Operation) =>
@@ -429,12 +439,31 @@ export interface SchemaProblem {
   message: string;
 }
 
+/** One ajv for every configuration schema in the process: each instance pays its setup once. */
+const configAjv = once(() => createAjv({ useDefaults: false }));
+const configCheckers = new WeakMap<Schema, ValidateFunction>();
+
+/**
+ * Compiled once per schema object. ajv keeps no copy in its own cache (a schema built per call,
+ * like a tier override, would stay there for good); the WeakMap keeps it while the schema lives.
+ */
+function configChecker(schema: Schema): ValidateFunction {
+  let check = configCheckers.get(schema);
+  if (!check) {
+    const ajv = configAjv();
+    check = ajv.compile(schema);
+    ajv.removeSchema(schema);
+    configCheckers.set(schema, check);
+  }
+  return check;
+}
+
 /**
  * A checker for a JSON Schema of our own (configuration files), with the same ajv setup as the
  * document's schemas. Problems never carry the offending value: a file may hold secrets.
  */
 export function compileSchema(schema: Schema): (data: unknown) => SchemaProblem[] {
-  const check = createAjv({ useDefaults: false }).compile(schema);
+  const check = configChecker(schema);
   return (data) =>
     check(data)
       ? []
