@@ -44,11 +44,20 @@ export function launchCli(
   build: Build = 'tsx',
 ): Promise<LaunchedCli> {
   const entry = build === 'tsx' ? ['--import', 'tsx', CLI] : [BIN];
+  return launch(process.execPath, [...entry, '--port', '0', ...args], { timeoutMs });
+}
+
+/**
+ * Spawns any server command that prints a banner line ending in its `.../web-data/v1` URL (the
+ * mock's CLI, `npx web-data-mock`, the bare yardstick) and resolves once it has.
+ */
+export function launch(
+  command: string,
+  args: string[],
+  { cwd = REPO, timeoutMs = 60_000 }: { cwd?: string; timeoutMs?: number } = {},
+): Promise<LaunchedCli> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...entry, '--port', '0', ...args], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -62,7 +71,7 @@ export function launchCli(
       reject(error);
     };
     const early = (code: number | null) =>
-      fail(new Error(`CLI exited (${code}) before its banner; output:\n${out}`));
+      fail(new Error(`${command} exited (${code}) before its banner; output:\n${out}`));
     child.once('exit', early);
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
