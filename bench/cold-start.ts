@@ -10,7 +10,7 @@
  * judged. Used by `bench/run.ts`, and on its own by `bench/cold-start-cli.ts`.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,6 +22,8 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-server.js', import.meta.url));
 const PROBE = fileURLToPath(new URL('./import-probe.js', import.meta.url));
 const PACKAGE = 'web-data-api-double';
+/** `/proc/<pid>/stat` counts CPU time in clock ticks: 100 a second on Linux (USER_HZ). */
+const CLOCK_TICKS_PER_SECOND = 100;
 /** Ten minutes: packing builds the package, and installing on a busy machine is slow. */
 const INSTALL_TIMEOUT_MS = 600_000;
 
@@ -36,11 +38,17 @@ export interface ImportProbe {
   /** `createMockApp()` after the import, until it resolves. */
   createMs: number;
   firstFetchMs: number;
+  /** CPU time (user + system) of the same three steps: robust to a busy machine where wall time is not. */
+  nodeStartCpuMs: number;
+  importCpuMs: number;
+  createCpuMs: number;
 }
 
 export interface ColdStartRound {
   /** Spawn -> first 200 of each kind measured in this round. */
   firstAnswerMs: Partial<Record<StartKind, number>>;
+  /** CPU time the started process had used at its first 200 (Linux; not for npx, whose process is npm's). */
+  firstAnswerCpuMs: Partial<Record<StartKind, number>>;
   probe: ImportProbe;
 }
 
@@ -94,13 +102,28 @@ function commandOf(kind: StartKind, project: string | undefined) {
   }
 }
 
-/** One cold start: spawn, poll until the first 200, stop. */
-async function startOnce(kind: StartKind, project: string | undefined): Promise<number> {
+/** CPU time (user + system) a live process has used, in ms, from `/proc` (Linux; undefined elsewhere). */
+function cpuMsOf(pid: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces, inside parentheses): utime is the 12th, stime the 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One cold start: spawn, poll until the first 200 (wall time, and the process's CPU time then), stop. */
+async function startOnce(
+  kind: StartKind,
+  project: string | undefined,
+): Promise<{ ms: number; cpuMs: number | undefined }> {
   const { command, args, cwd } = commandOf(kind, project);
   const launched = await launch(command, args, { cwd });
   try {
     const answeredAt = await firstAnswer(`${launched.url}/products?limit=10`);
-    return Math.round(answeredAt - launched.spawnedAt);
+    const cpuMs = kind === 'npx' ? undefined : cpuMsOf(launched.child.pid!);
+    return { ms: Math.round(answeredAt - launched.spawnedAt), cpuMs };
   } finally {
     await stopCli(launched.child);
   }
@@ -118,6 +141,9 @@ async function probeImport(entry: string): Promise<ImportProbe> {
     importMs: round(probe.importMs),
     createMs: round(probe.createMs),
     firstFetchMs: round(probe.firstFetchMs),
+    nodeStartCpuMs: round(probe.nodeStartCpuMs),
+    importCpuMs: round(probe.importCpuMs),
+    createCpuMs: round(probe.createCpuMs),
   };
 }
 
@@ -137,9 +163,14 @@ export async function measureColdStarts(
   for (let k = 0; k < rounds; k++) {
     const order = k % 2 === 0 ? kinds : [...kinds].reverse();
     const firstAnswerMs: ColdStartRound['firstAnswerMs'] = {};
-    for (const kind of order) firstAnswerMs[kind] = await startOnce(kind, project);
+    const firstAnswerCpuMs: ColdStartRound['firstAnswerCpuMs'] = {};
+    for (const kind of order) {
+      const { ms, cpuMs } = await startOnce(kind, project);
+      firstAnswerMs[kind] = ms;
+      if (cpuMs !== undefined) firstAnswerCpuMs[kind] = cpuMs;
+    }
     const probe = await probeImport(entry);
-    measured.push({ firstAnswerMs, probe });
+    measured.push({ firstAnswerMs, firstAnswerCpuMs, probe });
     log(
       `cold start round ${k + 1} of ${rounds}: ${kinds.map((kind) => `${kind} ${firstAnswerMs[kind]} ms`).join(', ')}; import ${probe.importMs} ms, createMockApp ${probe.createMs} ms`,
     );
