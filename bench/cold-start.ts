@@ -15,7 +15,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { firstAnswer, launch, stopCli } from './startup.js';
+import { firstAnswer, launch, stopCli, stopGroup } from './startup.js';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -119,13 +119,14 @@ async function startOnce(
   project: string | undefined,
 ): Promise<{ ms: number; cpuMs: number | undefined }> {
   const { command, args, cwd } = commandOf(kind, project);
-  const launched = await launch(command, args, { cwd });
+  const group = kind === 'npx';
+  const launched = await launch(command, args, { cwd, detached: group });
   try {
     const answeredAt = await firstAnswer(`${launched.url}/products?limit=10`);
     const cpuMs = kind === 'npx' ? undefined : cpuMsOf(launched.child.pid!);
     return { ms: Math.round(answeredAt - launched.spawnedAt), cpuMs };
   } finally {
-    await stopCli(launched.child);
+    await (group ? stopGroup(launched.child) : stopCli(launched.child));
   }
 }
 

@@ -54,10 +54,19 @@ export function launchCli(
 export function launch(
   command: string,
   args: string[],
-  { cwd = REPO, timeoutMs = 60_000 }: { cwd?: string; timeoutMs?: number } = {},
+  {
+    cwd = REPO,
+    timeoutMs = 60_000,
+    detached = false,
+  }: {
+    cwd?: string;
+    timeoutMs?: number;
+    /** Its own process group, for a command whose server is a grandchild (npx): see stopGroup. */
+    detached?: boolean;
+  } = {},
 ): Promise<LaunchedCli> {
   const spawnedAt = performance.now();
-  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd, detached, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -132,6 +141,18 @@ export function stopCli(
       resolve({ code, signal: by, ms: Math.round(performance.now() - started) }),
     );
     child.kill(signal);
+  });
+}
+
+/**
+ * Signals a whole process group started with `detached` and resolves when its leader exits: npx
+ * does not pass SIGTERM on to the server it started, which would outlive it.
+ */
+export function stopGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    process.kill(-child.pid!, signal);
   });
 }
 
