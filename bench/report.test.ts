@@ -6,8 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from './load.js';
+import type { ColdStartReport, ColdStartRound } from './cold-start.js';
 import {
   buildComparison,
+  coldStartSection,
   keepsUp,
   checkTargets,
   rowFromRounds,
@@ -233,5 +235,82 @@ describe('keepsUp', () => {
     expect(keepsUp([0.97, 0.96, 0.98])).toBe('within noise');
     expect(keepsUp([0.8, 0.85, 1.01])).toBe('within noise');
     expect(keepsUp([0.8, 0.9, 0.85, 0.99])).toBe('no');
+  });
+});
+
+function coldRound(
+  bare: number,
+  installed: number,
+  importMs: number,
+  createMs: number,
+): ColdStartRound {
+  return {
+    firstAnswerMs: { bare, bin: installed + 50, installed, npx: installed + 400 },
+    firstAnswerCpuMs: { bare: bare / 2, bin: installed / 2, installed: installed / 2 },
+    probe: {
+      nodeStartMs: 40,
+      importMs,
+      createMs,
+      firstFetchMs: 5,
+      nodeStartCpuMs: 30,
+      importCpuMs: importMs,
+      createCpuMs: createMs,
+    },
+  };
+}
+
+function coldStart(load: number, rounds: ColdStartRound[]): ColdStartReport {
+  return {
+    rounds,
+    loadAverage: { before: [load, load, load], after: [load, load, load] },
+    cores: 2,
+    probed: 'installed',
+  };
+}
+
+describe('cold-start targets (issue 32)', () => {
+  const quick = [
+    coldRound(100, 350, 150, 80),
+    coldRound(80, 300, 160, 90),
+    coldRound(120, 500, 170, 70),
+  ];
+
+  it("judges the installed command by the median of each round's ratio to the bare server, and import and createMockApp in ms", () => {
+    const checks = checkTargets({ ...report([]), coldStart: coldStart(0.5, quick) }).slice(-3);
+    // Round ratios 3.5, 3.75, 4.17: median 3.75.
+    expect(checks.map((c) => [c.measured.split(' ')[0], c.ok])).toEqual([
+      ['3.75x', true],
+      ['160', true],
+      ['80', true],
+    ]);
+    const slow = [
+      coldRound(100, 450, 250, 150),
+      coldRound(100, 420, 210, 120),
+      coldRound(100, 300, 100, 50),
+    ];
+    expect(
+      checkTargets({ ...report([]), coldStart: coldStart(0.5, slow) })
+        .slice(-3)
+        .map((c) => c.ok),
+    ).toEqual([false, false, false]);
+  });
+
+  it('never counts a target as met on a loaded machine, and says so', () => {
+    const checks = checkTargets({ ...report([]), coldStart: coldStart(14.2, quick) }).slice(-3);
+    expect(
+      checks.every(
+        (c) => !c.ok && c.measured.includes('not judged: load average 14.20 on 2 cores'),
+      ),
+    ).toBe(true);
+    expect(coldStartSection(coldStart(14.2, quick)).join('\n')).toContain('a loaded machine');
+  });
+
+  it('renders every kind beside the bare server, with the CPU figures', () => {
+    const text = coldStartSection(coldStart(0.5, quick)).join('\n');
+    expect(text).toContain('| installed, `npx web-data-mock`');
+    expect(text).toMatch(
+      /\| repository, `node bin\/web-data-mock.js` \| 400 ms \| 400, 350, 550 \|/,
+    );
+    expect(text).toContain('| `createMockApp()` after the import | 80 ms | 80, 90, 70 | 80 ms |');
   });
 });

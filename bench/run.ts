@@ -16,7 +16,10 @@
  * it; each scenario and cold start is measured for each, interleaved, and a table compares them),
  * `--only <scenario id>`, `--profile` (the mock child writes a V8 CPU profile to
  * bench/results/profiles/), `--no-state-store` (skip the Redis-against-memory comparison, which
- * otherwise ends a full run and writes `bench/results/state-store.md`).
+ * otherwise ends a full run and writes `bench/results/state-store.md`), `--cold-start-rounds 5`
+ * (0 skips: rounds of cold starts beside a bare node:http server, of the packed and installed
+ * package among others, and of import and `createMockApp()`; see cold-start.ts), `--installed
+ * <project dir>` (reuse an installed copy instead of packing and installing one).
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -44,6 +47,7 @@ import {
 } from './scenarios.js';
 import { BENCH_KEY, combineStartups, probeStartup, type StartupResult } from './startup.js';
 import { compareStores } from './state-store.js';
+import { installPacked, measureColdStarts, type ColdStartReport } from './cold-start.js';
 import { writeFileSync } from 'node:fs';
 
 const DEFAULT_DURATION_S = 4;
@@ -71,6 +75,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
     'state-store': { type: 'boolean', default: true },
+    'cold-start-rounds': { type: 'string', default: '5' },
+    installed: { type: 'string' },
   },
   allowNegative: true,
 });
@@ -310,6 +316,24 @@ for (const scale of scales(values['startup-scales'])) {
   for (const build of builds) startup.push(combineStartups(samples.get(build)!));
 }
 
+// Cold starts beside a bare server, and import and in-process readiness (issue 32).
+const coldStartRounds = Number(values['cold-start-rounds']);
+if (!(Number.isInteger(coldStartRounds) && coldStartRounds >= 0))
+  throw new Error(
+    `--cold-start-rounds must be a whole number; received ${values['cold-start-rounds']}`,
+  );
+let coldStart: ColdStartReport | undefined;
+if (coldStartRounds > 0) {
+  let project = values.installed;
+  if (!project) {
+    log(
+      'packing and installing the package for the cold starts (npm pack, npm install --omit=dev)',
+    );
+    project = await installPacked();
+  }
+  coldStart = await measureColdStarts(coldStartRounds, project, log);
+}
+
 const report: BenchReport = {
   date: new Date().toISOString(),
   machine: machine(),
@@ -317,6 +341,7 @@ const report: BenchReport = {
   rows,
   skipped,
   startup,
+  coldStart,
 };
 // The key is a demo key, but reports never carry key values.
 if (JSON.stringify(report).includes(BENCH_KEY))

@@ -44,11 +44,29 @@ export function launchCli(
   build: Build = 'tsx',
 ): Promise<LaunchedCli> {
   const entry = build === 'tsx' ? ['--import', 'tsx', CLI] : [BIN];
+  return launch(process.execPath, [...entry, '--port', '0', ...args], { timeoutMs });
+}
+
+/**
+ * Spawns any server command that prints a banner line ending in its `.../web-data/v1` URL (the
+ * mock's CLI, `npx web-data-mock`, the bare yardstick) and resolves once it has.
+ */
+export function launch(
+  command: string,
+  args: string[],
+  {
+    cwd = REPO,
+    timeoutMs = 60_000,
+    detached = false,
+  }: {
+    cwd?: string;
+    timeoutMs?: number;
+    /** Its own process group, for a command whose server is a grandchild (npx): see stopGroup. */
+    detached?: boolean;
+  } = {},
+): Promise<LaunchedCli> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...entry, '--port', '0', ...args], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(command, args, { cwd, detached, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -62,7 +80,7 @@ export function launchCli(
       reject(error);
     };
     const early = (code: number | null) =>
-      fail(new Error(`CLI exited (${code}) before its banner; output:\n${out}`));
+      fail(new Error(`${command} exited (${code}) before its banner; output:\n${out}`));
     child.once('exit', early);
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -123,6 +141,18 @@ export function stopCli(
       resolve({ code, signal: by, ms: Math.round(performance.now() - started) }),
     );
     child.kill(signal);
+  });
+}
+
+/**
+ * Signals a whole process group started with `detached` and resolves when its leader exits: npx
+ * does not pass SIGTERM on to the server it started, which would outlive it.
+ */
+export function stopGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    process.kill(-child.pid!, signal);
   });
 }
 

@@ -13,8 +13,6 @@ import { varySeedProblem } from './server/vary/step.js';
 import { TIER_FIELDS, tierOverrideProblems, type Tier } from './server/tiers.js';
 import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
 import type { FaultPlanOptions } from './server/qa/fault-plan.js';
-import { runProxyCli } from './proxy/index.js';
-import { proxyHelpFor } from './proxy/args.js';
 import {
   EXIT_USAGE,
   exitCodeFor,
@@ -26,8 +24,6 @@ import {
   type NumberRange,
 } from './usage.js';
 import cluster from 'node:cluster';
-import { redactUrl, StateUnreachableError } from './state/redis.js';
-import { reportReady, runWorkers } from './workers.js';
 import { onEnd } from './process-lifetime.js';
 import { readRecordsFile } from './server/qa/records-seed.js';
 
@@ -377,7 +373,7 @@ export async function main(
     process.stdout.write(helpText(command));
     return undefined;
   }
-  const stateUrl = stateUrlOf(values.state ?? env.MOCK_STATE);
+  const stateUrl = await stateUrlOf(values.state ?? env.MOCK_STATE);
   const workers = integer(given('workers', values.workers), { min: 1 }) ?? 1;
   if (workers > 1 && !stateUrl)
     // Each worker would keep its own counters: a 20-a-minute key could make 20 x n. Sharing
@@ -386,6 +382,7 @@ export async function main(
       '--workers needs --state redis://... (each worker would otherwise keep its own rate limits, faults and journal)',
     );
   if (workers > 1 && cluster.isPrimary) {
+    const { runWorkers } = await import('./workers.js');
     await runWorkers(workers, stateUrl!);
     return undefined;
   }
@@ -418,7 +415,7 @@ export async function main(
   });
   const banner = bannerOf(running, Math.round(performance.now() - started));
   // In a cluster the primary prints one banner, once every worker is ready (see workers.ts).
-  if (cluster.isWorker) reportReady(banner);
+  if (cluster.isWorker) (await import('./workers.js')).reportReady(banner);
   else process.stdout.write(banner);
   return running;
 }
@@ -433,12 +430,15 @@ function varyOf(raw: string | undefined): { seed: number } | undefined {
 }
 
 /** `--state`: a Redis URL, or `memory` (the default, said explicitly). */
-function stateUrlOf(raw: string | undefined): string | undefined {
+async function stateUrlOf(raw: string | undefined): Promise<string | undefined> {
   if (raw === undefined || raw === '' || raw === 'memory') return undefined;
-  if (!/^rediss?:\/\//.test(raw))
+  if (!/^rediss?:\/\//.test(raw)) {
+    // The Redis modules (ioredis) load only when a --state flag needs them.
+    const { redactUrl } = await import('./state/redis.js');
     throw new UsageError(
       `--state must be redis://host:port/db, rediss://... or memory (got "${redactUrl(raw)}")`,
     );
+  }
   return raw;
 }
 
@@ -501,10 +501,13 @@ export async function run(command = REPOSITORY_COMMAND): Promise<void> {
     // The proxy is its own program with its own flags; it shares only the entry point.
     const proxy = argv.some((a) => a === '--proxy' || a.startsWith('--proxy='));
     if (proxy && argv.some((a) => a === '--help' || a === '-h')) {
-      process.stdout.write(proxyHelpFor(command));
+      process.stdout.write((await import('./proxy/args.js')).proxyHelpFor(command));
       return;
     }
-    const running = proxy ? await runProxyCli(argv) : await main(argv, process.env, command);
+    // The proxy's modules load only when --proxy asks for them.
+    const running = proxy
+      ? await (await import('./proxy/index.js')).runProxyCli(argv)
+      : await main(argv, process.env, command);
     if (!running) return;
     onEnd((reason) => {
       process.stdout.write(`\n${reason}: finishing in-flight requests and closing\n`);
@@ -521,6 +524,7 @@ export async function run(command = REPOSITORY_COMMAND): Promise<void> {
     // the flag or file named; anything else exits 1.
     const code = exitCodeFor(error);
     // Redis away is not a mistake in the flags: one line is the whole story.
+    const { StateUnreachableError } = await import('./state/redis.js');
     const hint =
       code === EXIT_USAGE && !(error instanceof StateUnreachableError) ? '\n(see --help)' : '';
     console.error(`web-data-mock: ${(error as Error).message}${hint}`);

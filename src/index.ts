@@ -29,19 +29,15 @@ export {
   type RecordEditEntry,
   type RecordPutResult,
 } from './api/qa.js';
-export {
-  runContract,
-  type RunContractOptions,
-  type ContractReport,
-  type Finding,
-  type CoverageCell,
+// The suite and the proxy load on first call (api/on-demand.ts); their types come from their modules.
+export { runContract, startProxy } from './api/on-demand.js';
+export type {
+  RunContractOptions,
+  ContractReport,
+  Finding,
+  CoverageCell,
 } from '../contract-tests/run.js';
-export {
-  startProxy,
-  type StartProxyOptions,
-  type RunningProxy,
-  type ProxyInput,
-} from './proxy/index.js';
+export type { StartProxyOptions, RunningProxy, ProxyInput } from './proxy/index.js';
 export type { Examples, KeyPurpose } from './server/examples.js';
 export type { Tier } from './server/tiers.js';
 export type { LatencySpec, RandomFaultSpec, FaultAction } from './server/qa/actions.js';

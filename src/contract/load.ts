@@ -1,15 +1,14 @@
 /**
  * @module load
- * Reads `spec/openapi.yaml` once per path and release, dereferences it, trims it to one release
+ * Reads `spec/openapi.yaml` once per path and release: from its prepared form when `npm run build`
+ * made one from this very text (prepared.ts), else parsed and dereferenced; trims it to one release
  * when asked (trim.ts) and builds the operation table (operations.ts). Nothing else parses the YAML.
  */
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../package-root.js';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
-import { parse as parseYaml } from 'yaml';
-import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Contract } from './model.js';
 import { collectOperations } from './operations.js';
+import { decodePrepared, parseDocument, PREPARED_PATH, type ParsedDocument } from './prepared.js';
 import { UNRELEASED, type Release } from './releases.js';
 import { trimToRelease } from './trim.js';
 
@@ -42,17 +41,33 @@ export function readSpecText(specPath = DEFAULT_SPEC_PATH): string {
   return readFileSync(specPath, 'utf8');
 }
 
+/** The prepared file's text, when there is one (a checkout that was never built has none). */
+function readPrepared(): string | undefined {
+  try {
+    return readFileSync(PREPARED_PATH, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The document from its prepared form when that was made from exactly `text`, else parsed. */
+async function readDocument(text: string): Promise<ParsedDocument> {
+  const prepared = readPrepared();
+  return (prepared && decodePrepared(prepared, text)) || parseDocument(text);
+}
+
 async function buildContract(specPath: string, requested?: Release): Promise<Contract> {
-  const raw = parseYaml(readSpecText(specPath)) as OpenAPIV3_1.Document;
-  const latestRelease = raw.info.version;
-  const changelog = (raw.info as { 'x-changelog'?: { release: string }[] })['x-changelog'] ?? [];
+  const { source: sourceDocument, dereferenced: document } = await readDocument(
+    readSpecText(specPath),
+  );
+  const latestRelease = document.info.version;
+  const changelog =
+    (document.info as { 'x-changelog'?: { release: string }[] })['x-changelog'] ?? [];
   const releases = changelog.map((entry) => entry.release);
   const release = requested ?? latestRelease;
   if (!releases.includes(release)) {
     throw new Error(`Unknown release "${release}"; the changelog names: ${releases.join(', ')}`);
   }
-  const sourceDocument = structuredClone(raw);
-  const document = await $RefParser.dereference<OpenAPIV3_1.Document>(raw);
   if (release !== UNRELEASED) {
     trimToRelease(document, release);
     trimToRelease(sourceDocument, release);

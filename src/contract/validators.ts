@@ -3,8 +3,9 @@
  * The one ajv setup for everyone: request parameters and bodies for the mock, response bodies and
  * headers for the mock's self-check, the contract suite and the proxy. Compiled once per contract.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Options } from 'ajv';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import {
   isSource,
   type Contract,
@@ -16,6 +17,7 @@ import {
 } from './model.js';
 import { declaredResponse } from './operations.js';
 import { unescapeSegment } from './pointer.js';
+import { preparedValidator, type Setup } from './prepared-validators.js';
 
 /** One broken rule in a request, as the mock reports it in a 400 body. */
 export interface InputProblem {
@@ -53,13 +55,27 @@ const ANNOTATIONS = [
   'discriminator',
 ];
 
-function createAjv(options: { useDefaults: boolean }): Ajv2020 {
-  const ajv = new Ajv2020({
+const requireCjs = createRequire(import.meta.url);
+
+/**
+ * One ajv of a setup. ajv's compiler (some 90 modules) loads here, on first use: a start whose
+ * validators were all prepared at build time (prepared-validators.ts) never loads it. `code` is
+ * for the build, which asks for standalone source.
+ */
+export function createAjv(options: { useDefaults: boolean; code?: Options['code'] }): Ajv2020 {
+  const { Ajv2020: Ajv } = requireCjs('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = requireCjs('ajv-formats') as typeof import('ajv-formats');
+  const ajv = new Ajv({
     allErrors: true,
     strict: true,
     strictRequired: false,
     strictTypes: false,
     useDefaults: options.useDefaults,
+    // Checking each schema against the JSON Schema meta-schema first compiles the meta-schema,
+    // the largest compile of a start; every schema given here is the document's or our own, and
+    // tests check them all against it (schemas-valid.test.ts).
+    validateSchema: false,
+    code: options.code,
   });
   addFormats.default(ajv);
   for (const keyword of ANNOTATIONS)
@@ -248,6 +264,34 @@ function parameterObjectSchema(op: Operation): Schema {
 }
 
 /**
+ * ajv's standalone code (CommonJS) of each schema's validator, compiled with the run-time setup:
+ * what the build writes and prepared-validators.ts loads.
+ */
+export function standaloneSources(wanted: readonly { setup: Setup; schema: Schema }[]): string[] {
+  const { _ } = requireCjs('ajv') as typeof import('ajv');
+  const standalone = requireCjs('ajv/dist/standalone/index.js') as (
+    ajv: Ajv2020,
+    validate: ValidateFunction,
+  ) => string;
+  const code = { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` };
+  const ajvs: Record<Setup, () => Ajv2020> = {
+    plain: once(() => createAjv({ useDefaults: false, code })),
+    defaults: once(() => createAjv({ useDefaults: true, code })),
+  };
+  return wanted.map(({ setup, schema }) =>
+    standalone(ajvs[setup](), ajvs[setup]().compile(schema)),
+  );
+}
+
+/** The schemas whose validators the build prepares for a contract: each operation's parameters and request body. */
+export function schemasToPrepare(contract: Contract): { setup: Setup; schema: Schema }[] {
+  return contract.operations.flatMap((op) => [
+    { setup: 'defaults' as const, schema: parameterObjectSchema(op) },
+    ...(op.requestBody ? [{ setup: 'defaults' as const, schema: op.requestBody.schema }] : []),
+  ]);
+}
+
+/**
  * The query as `query:name` values, coerced by each declared schema (comma-joined arrays split),
  * and the problems of names not declared or given twice.
  */
@@ -388,17 +432,28 @@ function headerViolations(
   return violations;
 }
 
+/** `make()` on the first call, then the same value: an ajv instance costs its setup only when used. */
+function once<T>(make: () => T): () => T {
+  let value: { made: T } | undefined;
+  return () => (value ??= { made: make() }).made;
+}
+
 export function createValidators(contract: Contract): Validators {
-  const bodyAjv = createAjv({ useDefaults: false });
-  const paramAjv = createAjv({ useDefaults: true });
+  const ajvs: Record<Setup, () => Ajv2020> = {
+    plain: once(() => createAjv({ useDefaults: false })),
+    defaults: once(() => createAjv({ useDefaults: true })),
+  };
+  // The build's validator for this very schema, else ajv's compile.
+  const compile = (setup: Setup, schema: Schema) =>
+    preparedValidator(setup, schema) ?? ajvs[setup]().compile(schema);
 
   // Compiled on first use and then kept: startup pays only for what is called, and each schema
   // object (shared across operations after dereferencing) is compiled once.
-  const compiled = memoized((schema: Schema) => bodyAjv.compile(schema));
-  const paramChecker = memoized((op: Operation) => paramAjv.compile(parameterObjectSchema(op)));
+  const compiled = memoized((schema: Schema) => compile('plain', schema));
+  const paramChecker = memoized((op: Operation) => compile('defaults', parameterObjectSchema(op)));
   // Request bodies get the schema's defaults (e.g. search `limit`) but, unlike parameters, no coercion.
   const bodyChecker = memoized((op: Operation) =>
-    op.requestBody ? paramAjv.compile(op.requestBody.schema) : undefined,
+    op.requestBody ? compile('defaults', op.requestBody.schema) : undefined,
   );
   const queryParametersOf = memoized(
     (op: Operation) =>
@@ -454,12 +509,31 @@ export interface SchemaProblem {
   message: string;
 }
 
+/** One ajv for every configuration schema in the process: each instance pays its setup once. */
+const configAjv = once(() => createAjv({ useDefaults: false }));
+const configCheckers = new WeakMap<Schema, ValidateFunction>();
+
+/**
+ * Compiled once per schema object. ajv keeps no copy in its own cache (a schema built per call,
+ * like a tier override, would stay there for good); the WeakMap keeps it while the schema lives.
+ */
+function configChecker(schema: Schema): ValidateFunction {
+  let check = configCheckers.get(schema) ?? preparedValidator('plain', schema);
+  if (!check) {
+    const ajv = configAjv();
+    check = ajv.compile(schema);
+    ajv.removeSchema(schema);
+  }
+  configCheckers.set(schema, check);
+  return check;
+}
+
 /**
  * A checker for a JSON Schema of our own (configuration files), with the same ajv setup as the
  * document's schemas. Problems never carry the offending value: a file may hold secrets.
  */
 export function compileSchema(schema: Schema): (data: unknown) => SchemaProblem[] {
-  const check = createAjv({ useDefaults: false }).compile(schema);
+  const check = configChecker(schema);
   return (data) =>
     check(data)
       ? []

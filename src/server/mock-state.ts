@@ -1,0 +1,143 @@
+/**
+ * @module mock-state
+ * The first half of `createApp`: everything the mock is made of, from its options: the contract
+ * and its validators, tiers and keys, the clock, the rate limiter, the journal, the fault plan,
+ * the store (memory, or Redis when asked), one dataset per environment (with the records given at
+ * start laid over it), the record edits of the tests, and the examples that work
+ * against them. Modules only some options need (the Redis store, recorded responses) load here,
+ * on demand.
+ */
+import type { MiddlewareHandler } from 'hono';
+import {
+  createValidators,
+  loadContract,
+  type Contract,
+  type Validators,
+} from '../contract/index.js';
+import { generateDataset } from '../fixtures/generate.js';
+import { AdjustableClock } from './clock.js';
+import { basePathFor, createApiContext, type ApiContext } from './context.js';
+import type { AppEnv } from './env.js';
+import { buildExamples, type Examples } from './examples.js';
+import { handlers } from './handlers/index.js';
+import { loadKeys, type KeyStore } from './keys.js';
+import { Journal } from './middleware/request-log.js';
+import { resolveOptions, type AppOptions } from './options.js';
+import { RateLimiter } from './rate-limiter.js';
+import { loadTiers, overrideTiers, type Tier } from './tiers.js';
+import { FaultPlan } from './qa/fault-plan.js';
+import { RecordControl } from './qa/records-control.js';
+import { withStartRecords } from './qa/records-seed.js';
+import { MemoryStore } from '../state/memory.js';
+import type { StateStore } from '../state/store.js';
+
+/** What the app is made of, for the CLI banner, admin endpoints and tests. */
+export interface MockState {
+  options: AppOptions;
+  contract: Contract;
+  validators: Validators;
+  keys: KeyStore;
+  limiter: RateLimiter;
+  clock: AdjustableClock;
+  journal: Journal;
+  faults: FaultPlan;
+  /** Where the mutable state lives: `limiter`, `faults`, `journal` and `clock` above, or Redis (src/state/). */
+  store: StateStore;
+  apis: ApiContext[];
+  /** The record edits of the tests (qa/records-control.ts). */
+  records: RecordControl;
+}
+
+/** The state, and what mounting the routes needs besides. */
+export interface MockParts {
+  state: MockState;
+  tiers: Map<string, Tier>;
+  /** What `GET /examples.json` serves: inputs that work on this very dataset and keys. */
+  examples: Examples;
+  /** Serves recorded live responses, when `replayDir` is set. */
+  replay: MiddlewareHandler<AppEnv> | undefined;
+}
+
+export async function buildState(partial: Partial<AppOptions> = {}): Promise<MockParts> {
+  const options = resolveOptions(partial);
+  const contract = await loadContract({ release: options.apiVersion });
+  const unhandled = contract.operations.filter((op) => !handlers[op.operationId]);
+  if (unhandled.length > 0)
+    throw new Error(`no handler for: ${unhandled.map((op) => op.operationId).join(', ')}`);
+  const validators = createValidators(contract);
+  const tiers = overrideTiers(loadTiers(options.tiersFile), options.tierOverride);
+  // Scopes name endpoint families: the document's tags (all of them, whichever release is served).
+  const families = new Set((contract.document.tags ?? []).map((tag) => tag.name));
+  const keys = loadKeys(options.keysFile, {
+    tiers: new Set(tiers.keys()),
+    families: families.size > 0 ? families : undefined,
+  });
+  const clock = new AdjustableClock(options.clock);
+  const limiter = new RateLimiter(tiers, clock);
+  const journal = new Journal();
+  const faults = new FaultPlan(options.faults);
+  const local = new MemoryStore({ limiter, plan: faults, journal, clock });
+  // Before the store: a recordings folder that cannot be read must not leave a Redis connection open.
+  const replay = await replayFor(options);
+  const store = await storeFor(options, { local, tiers, clock });
+  const apis = options.environments.map((environment) => {
+    const basePath = basePathFor(environment, options.environments);
+    const dataset =
+      options.datasets[environment] ??
+      generateDataset({
+        seed: options.seed,
+        scale: options.scale,
+        baseUrl: `${options.origin}${basePath}`,
+      });
+    const seed = options.records
+      ? withStartRecords(dataset, options.records, contract, validators)
+      : dataset;
+    return createApiContext(environment, basePath, seed, contract);
+  });
+  const records = await RecordControl.create(options, { contract, validators, apis });
+  const examples = buildExamples({
+    contract,
+    api: apis[0],
+    keys,
+    tiers,
+    seed: options.seed,
+    scale: options.scale,
+    now: clock.now(),
+  });
+  const state = {
+    options,
+    contract,
+    validators,
+    keys,
+    limiter,
+    clock,
+    journal,
+    faults,
+    store,
+    apis,
+    records,
+  };
+  return { state, tiers, examples, replay };
+}
+
+/** Memory, or Redis (ioredis loads only then) when `stateUrl` is set. */
+async function storeFor(
+  options: AppOptions,
+  shared: { local: MemoryStore; tiers: Map<string, Tier>; clock: AdjustableClock },
+): Promise<StateStore> {
+  if (!options.stateUrl) return shared.local;
+  const { RedisStore } = await import('../state/redis.js');
+  return RedisStore.connect(options.stateUrl, shared, {
+    ...options.stateOptions,
+    instanceId: options.instanceId,
+  });
+}
+
+async function replayFor(options: AppOptions): Promise<MiddlewareHandler<AppEnv> | undefined> {
+  if (!options.replayDir) return undefined;
+  const { createReplayMiddleware } = await import('../recordings/index.js');
+  return createReplayMiddleware<AppEnv>(options.replayDir, {
+    // The mock's own counters for this key, never the live ones recorded.
+    headers: (c) => c.get('rateLimitHeaders'),
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * @module mount
+ * The second half of `createApp`: the routes, on an app built from the state (mock-state.ts), in
+ * the order a request meets them: the health probe, the request log, the examples, the document
+ * and `/docs`, the QA controls, then the API's operations and the 404/405 answers
+ * (operation-routes.ts).
+ */
+import { Hono, type Handler } from 'hono';
+import { readSpecText, renderKindsTable, UNRELEASED } from '../contract/index.js';
+import { HEALTH_PATH, healthResponse } from '../net/health.js';
+import type { DocsOptions } from './docs.js';
+import type { AppEnv } from './env.js';
+import { EXAMPLES_PATH } from './examples.js';
+import { requestLog } from './middleware/request-log.js';
+import type { MockParts } from './mock-state.js';
+import { mountOperations } from './operation-routes.js';
+import { ADMIN_PREFIX, adminRoutes } from './qa/admin.js';
+
+export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
+  const { state, examples } = parts;
+  const { options, contract, keys, clock, faults, store, apis, records } = state;
+  // Before the request log: an orchestrator's probe every few seconds must not fill the journal.
+  app.get(HEALTH_PATH, () => healthResponse());
+  const isSecret = (value: string) => keys.isSecret(value);
+  app.use(
+    '*',
+    requestLog({
+      store,
+      now: () => clock.now(),
+      instance: options.instanceId,
+      log: options.log,
+      isSecret,
+      shortestSecret: keys.shortestSecret,
+    }),
+  );
+  // Inputs that work on this very dataset and keys (no key needed, like the document itself).
+  const examplesText = JSON.stringify(examples, null, 2);
+  app.get(EXAMPLES_PATH, (c) =>
+    c.body(examplesText, 200, { 'content-type': 'application/json; charset=utf-8' }),
+  );
+  mountDocsOnDemand(app, (stringifyYaml) => ({
+    specText: () =>
+      contract.release === UNRELEASED ? readSpecText() : stringifyYaml(contract.sourceDocument),
+    apiBaseUrl: `${options.origin}${apis[0].basePath}`,
+    demoKey: examples.keys.byPurpose.fullAccess?.key,
+    examples: examples.operations,
+    kindsOfFact: () => renderKindsTable(contract),
+  }));
+  if (options.adminToken)
+    app.route(
+      ADMIN_PREFIX,
+      adminRoutes({ token: options.adminToken, state, plan: faults, store, records }),
+    );
+  mountOperations(app, parts, isSecret);
+}
+
+/** Where docs.ts registers its routes (the document as YAML and JSON, the page and its files). */
+export const DOCS_ROUTES = ['/openapi.yaml', '/openapi.json', '/docs', '/docs/*'] as const;
+
+/**
+ * The document and `/docs`, built on their first request: docs.ts and the yaml module (a third
+ * of the modules a start loaded) are not needed to answer the API. A path among DOCS_ROUTES that
+ * docs.ts does not serve gets the app's own 404.
+ */
+function mountDocsOnDemand(
+  app: Hono<AppEnv>,
+  docsOptions: (stringifyYaml: (value: unknown) => string) => DocsOptions,
+): void {
+  const unrouted = new WeakSet<Response>();
+  let docs: Promise<Hono<AppEnv>> | undefined;
+  const load = async () => {
+    const [{ mountDocs }, { stringify }] = await Promise.all([import('./docs.js'), import('yaml')]);
+    const routes = new Hono<AppEnv>();
+    mountDocs(
+      routes,
+      docsOptions((value) => stringify(value)),
+    );
+    routes.notFound(() => {
+      const response = new Response(null, { status: 404 });
+      unrouted.add(response);
+      return response;
+    });
+    return routes;
+  };
+  const serve: Handler<AppEnv> = async (c) => {
+    const answer = await (docs ??= load()).then((routes) => routes.fetch(c.req.raw));
+    return unrouted.has(answer) ? c.notFound() : answer;
+  };
+  for (const route of DOCS_ROUTES) app.get(route, serve);
+}

@@ -1,0 +1,138 @@
+/**
+ * @module operation-routes
+ * The API's routes, from the document's operation table (operationId -> handler), most specific
+ * path first, each behind the same straight line: request log -> delivery -> (response self-check)
+ * -> (variation) -> auth -> rate limit -> QA scenario -> record edits -> (recorded responses) ->
+ * input validation -> handler. A
+ * route's steps are registered as one handler (`chain.ts`). Then the 404/405 answers for paths no
+ * route took, and the app's error answer.
+ */
+import type { Context, ErrorHandler, Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { Operation } from '../contract/index.js';
+import { chain, type Step } from './chain.js';
+import type { ApiContext } from './context.js';
+import type { AppEnv } from './env.js';
+import { apiError, ClientGoneError, CLIENT_CLOSED_REQUEST, messages } from './errors.js';
+import { handlers } from './handlers/index.js';
+import { auth } from './middleware/auth.js';
+import { delivery } from './middleware/delivery.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { bodyReader } from './middleware/read-body.js';
+import { responseCheck } from './middleware/response-check.js';
+import { inputValidation } from './middleware/validate.js';
+import type { MockParts } from './mock-state.js';
+import { recordSync } from './qa/records-control.js';
+import { scenarios } from './qa/scenarios.js';
+import { splitUrl } from './query-string.js';
+import { jsonResponse } from './response.js';
+import { byPathSpecificity, methodsByPath, toHonoPath } from './routes.js';
+import { variation } from './vary/step.js';
+
+export function mountOperations(
+  app: Hono<AppEnv>,
+  { state, replay }: MockParts,
+  isSecret: (value: string) => boolean,
+): void {
+  const { options, contract, validators, keys, clock, faults, store, apis, records } = state;
+  const pipeline: Step[] = [
+    // Outermost: writes the body (cut or slowed when QA asked) and tells the rate limiter when it is done.
+    delivery(),
+    // Sees every response whole, before delivery cuts or slows it.
+    ...(options.validateResponses ? [responseCheck({ validators })] : []),
+    // Varies every answer the steps below build, as the document allows; absent when off.
+    ...(options.vary ? [variation({ ...options.vary, contract })] : []),
+    auth({ keys, clock }),
+    rateLimit({ store }),
+    // QA controls act only on authenticated, admitted requests.
+    scenarios({ plan: faults, store, validators, maxDurationMs: options.maxQaDurationMs }),
+    // Every answer sees the record edits made so far, on this instance or another.
+    recordSync(records),
+    // Recorded live responses (behind auth and limits, like everything the mock serves).
+    ...(replay ? [replay] : []),
+  ];
+  const validate = inputValidation({ validators, isSecret });
+  const limitBody = bodyReader({
+    maxBytes: options.maxBodyBytes,
+    tooLarge: () =>
+      apiError(413, messages.tooLarge(options.maxBodyBytes), {}, { connection: 'close' }),
+    timeoutMs: options.bodyTimeoutMs,
+    tooSlow: () =>
+      apiError(400, messages.tooSlow(options.bodyTimeoutMs), {}, { connection: 'close' }),
+  });
+
+  const allowed = methodsByPath(contract.operations);
+  /** 405 with Allow on a path of the document, 404 elsewhere (DECISIONS.md 56 and 91). */
+  const answerUnrouted = (c: Context<AppEnv>): Response => {
+    const { rawPath } = splitUrl(c.req.url);
+    const api = apis.find((a) => rawPath.startsWith(`${a.basePath}/`));
+    const methods = api ? allowed(rawPath.slice(api.basePath.length)) : [];
+    if (methods.length > 0)
+      return jsonResponse(
+        405,
+        { error: messages.methodNotAllowed(c.req.method, methods) },
+        { allow: methods.join(', ') },
+      );
+    return jsonResponse(404, { error: messages.noSuchPath(rawPath) });
+  };
+
+  for (const api of apis) {
+    for (const { path, operations } of byPathSpecificity(contract.operations)) {
+      const route = `${api.basePath}${toHonoPath(path)}`;
+      if (operations.get || operations.head) {
+        // Hono answers HEAD from the GET route with the body dropped; pick the HEAD operation when the document has one.
+        const pick = (method: string): Operation =>
+          method === 'HEAD'
+            ? (operations.head ?? operations.get)!
+            : (operations.get ?? operations.head)!;
+        app.get(
+          route,
+          chain([bindOperation(api, pick), ...pipeline, validate, dispatch], answerError),
+        );
+      }
+      if (operations.post)
+        app.post(
+          route,
+          chain(
+            [
+              bindOperation(api, () => operations.post!),
+              ...pipeline,
+              limitBody,
+              validate,
+              dispatch,
+            ],
+            answerError,
+          ),
+        );
+      // Any other method on this path is a 405 here, before a less specific template could take
+      // it: GET /product-parts/search is not the part "search" (paths are in specificity order).
+      app.all(route, answerUnrouted);
+    }
+  }
+
+  app.notFound(answerUnrouted);
+  app.onError(answerError);
+}
+
+/** The answer to an error: its own response when it is one of ours (an HTTPException), else a bare 500. */
+const answerError: ErrorHandler<AppEnv> = (error, c) => {
+  if (error instanceof HTTPException) return error.getResponse();
+  // Not a failure: the client left before its request was in; nobody reads this answer.
+  if (error instanceof ClientGoneError)
+    return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+  // A bug of ours, never the client's input: say so without leaking internals.
+  console.error(
+    `[mock] ${c.req.method} ${splitUrl(c.req.url).rawPath}: ${error.stack ?? error.message}`,
+  );
+  return jsonResponse(500, { error: messages.serverError });
+};
+
+function bindOperation(api: ApiContext, pick: (method: string) => Operation): Step {
+  return function routeToOperation(c, next) {
+    c.set('api', api);
+    c.set('operation', pick(c.req.method));
+    return next();
+  };
+}
+
+const dispatch: Step = (c) => handlers[c.get('operation').operationId](c);
