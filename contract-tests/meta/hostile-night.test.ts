@@ -80,7 +80,7 @@ function foreignMarkdown(markdown: string): string[] {
       found.push(`link: ${node.url}`);
     for (const child of node.children ?? []) walk(child as typeof node);
   };
-  walk(tree as unknown as Parameters<typeof walk>[0]);
+  walk(tree);
   return found;
 }
 
@@ -97,7 +97,7 @@ function foreignHtml(html: string): string[] {
     for (const attr of node.attrs ?? []) if (attr.name.startsWith('on')) found.push(attr.name);
     for (const child of node.childNodes ?? []) walk(child as typeof node);
   };
-  walk(parseHtml(html) as unknown as Parameters<typeof walk>[0]);
+  walk(parseHtml(html));
   return found;
 }
 
