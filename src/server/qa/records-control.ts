@@ -8,7 +8,6 @@
 import type { Contract, Validators } from '../../contract/index.js';
 import type { RecordEditEntry, RecordFamily } from '../../fixtures/overlay.js';
 import { MemoryRecordLog, type RecordLog } from '../../state/records.js';
-import { RedisRecordLog } from '../../state/redis-records.js';
 import type { AppOptions } from '../options.js';
 import type { Step } from '../chain.js';
 import type { ApiContext } from '../context.js';
@@ -61,8 +60,11 @@ export class RecordControl {
     options: Pick<AppOptions, 'stateUrl' | 'stateOptions'>,
     parts: Omit<RecordControl['parts'], 'log'>,
   ): Promise<RecordControl> {
+    // The Redis log (ioredis) loads only when a fleet shares the edits.
     const log = options.stateUrl
-      ? await RedisRecordLog.connect(options.stateUrl, options.stateOptions)
+      ? await (
+          await import('../../state/redis-records.js')
+        ).RedisRecordLog.connect(options.stateUrl, options.stateOptions)
       : new MemoryRecordLog();
     return new RecordControl({ ...parts, log });
   }

@@ -7,12 +7,18 @@
  * and the rule, never the file's text.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import type { Contract, Validators } from '../../contract/index.js';
 import type { Dataset } from '../../fixtures/dataset.js';
 import { overlayDataset, type RecordEdit } from '../../fixtures/overlay.js';
 import { ConfigFileError, readJsonFile } from '../config-file.js';
 import { checkRecord, problemLine, recordFamilies } from './records.js';
+
+/** yaml loads only when a --records file is YAML: a start without one must not pay for it. */
+function parseYaml(text: string): unknown {
+  const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yaml.parse(text, { maxAliasCount: 100 });
+}
 
 /** A records file larger than this is refused (a few thousand live parts fit). */
 export const MAX_RECORDS_FILE_BYTES = 32 * 1024 * 1024;
@@ -60,7 +66,7 @@ export function readRecordsFile(file: string): StartRecords {
   try {
     return {
       source: `--records ${file}`,
-      families: parseYaml(text, { maxAliasCount: 100 }) as unknown,
+      families: parseYaml(text),
     };
   } catch (error) {
     const at = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
