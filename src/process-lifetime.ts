@@ -1,7 +1,7 @@
 /**
  * @module process-lifetime
  * When a long-running command (the mock, the proxy, the primary of `--workers`) ends: on SIGINT
- * or SIGTERM, and when the process that started it goes away (DECISIONS.md 92).
+ * or SIGTERM, and when the process that started it goes away (DECISIONS.md 90).
  *
  * The second matters under `npx`: npm runs the command through `sh -c`, and on SIGTERM the shell
  * dies without passing the signal on, so `npx web-data-mock & ... kill $!` left the mock serving,

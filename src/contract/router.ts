@@ -6,7 +6,7 @@
  * taken for an `{orderable_id}`, and the walk backtracks when a literal branch dead-ends deeper
  * down (`/documents/agile-id` alone is a `{dcp_id}`). The most specific path that has operations
  * decides the method too: GET `/product-parts/search` is a 405 (POST only), not the part "search"
- * (DECISIONS.md 91). Used by the proxy to route, and by the mock for its 404-or-405 decision.
+ * (DECISIONS.md 89). Used by the proxy to route, and by the mock for its 404-or-405 decision.
  */
 import type { HttpMethod, Operation } from './model.js';
 import type { InputProblem } from './validators.js';

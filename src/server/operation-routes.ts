@@ -62,7 +62,7 @@ export function mountOperations(
   });
 
   const allowed = methodsByPath(contract.operations);
-  /** 405 with Allow on a path of the document, 404 elsewhere (DECISIONS.md 56 and 91). */
+  /** 405 with Allow on a path of the document, 404 elsewhere (DECISIONS.md 56 and 89). */
   const answerUnrouted = (c: Context<AppEnv>): Response => {
     const { rawPath } = splitUrl(c.req.url);
     const api = apis.find((a) => rawPath.startsWith(`${a.basePath}/`));

@@ -198,7 +198,7 @@ export function adminRoutes(options: {
     return c.json({ cleared: true });
   });
   recordRoutes(admin, records, bodyOf);
-  // Between tests: everything a test may have changed (DECISIONS 105 says what stays).
+  // Between tests: everything a test may have changed (DECISIONS 98 says what stays).
   admin.post('/reset', async (c) => {
     plan.reset();
     await Promise.all([

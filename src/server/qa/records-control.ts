@@ -36,7 +36,7 @@ export interface PutResult {
   id: string;
   /** False when the identifier named a record already there (now replaced). */
   created: boolean;
-  /** Inferred facts the record breaks (taken anyway; DECISIONS 104). */
+  /** Inferred facts the record breaks (taken anyway; DECISIONS 97). */
   warnings: RecordProblem[];
 }
 

@@ -2,7 +2,7 @@
  * @module qa/records-seed
  * Records a user brings at start (`--records FILE`, `startMock({ records })`): `{ family: [records] }`
  * in JSON or YAML, checked like a test's put and laid over the generated dataset before the mock
- * serves, so they are part of the seed a reset returns to (DECISIONS 105). The file is read as a
+ * serves, so they are part of the seed a reset returns to (DECISIONS 98). The file is read as a
  * regular file of bounded size; every message names the file (or the option), the JSON pointer
  * and the rule, never the file's text.
  */

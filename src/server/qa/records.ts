@@ -4,7 +4,7 @@
  * family's by-ID operation, found from the list operation's path), which property is its
  * identifier (the one the seed's records carry their identifier in), and the check itself. A
  * record that breaks a documented or reference fact is refused, naming each pointer and rule; one
- * that breaks only an inferred fact is taken, with the breaks as warnings (DECISIONS 104). Hrefs
+ * that breaks only an inferred fact is taken, with the breaks as warnings (DECISIONS 97). Hrefs
  * are rewritten as the dataset's own are built: the identifier encoded once, on this mock's base.
  */
 import {

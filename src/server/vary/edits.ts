@@ -205,7 +205,7 @@ function replacements(subs: readonly Schema[], value: unknown, lone: boolean): E
   )
     out.push({ kind: 'form', make: () => String(value) });
   // A figure beside other figures may be tied to them by a sum, an order or a formatted text the
-  // document states only in prose (DECISIONS.md 103): only a lone one moves to its bounds.
+  // document states only in prose (DECISIONS.md 96): only a lone one moves to its bounds.
   if (typeof value === 'number' && lone && !states(parts, 'enum', 'const', 'multipleOf')) {
     if (!states(parts, 'exclusiveMinimum')) {
       const minimum = tightest(parts, 'minimum', 'max');
