@@ -10,11 +10,19 @@ import type { FaultAction } from '../server/qa/actions.js';
 import type { ArmedFault, FaultMatch } from '../server/qa/fault-plan.js';
 import type { JournalEntry } from '../server/middleware/request-log.js';
 import type { OperationId } from '../contract/named-types.gen.js';
+import type { RequestMatch } from '../state/match.js';
+
+/** Which requests a control means: every member given must hold (see docs/library.md). */
+export interface Match extends RequestMatch {
+  operationId?: OperationId;
+}
 
 /** A fault to arm for the next `count` matching requests (default 1). */
 export interface FaultToArm extends FaultMatch, FaultAction {
   /** Only this operation (one of the document's operationIds); default any. */
   operationId?: OperationId;
+  /** Only requests like this (operation, path parameters, parsed query, a body subset, key). */
+  match?: Match;
   count?: number;
 }
 

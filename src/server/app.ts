@@ -65,6 +65,8 @@ export interface MockState {
   /** Where the mutable state lives: `limiter`, `faults`, `journal` and `clock` above, or Redis (src/state/). */
   store: StateStore;
   apis: ApiContext[];
+  /** Each purpose's demo key name (`fullAccess` -> its name): a QA match may name a key by purpose. */
+  keyNamesByPurpose?: ReadonlyMap<string, string>;
 }
 
 export type MockApp = Hono<AppEnv> & { state: MockState };
@@ -134,6 +136,11 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     now: clock.now(),
   });
   const examplesText = JSON.stringify(examples, null, 2);
+  app.state.keyNamesByPurpose = new Map(
+    Object.entries(examples.keys.byPurpose).flatMap(([purpose, key]) =>
+      key ? [[purpose, key.name] as const] : [],
+    ),
+  );
   app.get(EXAMPLES_PATH, (c) =>
     c.body(examplesText, 200, { 'content-type': 'application/json; charset=utf-8' }),
   );
@@ -151,6 +158,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
       adminRoutes({ token: options.adminToken, state: app.state, plan: faults, store }),
     );
 
+  const qa = scenarios({ plan: faults, store, validators, maxDurationMs: options.maxQaDurationMs });
   const pipeline: Step[] = [
     // Outermost: writes the body (cut or slowed when QA asked) and tells the rate limiter when it is done.
     delivery(),
@@ -159,7 +167,11 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
     auth({ keys, clock }),
     rateLimit({ store }),
     // QA controls act only on authenticated, admitted requests.
-    scenarios({ plan: faults, store, validators, maxDurationMs: options.maxQaDurationMs }),
+    qa.asked,
+  ];
+  /** After the input is read and checked: a fault's match compares the parsed path, query and body. */
+  const answer: Step[] = [
+    qa.planned,
     // Recorded live responses (behind auth and limits, like everything the mock serves).
     ...(options.replayDir
       ? [
@@ -169,6 +181,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
           }),
         ]
       : []),
+    dispatch,
   ];
   const validate = inputValidation({ validators, isSecret });
   const limitBody = bodyReader({
@@ -206,7 +219,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
             : (operations.get ?? operations.head)!;
         app.get(
           route,
-          chain([bindOperation(api, pick), ...pipeline, validate, dispatch], answerError),
+          chain([bindOperation(api, pick), ...pipeline, validate, ...answer], answerError),
         );
       }
       if (operations.post)
@@ -218,7 +231,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
               ...pipeline,
               limitBody,
               validate,
-              dispatch,
+              ...answer,
             ],
             answerError,
           ),

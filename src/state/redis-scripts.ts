@@ -122,41 +122,31 @@ return repaired
 `;
 
 /**
- * Use up one count of the oldest armed fault that matches (key, operation, a status the
- * operation declares). KEYS: order (id -> sequence), faults (id -> JSON), counts (id -> left).
- * ARGV: key name ('' for none), operationId, declared statuses as ",200,404,".
- * Returns {fault JSON or false, armed left, repairs made}; a fault that is not JSON is removed.
+ * Use up one count of one armed fault (ARGV[1], its id), chosen by the instance with the one
+ * matcher (state/match.ts): Redis only makes the take atomic. KEYS: order (id -> sequence),
+ * faults (id -> JSON), counts (id -> left). Returns {fault JSON or false when another instance
+ * took its last count first, armed left, repairs made}.
  */
 export const TAKE_FAULT = `
 ${REPAIR}
 own(KEYS[1], 'zset')
 own(KEYS[2], 'hash')
 own(KEYS[3], 'hash')
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  local raw = redis.call('HGET', KEYS[2], id)
-  local ok, f = pcall(cjson.decode, raw or '')
-  if not ok or type(f) ~= 'table' or type(f.match) ~= 'table' or type(f.action) ~= 'table' then
-    if raw then repaired = repaired + 1 end
-    redis.call('ZREM', KEYS[1], id)
-    redis.call('HDEL', KEYS[2], id)
-    redis.call('HDEL', KEYS[3], id)
-  else
-    local m, status = f.match, f.action.status
-    if (m.key == nil or m.key == ARGV[1]) and (m.operationId == nil or m.operationId == ARGV[2])
-      and (status == nil or string.find(ARGV[3], ',' .. status .. ',', 1, true)) then
-      local left = (whole(redis.call('HGET', KEYS[3], id)) or 0) - 1
-      if left <= 0 then
-        redis.call('ZREM', KEYS[1], id)
-        redis.call('HDEL', KEYS[2], id)
-        redis.call('HDEL', KEYS[3], id)
-      else
-        redis.call('HSET', KEYS[3], id, left)
-      end
-      return {raw, redis.call('ZCARD', KEYS[1]), repaired}
-    end
-  end
+local id = ARGV[1]
+local raw = redis.call('HGET', KEYS[2], id)
+local left = whole(redis.call('HGET', KEYS[3], id))
+if not raw or not left or left < 1 or not redis.call('ZSCORE', KEYS[1], id) then
+  return {false, redis.call('ZCARD', KEYS[1]), repaired}
 end
-return {false, redis.call('ZCARD', KEYS[1]), repaired}
+left = left - 1
+if left <= 0 then
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('HDEL', KEYS[3], id)
+else
+  redis.call('HSET', KEYS[3], id, left)
+end
+return {raw, redis.call('ZCARD', KEYS[1]), repaired}
 `;
 
 /**

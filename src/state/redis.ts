@@ -23,6 +23,7 @@ import type { JournalEntry } from '../server/middleware/request-log.js';
 import { ActionError, type FaultAction } from '../server/qa/actions.js';
 import {
   MAX_ARMED_FAULTS,
+  faultHits,
   newArmedFault,
   tooManyArmed,
   type ArmedFault,
@@ -137,7 +138,6 @@ export class RedisStore implements StateStore {
   /** Live leases of this instance: lease id -> key name (renewed by the heartbeat). */
   readonly #leases = new Map<string, string>();
   readonly #heartbeat: NodeJS.Timeout;
-  readonly #statuses = new Map<string, string>();
   #up = true;
   #armedSeen = 0;
   /** Journal entries of this turn of the event loop, written together. */
@@ -398,36 +398,24 @@ export class RedisStore implements StateStore {
     return this.#up ? this.#armedSeen > 0 : this.#local.mayHaveArmed();
   }
 
+  /**
+   * The oldest armed fault that hits the request, chosen here with the one matcher, its count
+   * taken in Redis atomically; when another instance took its last count first, the next one.
+   */
   takeFault(request: RequestFacts): Promise<FaultAction | undefined> {
     return this.#shared(
       async () => {
-        const [raw, left, repairs] = await this.#redis.takeFault(
-          this.#k.faultOrder,
-          this.#k.faults,
-          this.#k.faultCounts,
-          request.keyName ?? '',
-          request.operationId,
-          this.#declared(request),
-        );
-        this.#armedSeen = left;
-        this.#noteRepairs(repairs, 'armed faults');
-        return raw === null ? undefined : (JSON.parse(raw) as ArmedFault).action;
+        for (const fault of await this.armed()) {
+          if (!faultHits(fault, request)) continue;
+          const [raw, left, repairs] = await this.#redis.takeFault(...this.#faultKeys(), fault.id);
+          this.#armedSeen = left;
+          this.#noteRepairs(repairs, 'armed faults');
+          if (raw !== null) return fault.action;
+        }
+        return undefined;
       },
       () => this.#local.takeFault(request),
     );
-  }
-
-  /** The statuses an operation declares, as ",200,404,": the script matches a forced status against it. */
-  #declared(request: RequestFacts): string {
-    let list = this.#statuses.get(request.operationId);
-    if (list === undefined) {
-      const declared: number[] = [];
-      for (let status = 100; status <= 599; status += 1)
-        if (request.declares(status)) declared.push(status);
-      list = `,${declared.join(',')},`;
-      this.#statuses.set(request.operationId, list);
-    }
-    return list;
   }
 
   async arm(match: FaultMatch, count: number, action: FaultAction): Promise<ArmedFault> {

@@ -25,6 +25,14 @@ import type { FaultPlan } from './fault-plan.js';
 import type { StateStore } from '../../state/store.js';
 import { STATE_HEADER } from '../middleware/rate-limit.js';
 
+/** A key's name for its name, its purpose (`fullAccess`, as /examples names them) or its secret. */
+function keyNameOf(state: AdminParts, value: string): string | undefined {
+  if (state.keys.records.some((k) => k.name === value)) return value;
+  const byPurpose = state.keyNamesByPurpose?.get(value);
+  if (byPurpose !== undefined) return byPurpose;
+  return state.keys.lookup(value)?.name;
+}
+
 export const ADMIN_PREFIX = '/__mock';
 export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token';
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
@@ -72,6 +80,8 @@ export interface AdminParts {
   clock: AdjustableClock;
   journal: Journal;
   apis: readonly Pick<ApiContext, 'environment' | 'basePath'>[];
+  /** Each purpose's demo key name (`fullAccess` -> its name), as /examples names them. */
+  keyNamesByPurpose?: ReadonlyMap<string, string>;
 }
 
 export function adminRoutes(options: {
@@ -164,7 +174,7 @@ export function adminRoutes(options: {
   admin.post('/scenarios', async (c) => {
     const request = readArmRequest(await bodyOf(c), {
       contract: state.contract,
-      isKeyName: (name) => state.keys.records.some((k) => k.name === name),
+      keyNameOf: (value) => keyNameOf(state, value),
     });
     if (Array.isArray(request)) throw badRequest(request);
     try {

@@ -14,16 +14,14 @@ import {
   type RandomFaultSpec,
 } from './actions.js';
 import { seededRandom } from '../../fixtures/mulberry32.js';
+import { matches, type MatchFacts, type RequestMatch } from '../../state/match.js';
 
 /** Armed faults kept at once; arming more is refused rather than growing without limit. */
 export const MAX_ARMED_FAULTS = 1000;
 export const MAX_ARMED_COUNT = 1_000_000;
 
-export interface FaultMatch {
-  /** Key name (as in the keys file), not the secret. */
-  key?: string;
-  operationId?: string;
-}
+/** Which requests a fault hits: the one request pattern of the QA controls. */
+export type FaultMatch = RequestMatch;
 
 export interface ArmedFault {
   id: string;
@@ -33,9 +31,8 @@ export interface ArmedFault {
   action: FaultAction;
 }
 
-export interface RequestFacts {
+export interface RequestFacts extends MatchFacts {
   operationId: string;
-  keyName: string | undefined;
   /** Whether the operation declares a status (a forced status must be one it declares). */
   declares(status: number): boolean;
 }
@@ -52,8 +49,18 @@ export function newArmedFault(match: FaultMatch, count: number, action: FaultAct
     throw new ActionError(`count must be an integer from 1 to ${MAX_ARMED_COUNT}`);
   if (Object.keys(action).length === 0)
     throw new ActionError(`an action is required: one of ${ACTION_FIELD_NAMES.join(', ')}`);
-  return { id: randomUUID(), match: { ...match }, remaining: count, action: { ...action } };
+  return {
+    id: randomUUID(),
+    match: structuredClone(match),
+    remaining: count,
+    action: { ...action },
+  };
 }
+
+/** True when an armed fault hits this request: its match holds and its status is declared here. */
+export const faultHits = (fault: Pick<ArmedFault, 'match' | 'action'>, request: RequestFacts) =>
+  matches(fault.match, request) &&
+  (fault.action.status === undefined || request.declares(fault.action.status));
 
 export const tooManyArmed = () =>
   new ActionError(`at most ${MAX_ARMED_FAULTS} faults can be armed at once; clear some first`);
@@ -82,7 +89,11 @@ export class FaultPlan {
   }
 
   armed(): ArmedFault[] {
-    return this.#armed.map((f) => ({ ...f, match: { ...f.match }, action: { ...f.action } }));
+    return this.#armed.map((f) => ({
+      ...f,
+      match: structuredClone(f.match),
+      action: { ...f.action },
+    }));
   }
 
   /** Restarts the seeded sequences (same seed) and clears armed faults. */
@@ -107,12 +118,7 @@ export class FaultPlan {
    * status only applies where the operation declares it.
    */
   takeArmed(request: RequestFacts): FaultAction | undefined {
-    const armed = this.#armed.find(
-      (f) =>
-        (f.match.key === undefined || f.match.key === request.keyName) &&
-        (f.match.operationId === undefined || f.match.operationId === request.operationId) &&
-        (f.action.status === undefined || request.declares(f.action.status)),
-    );
+    const armed = this.#armed.find((f) => faultHits(f, request));
     if (!armed) return undefined;
     armed.remaining -= 1;
     if (armed.remaining <= 0) this.#armed = this.#armed.filter((f) => f !== armed);
