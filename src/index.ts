@@ -20,6 +20,8 @@ export {
 export {
   qaControls,
   QaControlError,
+  VerificationError,
+  type Match,
   type QaControls,
   type QaControlsOptions,
   type FaultToArm,

@@ -43,6 +43,16 @@ export interface QaControls {
   /** The last `limit` requests (default 50), newest first. */
   journal(limit?: number): Promise<JournalRecord[]>;
   clearJournal(): Promise<void>;
+  /** The API requests in the journal that match (newest first); every one without a match. */
+  requests(match?: Match): Promise<JournalRecord[]>;
+  /**
+   * Resolves when the journal holds as many matching requests as expected (default at least one);
+   * rejects with a `VerificationError` whose message shows the pattern and the closest requests.
+   */
+  verify(
+    match: Match,
+    expect?: { times: number } | { atLeast: number } | { atMost: number },
+  ): Promise<void>;
   /** What the mock runs with (release, seed, keys without secrets, clock offset, faults). */
   config(): Promise<Record<string, unknown>>;
 }
@@ -63,6 +73,18 @@ export class QaControlError extends Error {
   ) {
     super(message);
     this.name = 'QaControlError';
+  }
+}
+
+/** A verification that failed: the message shows the expected pattern and the near misses. */
+export class VerificationError extends Error {
+  constructor(
+    message: string,
+    /** How many requests matched. */
+    readonly count: number,
+  ) {
+    super(message);
+    this.name = 'VerificationError';
   }
 }
 
@@ -116,5 +138,15 @@ export function qaControls(options: QaControlsOptions): QaControls {
       await call('DELETE', '/requests');
     },
     config: () => call('GET', '/config'),
+    requests: async (match) =>
+      (await call<{ requests: JournalRecord[] }>('POST', '/requests/find', { match })).requests,
+    verify: async (match, expect = { atLeast: 1 }) => {
+      const result = await call<{ ok: boolean; count: number; message: string }>(
+        'POST',
+        '/requests/verify',
+        { match, ...expect },
+      );
+      if (!result.ok) throw new VerificationError(result.message, result.count);
+    },
   };
 }

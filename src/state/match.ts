@@ -81,10 +81,13 @@ function subsetDifferences(
   at: string,
   out: MatchDifference[],
 ): void {
-  if (isObject(expected) && isObject(actual)) {
+  // An object expected where the request has none: each of its members is missing (a near miss
+  // ranks by how many members differ).
+  if (isObject(expected) && (isObject(actual) || actual === undefined)) {
     for (const name of Object.keys(expected)) {
       const where = `${at}/${escapePointer(name)}`;
-      if (!own(actual, name)) out.push({ at: where, expected: expected[name], actual: undefined });
+      if (actual === undefined || !own(actual, name))
+        out.push({ at: where, expected: expected[name], actual: undefined });
       else subsetDifferences(expected[name], actual[name], where, out);
     }
   } else if (!jsonEqual(expected, actual)) out.push({ at, expected, actual });

@@ -35,8 +35,28 @@ export interface LimitUsage {
   inFlight: number;
 }
 
+/** What the journal keeps of an API request beyond its line; members absent when empty. */
+export interface JournalRequest {
+  /** Path parameters as the mock parsed them. */
+  params?: Record<string, unknown>;
+  /** The query as the mock parsed it (typed, defaults applied). */
+  query?: Record<string, unknown>;
+  /** accept, content-type, prefer, user-agent, x-request-id (never the key header). */
+  headers?: Record<string, string>;
+  /** The JSON body the client sent. */
+  body?: unknown;
+  /** The body as text when it is not JSON or was cut. */
+  bodyText?: string;
+  /** True when the body was longer than the journal keeps. */
+  bodyCut?: boolean;
+  /** The id of the stub that answered, if one did. */
+  stub?: string;
+  /** True when that stub was unchecked: the answer may break the contract. */
+  unchecked?: boolean;
+}
+
 /** One request as the journal keeps it. */
-export interface JournalEntry {
+export interface JournalEntry extends JournalRequest {
   id: string;
   /** Epoch ms; formatted only when the journal is read (a Date per request costs throughput). */
   atMs: number;

@@ -20,7 +20,8 @@ import type { AppOptions } from '../options.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import { jsonResponse } from '../response.js';
 import { ActionError } from './actions.js';
-import { readArmRequest } from './arm-request.js';
+import { readArmRequest, readMatchOnly } from './arm-request.js';
+import { findRequests, readExpectation, verifyRequests } from './verify.js';
 import type { FaultPlan } from './fault-plan.js';
 import type { StateStore } from '../../state/store.js';
 import { STATE_HEADER } from '../middleware/rate-limit.js';
@@ -33,7 +34,7 @@ function keyNameOf(state: AdminParts, value: string): string | undefined {
   return state.keys.lookup(value)?.name;
 }
 
-export const ADMIN_PREFIX = '/__mock';
+export { ADMIN_PREFIX } from './admin-prefix.js';
 export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token';
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
 const MAX_CLOCK_ADVANCE_SECONDS = 366 * 24 * 3600;
@@ -199,6 +200,29 @@ export function adminRoutes(options: {
     if (!Number.isInteger(limit) || limit < 1 || limit > store.journalCapacity)
       throw apiError(400, `limit must be an integer from 1 to ${store.journalCapacity}`);
     return c.json({ requests: await store.journal(limit) });
+  });
+  const matchOf = (value: unknown) => {
+    const match = readMatchOnly(value, {
+      contract: state.contract,
+      keyNameOf: (v) => keyNameOf(state, v),
+    });
+    if (Array.isArray(match)) throw badRequest(match);
+    return match;
+  };
+  // The journal read with the same match as faults and stubs, newest first.
+  admin.post('/requests/find', async (c) => {
+    const body = await bodyOf(c);
+    const match = matchOf(body.match);
+    const lines = await store.journal(store.journalCapacity);
+    return c.json({ requests: findRequests(lines, match) });
+  });
+  admin.post('/requests/verify', async (c) => {
+    const body = await bodyOf(c);
+    const match = matchOf(body.match);
+    const expectation = readExpectation(body);
+    if (typeof expectation === 'string') throw apiError(400, expectation);
+    const lines = await store.journal(store.journalCapacity);
+    return c.json({ ...verifyRequests(lines, match, expectation), match });
   });
   admin.delete('/requests', async (c) => {
     await store.clearJournal();

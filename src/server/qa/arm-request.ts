@@ -147,6 +147,24 @@ export function readMatchField(
   return match;
 }
 
+/** A `match` alone (a journal filter, a verify), or every problem in it. */
+export function readMatchOnly(value: unknown, context: ArmContext): FaultMatch | InputProblem[] {
+  const problems: InputProblem[] = [];
+  const match = readMatchField(
+    value === undefined ? {} : { match: value },
+    context,
+    (at, rule, message, received) =>
+      problems.push({
+        in: 'body',
+        name: at,
+        rule,
+        message,
+        ...(received === undefined ? {} : { received }),
+      }),
+  );
+  return problems.length > 0 ? problems : match;
+}
+
 /** The status must be declared where the fault can hit, and `retryAfterSeconds` announced there. */
 function declaredProblems(
   match: FaultMatch,
