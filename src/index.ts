@@ -22,6 +22,7 @@ export {
   QaControlError,
   VerificationError,
   type Match,
+  type StubToAdd,
   type QaControls,
   type QaControlsOptions,
   type FaultToArm,

@@ -11,6 +11,20 @@ import type { ArmedFault, FaultMatch } from '../server/qa/fault-plan.js';
 import type { JournalEntry } from '../server/middleware/request-log.js';
 import type { OperationId } from '../contract/named-types.gen.js';
 import type { RequestMatch } from '../state/match.js';
+import type { Stub, StubAnswer } from '../state/stubs.js';
+
+/** A stub to add: what it matches, and what it answers (a patch of the dataset's answer, or a whole one). */
+export interface StubToAdd {
+  operationId: OperationId;
+  match?: Match;
+  /** A JSON Merge Patch (RFC 7396) object or a JSON Patch (RFC 6902) array. */
+  patch?: Record<string, unknown> | readonly Record<string, unknown>[];
+  respond?: StubAnswer;
+  /** Answers this many requests, then is gone; default until removed. */
+  times?: number;
+  /** Answers anything, not judged against the contract; the journal marks such answers. */
+  unchecked?: boolean;
+}
 
 /** Which requests a control means: every member given must hold (see docs/library.md). */
 export interface Match extends RequestMatch {
@@ -43,6 +57,16 @@ export interface QaControls {
   /** The last `limit` requests (default 50), newest first. */
   journal(limit?: number): Promise<JournalRecord[]>;
   clearJournal(): Promise<void>;
+  /**
+   * Adds a stub the contract checks: rejects with a QaControlError naming each pointer and rule
+   * when its answer breaks a documented or reference fact; resolves to it (`id`, and `warnings`
+   * for inferred facts it breaks).
+   */
+  stub(stub: StubToAdd): Promise<Stub>;
+  /** The stubs kept, oldest first. */
+  stubs(): Promise<Stub[]>;
+  /** Removes one stub, or all; resolves to how many were removed. */
+  removeStubs(id?: string): Promise<number>;
   /** The API requests in the journal that match (newest first); every one without a match. */
   requests(match?: Match): Promise<JournalRecord[]>;
   /**
@@ -138,6 +162,15 @@ export function qaControls(options: QaControlsOptions): QaControls {
       await call('DELETE', '/requests');
     },
     config: () => call('GET', '/config'),
+    stub: (stub) => call('POST', '/stubs', stub),
+    stubs: async () => (await call<{ stubs: Stub[] }>('GET', '/stubs')).stubs,
+    removeStubs: async (id) =>
+      (
+        await call<{ removed: number }>(
+          'DELETE',
+          id === undefined ? '/stubs' : `/stubs/${encodeURIComponent(id)}`,
+        )
+      ).removed,
     requests: async (match) =>
       (await call<{ requests: JournalRecord[] }>('POST', '/requests/find', { match })).requests,
     verify: async (match, expect = { atLeast: 1 }) => {

@@ -28,6 +28,8 @@ import type { AppEnv } from './env.js';
 import { apiError, ClientGoneError, CLIENT_CLOSED_REQUEST, messages } from './errors.js';
 import { jsonResponse } from './response.js';
 import { handlers } from './handlers/index.js';
+import { stubs } from './qa/stubs.js';
+import { sampleAnswerOf } from './qa/sample-answer.js';
 import { loadKeys, type KeyStore } from './keys.js';
 import { auth } from './middleware/auth.js';
 import { delivery } from './middleware/delivery.js';
@@ -155,7 +157,18 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   if (options.adminToken)
     app.route(
       ADMIN_PREFIX,
-      adminRoutes({ token: options.adminToken, state: app.state, plan: faults, store }),
+      adminRoutes({
+        token: options.adminToken,
+        state: app.state,
+        plan: faults,
+        store,
+        sampleAnswer: sampleAnswerOf({
+          api: apis[0],
+          validators,
+          examples: examples.operations,
+          origin: options.origin,
+        }),
+      }),
     );
 
   const qa = scenarios({ plan: faults, store, validators, maxDurationMs: options.maxQaDurationMs });
@@ -172,6 +185,8 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   /** After the input is read and checked: a fault's match compares the parsed path, query and body. */
   const answer: Step[] = [
     qa.planned,
+    // A stub answers before recorded replies and the dataset.
+    stubs({ store }),
     // Recorded live responses (behind auth and limits, like everything the mock serves).
     ...(options.replayDir
       ? [

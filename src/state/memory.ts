@@ -12,12 +12,15 @@ import type { FaultAction } from '../server/qa/actions.js';
 import type { FaultMatch, FaultPlan, RequestFacts } from '../server/qa/fault-plan.js';
 import type { RateLimiter } from '../server/rate-limiter.js';
 import type { Admission, StateStore } from './store.js';
+import type { MatchFacts } from './match.js';
+import { StubBook, type Stub } from './stubs.js';
 
 export class MemoryStore implements StateStore {
   /** Nothing but this process writes its state: nothing to repair. */
   readonly repaired = 0;
   readonly description = 'memory';
   readonly local = false;
+  readonly #stubs = new StubBook();
 
   constructor(
     readonly parts: {
@@ -56,6 +59,22 @@ export class MemoryStore implements StateStore {
   }
   async armed() {
     return this.parts.plan.armed();
+  }
+
+  mayHaveStubs(): boolean {
+    return this.#stubs.size > 0;
+  }
+  takeStub(request: MatchFacts): Stub | undefined {
+    return this.#stubs.take(request);
+  }
+  async addStub(stub: Stub) {
+    return this.#stubs.add(stub);
+  }
+  async removeStubs(id?: string) {
+    return this.#stubs.remove(id);
+  }
+  async stubs() {
+    return this.#stubs.list();
   }
 
   record(entry: JournalEntry): void {

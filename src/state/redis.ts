@@ -16,6 +16,8 @@
  * and logged once, and the instance stays on shared state. What reaches a client (the rate-limit
  * headers, `retry_after`) is a non-negative integer whatever Redis holds.
  */
+import { matches, type MatchFacts } from './match.js';
+import { MAX_STUBS, StubLimitError, type Stub } from './stubs.js';
 import type { Redis } from 'ioredis';
 import { openRedis, probeRedis as probeConnection, redactUrl } from './redis-connection.js';
 import type { AdjustableClock } from '../server/clock.js';
@@ -65,6 +67,9 @@ export const probeRedis = (url: string) =>
 
 export { redactUrl, StateUnreachableError } from './redis-connection.js';
 
+/** What an untimed stub has left in Redis (the take script counts down; nobody sends this many). */
+const UNTIMED = 2 ** 50;
+
 export const REDIS_STORE_DEFAULTS = {
   prefix: 'web-data-mock:',
   leaseMs: 15_000,
@@ -93,7 +98,7 @@ interface Scripted {
 }
 
 const SCRIPTS: Record<keyof Scripted, { numberOfKeys: number; lua: string }> = {
-  admit: { numberOfKeys: 4, lua: lua.ADMIT },
+  admit: { numberOfKeys: 5, lua: lua.ADMIT },
   release: { numberOfKeys: 2, lua: lua.RELEASE },
   renew: { numberOfKeys: 1, lua: lua.RENEW },
   takeFault: { numberOfKeys: 3, lua: lua.TAKE_FAULT },
@@ -140,6 +145,7 @@ export class RedisStore implements StateStore {
   readonly #heartbeat: NodeJS.Timeout;
   #up = true;
   #armedSeen = 0;
+  #stubsSeen = 0;
   /** Journal entries of this turn of the event loop, written together. */
   #pending: JournalEntry[] = [];
   #leaseCounter = 0;
@@ -273,6 +279,7 @@ export class RedisStore implements StateStore {
           this.#k.slots(keyName),
           this.#k.clock,
           this.#k.faultOrder,
+          this.#k.stubOrder,
           this.#clock.now() - this.#clock.offsetMs,
           tier.requestsPerMinute,
           tier.minuteWindowSeconds * 1000,
@@ -293,6 +300,7 @@ export class RedisStore implements StateStore {
 
   #admission(reply: number[], keyName: string, leaseId: string, tier: Tier): Admission {
     this.#noteRepairs(reply[5], `limits of ${keyName}`);
+    this.#stubsSeen = wholeNumber(reply[6]);
     if (reply[0] === 1) {
       const [, limit, remaining, offset, armed] = reply;
       this.#clock.follow(wholeNumber(offset));
@@ -465,6 +473,81 @@ export class RedisStore implements StateStore {
     );
   }
 
+  mayHaveStubs(): boolean {
+    return this.#up ? this.#stubsSeen > 0 : this.#local.mayHaveStubs();
+  }
+
+  /**
+   * The newest stub that matches, chosen here with the one matcher; one of its `remaining` taken
+   * in Redis atomically (the faults' take script), the next one when another instance took the last.
+   */
+  takeStub(request: MatchFacts): Promise<Stub | undefined> {
+    return this.#shared(
+      async () => {
+        for (const stub of (await this.stubs()).reverse()) {
+          if (!matches(stub.match, request)) continue;
+          const [raw, left, repairs] = await this.#redis.takeFault(...this.#stubKeys(), stub.id);
+          this.#stubsSeen = left;
+          this.#noteRepairs(repairs, 'stubs');
+          if (raw !== null) return stub;
+        }
+        return undefined;
+      },
+      () => this.#local.takeStub(request),
+    );
+  }
+
+  async addStub(stub: Stub): Promise<Stub> {
+    return this.#shared(
+      async () => {
+        const added = await this.#redis.arm(
+          ...this.#stubKeys(),
+          this.#k.stubSequence,
+          stub.id,
+          JSON.stringify(stub),
+          stub.remaining ?? UNTIMED,
+          MAX_STUBS,
+          this.#o.keepMs,
+        );
+        if (added !== 1) throw new StubLimitError();
+        this.#stubsSeen += 1;
+        return stub;
+      },
+      () => this.#local.addStub(stub),
+    );
+  }
+
+  async removeStubs(id?: string): Promise<number> {
+    const local = await this.#local.removeStubs(id);
+    return this.#shared(
+      () => this.#redis.disarm(...this.#stubKeys(), ...(id === undefined ? [] : [id])),
+      () => local,
+    );
+  }
+
+  /** Stubs oldest first, each with what it has left (absent: until removed). */
+  async stubs(): Promise<Stub[]> {
+    return this.#shared(
+      async () => {
+        const flat = await this.#redis.listFaults(...this.#stubKeys());
+        const out: Stub[] = [];
+        for (let i = 0; i < flat.length; i += 2) {
+          const stub = parsed<Stub>(flat[i]);
+          if (!stub) this.#noteRepairs(1, 'a stub that is not JSON (ignored)');
+          else if (stub.remaining === undefined) out.push(stub);
+          else out.push({ ...stub, remaining: wholeNumber(Number(flat[i + 1])) });
+        }
+        this.#stubsSeen = out.length;
+        return out;
+      },
+      () => this.#local.stubs(),
+    );
+  }
+
+  #stubKeys(): [string, string, string] {
+    return [this.#k.stubOrder, this.#k.stubs, this.#k.stubCounts];
+  }
+
   #faultKeys(): [string, string, string] {
     return [this.#k.faultOrder, this.#k.faults, this.#k.faultCounts];
   }
@@ -600,6 +683,10 @@ function keysOf(prefix: string) {
     faults: `${prefix}faults:data`,
     faultCounts: `${prefix}faults:left`,
     faultSequence: `${prefix}faults:sequence`,
+    stubOrder: `${prefix}stubs:order`,
+    stubs: `${prefix}stubs:data`,
+    stubCounts: `${prefix}stubs:left`,
+    stubSequence: `${prefix}stubs:sequence`,
     journal: `${prefix}journal`,
   };
 }

@@ -12,6 +12,8 @@
 import type { ArmedFault, FaultMatch, RequestFacts } from '../server/qa/fault-plan.js';
 import type { FaultAction } from '../server/qa/actions.js';
 import type { LimitKind } from '../server/rate-limiter.js';
+import type { MatchFacts } from './match.js';
+import type { Stub } from './stubs.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -93,6 +95,14 @@ export interface StateStore {
   arm(match: FaultMatch, count: number, action: FaultAction): Promise<ArmedFault>;
   disarm(id?: string): Promise<number>;
   armed(): Promise<ArmedFault[]>;
+
+  /** False only when no stub is kept anywhere (lets a request skip the lookup). */
+  mayHaveStubs(): boolean;
+  /** The newest stub that matches, one of its `remaining` used up exactly once across every instance. */
+  takeStub(request: MatchFacts): MaybePromise<Stub | undefined>;
+  addStub(stub: Stub): Promise<Stub>;
+  removeStubs(id?: string): Promise<number>;
+  stubs(): Promise<Stub[]>;
 
   /** Adds a request to the journal; never waits and never fails the request. */
   record(entry: JournalEntry): void;

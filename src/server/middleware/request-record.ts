@@ -60,6 +60,11 @@ export function requestRecord(c: Context<AppEnv>, isSecret?: IsSecret): JournalR
     if (value !== undefined) headers[name] = headerValue(value, isSecret);
   }
   if (Object.keys(headers).length > 0) record.headers = headers;
+  const stub = c.get('stub');
+  if (stub) {
+    record.stub = stub.id;
+    if (stub.unchecked) record.unchecked = true;
+  }
   const text = c.get('bodyText');
   if (text) {
     if (text.length > MAX_JOURNAL_BODY_CHARS) {

@@ -9,7 +9,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context, type Env } from 'hono';
-import type { Contract } from '../../contract/index.js';
+import type { Contract, Validators } from '../../contract/index.js';
 import { MAX_CLOCK_OFFSET_SECONDS, type AdjustableClock } from '../clock.js';
 import type { ApiContext } from '../context.js';
 import { apiError, badRequest, messages } from '../errors.js';
@@ -22,6 +22,9 @@ import { jsonResponse } from '../response.js';
 import { ActionError } from './actions.js';
 import { readArmRequest, readMatchOnly } from './arm-request.js';
 import { findRequests, readExpectation, verifyRequests } from './verify.js';
+import { readStubRequest } from './stub-request.js';
+import type { SampleAnswer } from './sample-answer.js';
+import { newStub, StubLimitError } from '../../state/stubs.js';
 import type { FaultPlan } from './fault-plan.js';
 import type { StateStore } from '../../state/store.js';
 import { STATE_HEADER } from '../middleware/rate-limit.js';
@@ -81,6 +84,7 @@ export interface AdminParts {
   clock: AdjustableClock;
   journal: Journal;
   apis: readonly Pick<ApiContext, 'environment' | 'basePath'>[];
+  validators?: Validators;
   /** Each purpose's demo key name (`fullAccess` -> its name), as /examples names them. */
   keyNamesByPurpose?: ReadonlyMap<string, string>;
 }
@@ -90,6 +94,8 @@ export function adminRoutes(options: {
   state: AdminParts;
   plan: FaultPlan;
   store: StateStore;
+  /** The dataset's answer to a request a match describes (a patch stub is judged on it). */
+  sampleAnswer?: SampleAnswer;
 }): Hono {
   const { state, plan, store } = options;
   const bodyOf = (c: Context<Env, string>) => jsonBody(c, state.options.bodyTimeoutMs);
@@ -223,6 +229,31 @@ export function adminRoutes(options: {
     if (typeof expectation === 'string') throw apiError(400, expectation);
     const lines = await store.journal(store.journalCapacity);
     return c.json({ ...verifyRequests(lines, match, expectation), match });
+  });
+  admin.post('/stubs', async (c) => {
+    const { validators } = state;
+    const sampleAnswer = options.sampleAnswer;
+    if (!validators || !sampleAnswer) throw apiError(501, 'stubs are not available here');
+    const read = await readStubRequest(await bodyOf(c), {
+      contract: state.contract,
+      keyNameOf: (v) => keyNameOf(state, v),
+      validators,
+      sampleAnswer,
+    });
+    if (Array.isArray(read)) throw badRequest(read);
+    try {
+      return c.json(await store.addStub(newStub(read)), 201);
+    } catch (error) {
+      if (error instanceof StubLimitError) throw apiError(409, error.message);
+      throw error;
+    }
+  });
+  admin.get('/stubs', async (c) => c.json({ stubs: await store.stubs() }));
+  admin.delete('/stubs', async (c) => c.json({ removed: await store.removeStubs() }));
+  admin.delete('/stubs/:id', async (c) => {
+    const removed = await store.removeStubs(c.req.param('id'));
+    if (removed === 0) throw apiError(404, `no stub ${c.req.param('id').slice(0, 100)}`);
+    return c.json({ removed });
   });
   admin.delete('/requests', async (c) => {
     await store.clearJournal();
