@@ -65,6 +65,11 @@ export interface QaControls {
   stub(stub: StubToAdd): Promise<Stub>;
   /** The stubs kept, oldest first. */
   stubs(): Promise<Stub[]>;
+  /**
+   * One call between tests: clears stubs, record edits, armed faults, the journal, rate-limit
+   * windows and the clock offset.
+   */
+  reset(): Promise<void>;
   /** Removes one stub, or all; resolves to how many were removed. */
   removeStubs(id?: string): Promise<number>;
   /** The API requests in the journal that match (newest first); every one without a match. */
@@ -163,6 +168,9 @@ export function qaControls(options: QaControlsOptions): QaControls {
     },
     config: () => call('GET', '/config'),
     stub: (stub) => call('POST', '/stubs', stub),
+    reset: async () => {
+      await call('POST', '/reset', {});
+    },
     stubs: async () => (await call<{ stubs: Stub[] }>('GET', '/stubs')).stubs,
     removeStubs: async (id) =>
       (

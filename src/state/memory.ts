@@ -91,6 +91,9 @@ export class MemoryStore implements StateStore {
     this.parts.clock.advance(ms);
     return this.parts.clock.offsetMs;
   }
+  async resetClock() {
+    this.parts.clock.reset();
+  }
   async clockOffsetMs() {
     return this.parts.clock.offsetMs;
   }

@@ -615,6 +615,21 @@ export class RedisStore implements StateStore {
     );
   }
 
+  /**
+   * Offset 0 in Redis and here. Another instance keeps the offset it follows until it restarts
+   * (a clock that follows the fleet never goes back, so no window is counted twice).
+   */
+  async resetClock(): Promise<void> {
+    this.#clock.reset();
+    await this.#local.resetClock();
+    return this.#shared(
+      async () => {
+        await this.#redis.del(this.#k.clock);
+      },
+      () => undefined,
+    );
+  }
+
   async clockOffsetMs(): Promise<number> {
     return this.#shared(
       async () => {

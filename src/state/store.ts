@@ -114,6 +114,8 @@ export interface StateStore {
   /** Moves the QA clock forward for every instance; resolves to the new offset in ms. */
   advanceClock(ms: number): Promise<number>;
   clockOffsetMs(): Promise<number>;
+  /** Puts the QA clock back to its base (offset 0). */
+  resetClock(): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -96,6 +96,11 @@ export function adminRoutes(options: {
   store: StateStore;
   /** The dataset's answer to a request a match describes (a patch stub is judged on it). */
   sampleAnswer?: SampleAnswer;
+  /**
+   * Further state a reset clears (record edits, when the mock has them): each is awaited by
+   * `POST /__mock/reset` after the stubs, faults, journal, limits and clock.
+   */
+  resetHooks?: readonly (() => Promise<void> | void)[];
 }): Hono {
   const { state, plan, store } = options;
   const bodyOf = (c: Context<Env, string>) => jsonBody(c, state.options.bodyTimeoutMs);
@@ -254,6 +259,18 @@ export function adminRoutes(options: {
     const removed = await store.removeStubs(c.req.param('id'));
     if (removed === 0) throw apiError(404, `no stub ${c.req.param('id').slice(0, 100)}`);
     return c.json({ removed });
+  });
+  // One call between tests: stubs, armed faults (and the seeded random sequence), the journal,
+  // rate-limit windows, the clock offset, and whatever the reset hooks clear (record edits).
+  admin.post('/reset', async (c) => {
+    await store.removeStubs();
+    plan.reset();
+    await store.disarm();
+    await store.clearJournal();
+    await store.resetLimits();
+    await store.resetClock();
+    for (const hook of options.resetHooks ?? []) await hook();
+    return c.json({ reset: true });
   });
   admin.delete('/requests', async (c) => {
     await store.clearJournal();
