@@ -78,6 +78,19 @@ describe('a fault with a match', async () => {
       ),
     ).toBe(true);
     expect(await fires(app, { body: { productId: 'none-such' } }, search)).toBe(false);
+    // The body as the client sent it, as verify reads it: a schema default is not a sent member.
+    const { limit, ...withoutLimit } = searchBody;
+    expect(limit).toBeUndefined();
+    expect(await fires(app, { body: { limit: 10 } }, { ...search, body: withoutLimit })).toBe(
+      false,
+    );
+    expect(
+      await fires(
+        app,
+        { body: { limit: 10 } },
+        { ...search, body: { ...withoutLimit, limit: 10 } },
+      ),
+    ).toBe(true);
     const byId = ops.getProduct;
     const productId = Object.values(
       (byId as unknown as { pathParameters: Record<string, string> }).pathParameters,

@@ -24,6 +24,7 @@ import {
 import type { FaultPlan, RequestFacts } from './fault-plan.js';
 import type { StateStore } from '../../state/store.js';
 import { forcedError } from './forced-response.js';
+import { matchFactsOf } from './request-facts.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -75,16 +76,7 @@ export function scenarios(options: {
     }
     let action: FaultAction | undefined = prefer;
     if (!action) {
-      const key = c.get('key');
-      const input = c.get('input');
-      const facts = {
-        operationId: op.operationId,
-        keyName: key?.name,
-        params: input?.path,
-        query: input?.query,
-        body: c.get('body'),
-        declares,
-      };
+      const facts = { ...matchFactsOf(c), declares };
       // Armed faults from the store (counted down once across every instance sharing it), random ones from this plan.
       action = plan.decide(facts, store.mayHaveArmed() ? await store.takeFault(facts) : undefined);
     }

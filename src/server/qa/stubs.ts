@@ -14,6 +14,7 @@ import type { Step } from '../chain.js';
 import type { AppEnv } from '../env.js';
 import { jsonResponse } from '../response.js';
 import { applyPatch } from './json-patch.js';
+import { matchFactsOf } from './request-facts.js';
 
 /** Headers a rewritten body must not carry over from the dataset's answer. */
 const BODY_HEADERS = new Set(['content-length', 'content-type', 'etag']);
@@ -39,14 +40,7 @@ async function patched(c: Context<AppEnv>, stub: Stub, next: Next): Promise<void
 export function stubs(options: { store: Pick<StateStore, 'mayHaveStubs' | 'takeStub'> }): Step {
   const { store } = options;
   async function answer(c: Context<AppEnv>, next: Next): Promise<Response | void> {
-    const input = c.get('input');
-    const stub = await store.takeStub({
-      operationId: c.get('operation').operationId,
-      keyName: c.get('key')?.name,
-      params: input?.path,
-      query: input?.query,
-      body: c.get('body'),
-    });
+    const stub = await store.takeStub(matchFactsOf(c));
     if (!stub) return next();
     c.set('stub', { id: stub.id, unchecked: stub.unchecked === true });
     if (stub.patch !== undefined) return patched(c, stub, next);
