@@ -7,11 +7,11 @@
  * server is away.
  */
 import type { AdjustableClock } from '../server/clock.js';
-import type { Journal, JournalEntry } from '../server/middleware/request-log.js';
-import type { FaultAction } from '../server/qa/actions.js';
-import type { FaultMatch, FaultPlan, RequestFacts } from '../server/qa/fault-plan.js';
+import type { Journal } from '../server/middleware/request-log.js';
+import type { FaultPlan } from '../server/qa/fault-plan.js';
+import type { FaultAction, FaultMatch, RequestFacts } from './faults.js';
 import type { RateLimiter } from '../server/rate-limiter.js';
-import type { Admission, StateStore } from './store.js';
+import type { Admission, JournalEntry, StateStore } from './store.js';
 import type { MatchFacts } from './match.js';
 import { StubBook, type Stub } from './stubs.js';
 

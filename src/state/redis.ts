@@ -21,17 +21,18 @@ import { MAX_STUBS, StubLimitError, type Stub } from './stubs.js';
 import type { Redis } from 'ioredis';
 import { openRedis, probeRedis as probeConnection, redactUrl } from './redis-connection.js';
 import type { AdjustableClock } from '../server/clock.js';
-import type { JournalEntry } from '../server/middleware/request-log.js';
-import { ActionError, type FaultAction } from '../server/qa/actions.js';
+import type { JournalEntry } from './store.js';
 import {
+  ActionError,
   MAX_ARMED_FAULTS,
   faultHits,
   newArmedFault,
   tooManyArmed,
   type ArmedFault,
+  type FaultAction,
   type FaultMatch,
   type RequestFacts,
-} from '../server/qa/fault-plan.js';
+} from './faults.js';
 import type { LimitKind } from '../server/rate-limiter.js';
 import type { Tier } from '../server/tiers.js';
 import type { MemoryStore } from './memory.js';

@@ -9,8 +9,7 @@
  * What a request needs on its way (admit, take an armed fault) may answer synchronously, so the
  * in-memory store costs the hot path no promise; what only the admin endpoints need is async.
  */
-import type { ArmedFault, FaultMatch, RequestFacts } from '../server/qa/fault-plan.js';
-import type { FaultAction } from '../server/qa/actions.js';
+import type { ArmedFault, FaultAction, FaultMatch, RequestFacts } from './faults.js';
 import type { LimitKind } from '../server/rate-limiter.js';
 import type { MatchFacts } from './match.js';
 import type { Stub } from './stubs.js';

@@ -5,65 +5,35 @@
  * taken in request arrival order from a seeded generator, so the same seed and the same request
  * sequence give the same faults.
  */
-import { randomUUID } from 'node:crypto';
-import {
-  ACTION_FIELD_NAMES,
-  ActionError,
-  type FaultAction,
-  type LatencySpec,
-  type RandomFaultSpec,
-} from './actions.js';
+import type { FaultAction, LatencySpec, RandomFaultSpec } from './actions.js';
 import { seededRandom } from '../../fixtures/mulberry32.js';
-import { matches, type MatchFacts, type RequestMatch } from '../../state/match.js';
+import {
+  faultHits,
+  MAX_ARMED_FAULTS,
+  newArmedFault,
+  tooManyArmed,
+  type ArmedFault,
+  type FaultMatch,
+  type RequestFacts,
+} from '../../state/faults.js';
 
-/** Armed faults kept at once; arming more is refused rather than growing without limit. */
-export const MAX_ARMED_FAULTS = 1000;
-export const MAX_ARMED_COUNT = 1_000_000;
-
-/** Which requests a fault hits: the one request pattern of the QA controls. */
-export type FaultMatch = RequestMatch;
-
-export interface ArmedFault {
-  id: string;
-  match: FaultMatch;
-  /** Requests still to be hit. */
-  remaining: number;
-  action: FaultAction;
-}
-
-export interface RequestFacts extends MatchFacts {
-  operationId: string;
-  /** Whether the operation declares a status (a forced status must be one it declares). */
-  declares(status: number): boolean;
-}
+// The armed faults' records and rules belong to the state layer, which stores them.
+export {
+  faultHits,
+  MAX_ARMED_COUNT,
+  MAX_ARMED_FAULTS,
+  newArmedFault,
+  tooManyArmed,
+  type ArmedFault,
+  type FaultMatch,
+  type RequestFacts,
+} from '../../state/faults.js';
 
 export interface FaultPlanOptions {
   seed: number;
   random?: RandomFaultSpec;
   latency?: LatencySpec;
 }
-
-/** A fault to arm, its count and action checked (the same rules for every store). */
-export function newArmedFault(match: FaultMatch, count: number, action: FaultAction): ArmedFault {
-  if (!Number.isInteger(count) || count < 1 || count > MAX_ARMED_COUNT)
-    throw new ActionError(`count must be an integer from 1 to ${MAX_ARMED_COUNT}`);
-  if (Object.keys(action).length === 0)
-    throw new ActionError(`an action is required: one of ${ACTION_FIELD_NAMES.join(', ')}`);
-  return {
-    id: randomUUID(),
-    match: structuredClone(match),
-    remaining: count,
-    action: { ...action },
-  };
-}
-
-/** True when an armed fault hits this request: its match holds and its status is declared here. */
-export const faultHits = (fault: Pick<ArmedFault, 'match' | 'action'>, request: RequestFacts) =>
-  matches(fault.match, request) &&
-  (fault.action.status === undefined || request.declares(fault.action.status));
-
-export const tooManyArmed = () =>
-  new ActionError(`at most ${MAX_ARMED_FAULTS} faults can be armed at once; clear some first`);
 
 export class FaultPlan {
   #armed: ArmedFault[] = [];
