@@ -44,6 +44,6 @@ export {
 export type { Examples, KeyPurpose } from './server/examples.js';
 export type { Tier } from './server/tiers.js';
 export type { LatencySpec, RandomFaultSpec, FaultAction } from './server/qa/actions.js';
-export type { ArmedFault, FaultMatch } from './server/qa/fault-plan.js';
+export type { ArmedFault, FaultMatch } from './state/faults.js';
 export type { paths, components, operations } from './contract/types.gen.js';
 export type * from './contract/named-types.gen.js';

@@ -7,7 +7,7 @@
  */
 import { ADMIN_PREFIX, ADMIN_TOKEN_HEADER } from '../server/qa/admin.js';
 import type { FaultAction } from '../server/qa/actions.js';
-import type { ArmedFault, FaultMatch } from '../server/qa/fault-plan.js';
+import type { ArmedFault, FaultMatch } from '../state/faults.js';
 import type { JournalEntry } from '../server/middleware/request-log.js';
 import type { OperationId } from '../contract/named-types.gen.js';
 import type { RequestMatch } from '../state/match.js';

@@ -15,7 +15,7 @@ import {
   type InputProblem,
 } from '../../contract/index.js';
 import { ACTION_FIELD_NAMES, ActionError, setActionField, type FaultAction } from './actions.js';
-import { MAX_ARMED_COUNT, type FaultMatch } from './fault-plan.js';
+import { MAX_ARMED_COUNT, type FaultMatch } from '../../state/faults.js';
 import { readMatch } from '../../state/match.js';
 
 export interface ArmRequest {

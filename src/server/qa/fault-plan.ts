@@ -17,18 +17,6 @@ import {
   type RequestFacts,
 } from '../../state/faults.js';
 
-// The armed faults' records and rules belong to the state layer, which stores them.
-export {
-  faultHits,
-  MAX_ARMED_COUNT,
-  MAX_ARMED_FAULTS,
-  newArmedFault,
-  tooManyArmed,
-  type ArmedFault,
-  type FaultMatch,
-  type RequestFacts,
-} from '../../state/faults.js';
-
 export interface FaultPlanOptions {
   seed: number;
   random?: RandomFaultSpec;

@@ -21,7 +21,8 @@ import {
   PREFER_RULE,
   type FaultAction,
 } from './actions.js';
-import type { FaultPlan, RequestFacts } from './fault-plan.js';
+import type { FaultPlan } from './fault-plan.js';
+import type { RequestFacts } from '../../state/faults.js';
 import type { StateStore } from '../../state/store.js';
 import { forcedError } from './forced-response.js';
 import { matchFactsOf } from './request-facts.js';
