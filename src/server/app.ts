@@ -186,7 +186,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   const answer: Step[] = [
     qa.planned,
     // A stub answers before recorded replies and the dataset.
-    stubs({ store }),
+    stubs({ store, validators }),
     // Recorded live responses (behind auth and limits, like everything the mock serves).
     ...(options.replayDir
       ? [

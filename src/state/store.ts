@@ -54,6 +54,8 @@ export interface JournalRequest {
   stub?: string;
   /** True when that stub was unchecked: the answer may break the contract. */
   unchecked?: boolean;
+  /** Why the stub's patch was not applied to this answer (it did not apply, or broke a fact). */
+  stubSkipped?: string;
 }
 
 /** One request as the journal keeps it. */

@@ -64,6 +64,7 @@ export function requestRecord(c: Context<AppEnv>, isSecret?: IsSecret): JournalR
   if (stub) {
     record.stub = stub.id;
     if (stub.unchecked) record.unchecked = true;
+    if (stub.skipped) record.stubSkipped = stub.skipped;
   }
   const text = c.get('bodyText');
   if (text) {

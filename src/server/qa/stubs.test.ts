@@ -108,6 +108,23 @@ describe('stubs in process', () => {
     expect(entry).toMatchObject({ stub: stub.id, unchecked: true });
   });
 
+  it('leaves the dataset answer alone where the patch does not apply, and the journal says why', async () => {
+    const stub = await mock.qa.stub({
+      operationId: 'listProducts',
+      patch: [
+        { op: 'test', path: '/pagination/offset', value: 0 },
+        { op: 'replace', path: '/data', value: [] },
+      ],
+    });
+    expect((await get('/products?limit=2')).body.data).toEqual([]);
+    const page2 = await get('/products?limit=2&offset=1');
+    expect(page2.status).toBe(200);
+    expect(page2.body.data).toHaveLength(2);
+    const [entry] = await mock.qa.requests({ query: { offset: 1 } });
+    expect(entry.stub).toBe(stub.id);
+    expect(entry.stubSkipped).toMatch(/the patch does not apply: \/0: test failed/);
+  });
+
   it('answers `times` requests then is gone; the newest stub wins', async () => {
     await mock.qa.stub({ operationId: 'getProduct', patch: { title: 'older' } });
     await mock.qa.stub({ operationId: 'getProduct', patch: { title: 'newer' }, times: 2 });
