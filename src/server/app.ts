@@ -116,6 +116,8 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   // Before the request log: an orchestrator's probe every few seconds must not fill the journal.
   app.get(HEALTH_PATH, () => healthResponse());
   const isSecret = (value: string) => keys.isSecret(value);
+  /** Each demo key's purpose by its name (`demo-unlimited` -> `fullAccess`), for the journal. */
+  const purposeByName = new Map<string, string>();
   app.use(
     '*',
     requestLog({
@@ -125,6 +127,7 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
       log: options.log,
       isSecret,
       shortestSecret: keys.shortestSecret,
+      keyPurpose: (name) => purposeByName.get(name),
     }),
   );
   // Inputs that work on this very dataset and keys (no key needed, like the document itself).
@@ -143,6 +146,8 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
       key ? [[purpose, key.name] as const] : [],
     ),
   );
+  for (const [purpose, name] of app.state.keyNamesByPurpose)
+    if (!purposeByName.has(name)) purposeByName.set(name, purpose);
   app.get(EXAMPLES_PATH, (c) =>
     c.body(examplesText, 200, { 'content-type': 'application/json; charset=utf-8' }),
   );

@@ -38,6 +38,8 @@ export interface LimitUsage {
 
 /** What the journal keeps of an API request beyond its line; members absent when empty. */
 export interface JournalRequest {
+  /** The key's purpose (`fullAccess`, ...) when it is the demo key of one; the key itself never. */
+  keyPurpose?: string;
   /** Path parameters as the mock parsed them. */
   params?: Record<string, unknown>;
   /** The query as the mock parsed it (typed, defaults applied). */

@@ -58,8 +58,10 @@ export function requestLog(options: {
   isSecret?: IsSecret;
   /** The shortest secret's length: shorter query texts are not searched for one (the common case). */
   shortestSecret?: number;
+  /** A key's purpose (`fullAccess`, ...) by its name, when it has one. */
+  keyPurpose?: (name: string) => string | undefined;
 }) {
-  const { store, now, instance, log, isSecret, shortestSecret } = options;
+  const { store, now, instance, log, isSecret, shortestSecret, keyPurpose } = options;
   let counter = 0;
   return createMiddleware<AppEnv>(async function logRequest(c, next) {
     const started = performance.now();
@@ -79,7 +81,7 @@ export function requestLog(options: {
         operation: c.get('operation')?.operationId ?? null,
         ms: Math.round((performance.now() - started) * 100) / 100,
         instance,
-        ...(c.get('operation') ? requestRecord(c, isSecret) : {}),
+        ...(c.get('operation') ? requestRecord(c, isSecret, keyPurpose) : {}),
       };
       // Control calls are the test's own, not what its client sent: kept out of the API journal.
       if (!control) store.record(entry);

@@ -47,8 +47,15 @@ const headerValue = (raw: string, isSecret: IsSecret | undefined) =>
   blankTokens(raw.length > MAX_HEADER_CHARS ? `${raw.slice(0, MAX_HEADER_CHARS)}…` : raw, isSecret);
 
 /** The request as the journal keeps it (empty members left out). */
-export function requestRecord(c: Context<AppEnv>, isSecret?: IsSecret): JournalRequest {
+export function requestRecord(
+  c: Context<AppEnv>,
+  isSecret?: IsSecret,
+  keyPurpose?: (name: string) => string | undefined,
+): JournalRequest {
   const record: JournalRequest = {};
+  const keyName = c.get('key')?.name;
+  const purpose = keyName === undefined ? undefined : keyPurpose?.(keyName);
+  if (purpose !== undefined) record.keyPurpose = purpose;
   const input = c.get('input');
   if (input && Object.keys(input.path).length > 0)
     record.params = blanked(input.path, isSecret) as Record<string, unknown>;

@@ -43,6 +43,7 @@ describe('the journal', () => {
     expect(get).toMatchObject({
       method: 'GET',
       operation: 'listProducts',
+      keyPurpose: 'fullAccess',
       query: { limit: 5, offset: 1 },
       headers: { 'user-agent': 'client/1.0', 'x-request-id': '***' },
       status: 200,
