@@ -206,12 +206,6 @@ export function adminRoutes(options: {
     await store.disarm();
     return c.json({ reset: true });
   });
-  admin.get('/requests', async (c) => {
-    const limit = Number(c.req.query('limit') ?? 50);
-    if (!Number.isInteger(limit) || limit < 1 || limit > store.journalCapacity)
-      throw apiError(400, `limit must be an integer from 1 to ${store.journalCapacity}`);
-    return c.json({ requests: await store.journal(limit) });
-  });
   const matchOf = (value: unknown) => {
     const match = readMatchOnly(value, {
       contract: state.contract,
@@ -220,6 +214,23 @@ export function adminRoutes(options: {
     if (Array.isArray(match)) throw badRequest(match);
     return match;
   };
+  // The last `limit` API requests, newest first; `operationId` and `key` (a name, purpose or key)
+  // narrow them with the same match as POST /requests/find.
+  admin.get('/requests', async (c) => {
+    const limit = Number(c.req.query('limit') ?? 50);
+    if (!Number.isInteger(limit) || limit < 1 || limit > store.journalCapacity)
+      throw apiError(400, `limit must be an integer from 1 to ${store.journalCapacity}`);
+    const operationId = c.req.query('operationId');
+    const key = c.req.query('key');
+    if (operationId === undefined && key === undefined)
+      return c.json({ requests: await store.journal(limit) });
+    const match = matchOf({
+      ...(operationId === undefined ? {} : { operationId }),
+      ...(key === undefined ? {} : { key }),
+    });
+    const lines = await store.journal(store.journalCapacity);
+    return c.json({ requests: findRequests(lines, match).slice(0, limit) });
+  });
   // The journal read with the same match as faults and stubs, newest first.
   admin.post('/requests/find', async (c) => {
     const body = await bodyOf(c);

@@ -107,6 +107,27 @@ describe('requests and verify', () => {
     expect(message).toMatch(/2\. GET "\/web-data\/v1\/packages\?limit=1"/);
   });
 
+  it('GET /__mock/requests narrows by operationId and key (by purpose)', async () => {
+    await (await search({ productId })).text();
+    await (
+      await fetch(`${mock.url}/packages?limit=1`, {
+        headers: { 'x-api-key': mock.keys.fullAccess },
+      })
+    ).text();
+    const admin = { 'x-mock-admin-token': 'qa' };
+    const res = await fetch(
+      `${mock.origin}/__mock/requests?operationId=listPackages&key=fullAccess`,
+      { headers: admin },
+    );
+    const { requests } = (await res.json()) as { requests: { operation: string }[] };
+    expect(requests.map((r) => r.operation)).toEqual(['listPackages']);
+    const unknown = await fetch(`${mock.origin}/__mock/requests?operationId=nope`, {
+      headers: admin,
+    });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toContain('/match/operationId');
+  });
+
   it('refuses a wrong-typed match or two expectations, naming the field', async () => {
     const res = await fetch(`${mock.origin}/__mock/requests/verify`, {
       method: 'POST',
