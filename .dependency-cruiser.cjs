@@ -44,6 +44,16 @@ module.exports = {
       to: { path: '^(src/server/|src/proxy/|contract-tests/)' },
     },
     {
+      name: 'state-does-not-import-server',
+      comment:
+        'The state layer owns what it stores (the match, fault and stub records, the journal entry). ' +
+        'Type-only imports of the server remain (clock, journal, rate limiter, tiers, fault plan): ' +
+        'to be moved next, then this rule covers them too.',
+      severity: 'error',
+      from: { path: '^src/state/', pathNot: TESTS },
+      to: { path: '^src/server/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'server-does-not-import-proxy',
       severity: 'error',
       from: { path: '^src/server/' },

@@ -20,6 +20,9 @@ export {
 export {
   qaControls,
   QaControlError,
+  VerificationError,
+  type Match,
+  type StubToAdd,
   type QaControls,
   type QaControlsOptions,
   type FaultToArm,
@@ -41,6 +44,6 @@ export type { StartProxyOptions, RunningProxy, ProxyInput } from './proxy/index.
 export type { Examples, KeyPurpose } from './server/examples.js';
 export type { Tier } from './server/tiers.js';
 export type { LatencySpec, RandomFaultSpec, FaultAction } from './server/qa/actions.js';
-export type { ArmedFault, FaultMatch } from './server/qa/fault-plan.js';
+export type { ArmedFault, FaultMatch } from './state/faults.js';
 export type { paths, components, operations } from './contract/types.gen.js';
 export type * from './contract/named-types.gen.js';

@@ -7,16 +7,38 @@
  */
 import { ADMIN_PREFIX, ADMIN_TOKEN_HEADER } from '../server/qa/admin.js';
 import type { FaultAction } from '../server/qa/actions.js';
-import type { ArmedFault, FaultMatch } from '../server/qa/fault-plan.js';
+import type { ArmedFault, FaultMatch } from '../state/faults.js';
 import type { JournalEntry } from '../server/middleware/request-log.js';
 import type { OperationId } from '../contract/named-types.gen.js';
 import type { RecordEditEntry, RecordFamily } from '../fixtures/overlay.js';
 import type { PutResult as RecordPutResult } from '../server/qa/records-control.js';
+import type { RequestMatch } from '../state/match.js';
+import type { Stub, StubAnswer } from '../state/stubs.js';
+
+/** A stub to add: what it matches, and what it answers (a patch of the dataset's answer, or a whole one). */
+export interface StubToAdd {
+  operationId: OperationId;
+  match?: Match;
+  /** A JSON Merge Patch (RFC 7396) object or a JSON Patch (RFC 6902) array. */
+  patch?: Record<string, unknown> | readonly Record<string, unknown>[];
+  respond?: StubAnswer;
+  /** Answers this many requests, then is gone; default until removed. */
+  times?: number;
+  /** Answers anything, not judged against the contract; the journal marks such answers. */
+  unchecked?: boolean;
+}
+
+/** Which requests a control means: every member given must hold (see docs/library.md). */
+export interface Match extends RequestMatch {
+  operationId?: OperationId;
+}
 
 /** A fault to arm for the next `count` matching requests (default 1). */
 export interface FaultToArm extends FaultMatch, FaultAction {
   /** Only this operation (one of the document's operationIds); default any. */
   operationId?: OperationId;
+  /** Only requests like this (operation, path parameters, parsed query, a body subset, key). */
+  match?: Match;
   count?: number;
 }
 
@@ -48,8 +70,6 @@ export interface RecordControls {
 export interface QaControls {
   /** Records a test adds, changes or removes. */
   records: RecordControls;
-  /** Between tests: clears record edits, armed faults, the journal and rate-limit windows. */
-  reset(): Promise<void>;
   /** Arms a fault; resolves to it (with its `id`, for `clearFaults(id)`). */
   armFault(fault: FaultToArm): Promise<ArmedFault>;
   /** Clears one armed fault, or all of them; resolves to how many were cleared. */
@@ -63,6 +83,31 @@ export interface QaControls {
   /** The last `limit` requests (default 50), newest first. */
   journal(limit?: number): Promise<JournalRecord[]>;
   clearJournal(): Promise<void>;
+  /**
+   * Adds a stub the contract checks: rejects with a QaControlError naming each pointer and rule
+   * when its answer breaks a documented or reference fact; resolves to it (`id`, and `warnings`
+   * for inferred facts it breaks).
+   */
+  stub(stub: StubToAdd): Promise<Stub>;
+  /** The stubs kept, oldest first. */
+  stubs(): Promise<Stub[]>;
+  /**
+   * One call between tests: clears stubs, record edits, armed faults, the journal, rate-limit
+   * windows and the clock offset.
+   */
+  reset(): Promise<void>;
+  /** Removes one stub, or all; resolves to how many were removed. */
+  removeStubs(id?: string): Promise<number>;
+  /** The API requests in the journal that match (newest first); every one without a match. */
+  requests(match?: Match): Promise<JournalRecord[]>;
+  /**
+   * Resolves when the journal holds as many matching requests as expected (default at least one);
+   * rejects with a `VerificationError` whose message shows the pattern and the closest requests.
+   */
+  verify(
+    match: Match,
+    expect?: { times: number } | { atLeast: number } | { atMost: number },
+  ): Promise<void>;
   /** What the mock runs with (release, seed, keys without secrets, clock offset, faults). */
   config(): Promise<Record<string, unknown>>;
 }
@@ -83,6 +128,18 @@ export class QaControlError extends Error {
   ) {
     super(message);
     this.name = 'QaControlError';
+  }
+}
+
+/** A verification that failed: the message shows the expected pattern and the near misses. */
+export class VerificationError extends Error {
+  constructor(
+    message: string,
+    /** How many requests matched. */
+    readonly count: number,
+  ) {
+    super(message);
+    this.name = 'VerificationError';
   }
 }
 
@@ -129,9 +186,6 @@ export function qaControls(options: QaControlsOptions): QaControls {
   };
   return {
     records,
-    reset: async () => {
-      await call('POST', '/reset', {});
-    },
     armFault: (fault) => call('POST', '/scenarios', fault),
     clearFaults: async (id) =>
       (
@@ -153,5 +207,27 @@ export function qaControls(options: QaControlsOptions): QaControls {
       await call('DELETE', '/requests');
     },
     config: () => call('GET', '/config'),
+    stub: (stub) => call('POST', '/stubs', stub),
+    reset: async () => {
+      await call('POST', '/reset', {});
+    },
+    stubs: async () => (await call<{ stubs: Stub[] }>('GET', '/stubs')).stubs,
+    removeStubs: async (id) =>
+      (
+        await call<{ removed: number }>(
+          'DELETE',
+          id === undefined ? '/stubs' : `/stubs/${encodeURIComponent(id)}`,
+        )
+      ).removed,
+    requests: async (match) =>
+      (await call<{ requests: JournalRecord[] }>('POST', '/requests/find', { match })).requests,
+    verify: async (match, expect = { atLeast: 1 }) => {
+      const result = await call<{ ok: boolean; count: number; message: string }>(
+        'POST',
+        '/requests/verify',
+        { match, ...expect },
+      );
+      if (!result.ok) throw new VerificationError(result.message, result.count);
+    },
   };
 }

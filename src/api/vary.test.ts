@@ -137,3 +137,23 @@ describe('startMock({ vary }) against client code', () => {
     },
   );
 });
+
+describe('a stub under --vary', () => {
+  it("answers as the test asked: a stub's answer is not varied, the dataset's beside it is", async () => {
+    const mock = await createMockApp({ vary: { seed: 1 } });
+    const headers = { 'x-api-key': mock.keys.fullAccess };
+    const get = (path: string) => mock.fetch(new Request(`${mock.url}${path}`, { headers }));
+    const page = (await (await get('/packages?limit=1')).json()) as { data: Json[] };
+    const id = String(page.data[0].packageCode);
+    await mock.qa.stub({
+      operationId: 'getPackage',
+      match: { params: { package_code: id } },
+      respond: { status: 404, body: { error: 'gone, for this test' } },
+    });
+    const stubbed = await get(`/packages/${encodeURIComponent(id)}`);
+    expect(stubbed.status).toBe(404);
+    expect(stubbed.headers.get(VARIATION_HEADER)).toBeNull();
+    expect(await stubbed.json()).toEqual({ error: 'gone, for this test' });
+    expect((await get('/packages?limit=1')).headers.get(VARIATION_HEADER)).toMatch(/^seed=1;/);
+  });
+});

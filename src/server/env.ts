@@ -28,6 +28,8 @@ export interface AppEnv {
     bodyShape: BodyShape;
     /** `x-ratelimit-limit` and `-remaining` for a successful answer (set by the rate limiter). */
     rateLimitHeaders: Record<string, string>;
+    /** The stub that answered this request, if one did (the journal names it). */
+    stub: { id: string; unchecked: boolean; skipped?: string };
     /** The rate limiter's concurrent-connection slot, released by the delivery step with the body bytes actually written. */
     slot: SlotHandle;
   };

@@ -46,6 +46,8 @@ export interface MockState {
   apis: ApiContext[];
   /** The record edits of the tests (qa/records-control.ts). */
   records: RecordControl;
+  /** Each purpose's demo key name (`fullAccess` -> its name): a QA match may name a key by purpose. */
+  keyNamesByPurpose?: ReadonlyMap<string, string>;
 }
 
 /** The state, and what mounting the routes needs besides. */
@@ -116,6 +118,11 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
     store,
     apis,
     records,
+    keyNamesByPurpose: new Map(
+      Object.entries(examples.keys.byPurpose).flatMap(([purpose, key]) =>
+        key ? [[purpose, key.name] as const] : [],
+      ),
+    ),
   };
   return { state, tiers, examples, replay };
 }

@@ -15,6 +15,7 @@ import { requestLog } from './middleware/request-log.js';
 import type { MockParts } from './mock-state.js';
 import { mountOperations } from './operation-routes.js';
 import { ADMIN_PREFIX, adminRoutes } from './qa/admin.js';
+import { sampleAnswerOf } from './qa/sample-answer.js';
 
 export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
   const { state, examples } = parts;
@@ -22,6 +23,10 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
   // Before the request log: an orchestrator's probe every few seconds must not fill the journal.
   app.get(HEALTH_PATH, () => healthResponse());
   const isSecret = (value: string) => keys.isSecret(value);
+  /** Each demo key's purpose by its name (`demo-unlimited` -> `fullAccess`), for the journal. */
+  const purposeByName = new Map<string, string>();
+  for (const [purpose, name] of state.keyNamesByPurpose ?? [])
+    if (!purposeByName.has(name)) purposeByName.set(name, purpose);
   app.use(
     '*',
     requestLog({
@@ -31,6 +36,7 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
       log: options.log,
       isSecret,
       shortestSecret: keys.shortestSecret,
+      keyPurpose: (name) => purposeByName.get(name),
     }),
   );
   // Inputs that work on this very dataset and keys (no key needed, like the document itself).
@@ -49,7 +55,19 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
   if (options.adminToken)
     app.route(
       ADMIN_PREFIX,
-      adminRoutes({ token: options.adminToken, state, plan: faults, store, records }),
+      adminRoutes({
+        token: options.adminToken,
+        state,
+        plan: faults,
+        store,
+        records,
+        sampleAnswer: sampleAnswerOf({
+          api: apis[0],
+          validators: state.validators,
+          examples: examples.operations,
+          origin: options.origin,
+        }),
+      }),
     );
   mountOperations(app, parts, isSecret);
 }

@@ -2,8 +2,8 @@
  * @module operation-routes
  * The API's routes, from the document's operation table (operationId -> handler), most specific
  * path first, each behind the same straight line: request log -> delivery -> (response self-check)
- * -> (variation) -> auth -> rate limit -> QA scenario -> record edits -> (recorded responses) ->
- * input validation -> handler. A
+ * -> (variation) -> auth -> rate limit -> QA `Prefer` -> (body reader) -> input validation -> armed
+ * fault -> record edits -> stub -> (recorded responses) -> handler. A
  * route's steps are registered as one handler (`chain.ts`). Then the 404/405 answers for paths no
  * route took, and the app's error answer.
  */
@@ -24,6 +24,7 @@ import { inputValidation } from './middleware/validate.js';
 import type { MockParts } from './mock-state.js';
 import { recordSync } from './qa/records-control.js';
 import { scenarios } from './qa/scenarios.js';
+import { stubs } from './qa/stubs.js';
 import { splitUrl } from './query-string.js';
 import { jsonResponse } from './response.js';
 import { byPathSpecificity, methodsByPath, toHonoPath } from './routes.js';
@@ -35,6 +36,7 @@ export function mountOperations(
   isSecret: (value: string) => boolean,
 ): void {
   const { options, contract, validators, keys, clock, faults, store, apis, records } = state;
+  const qa = scenarios({ plan: faults, store, validators, maxDurationMs: options.maxQaDurationMs });
   const pipeline: Step[] = [
     // Outermost: writes the body (cut or slowed when QA asked) and tells the rate limiter when it is done.
     delivery(),
@@ -44,12 +46,20 @@ export function mountOperations(
     ...(options.vary ? [variation({ ...options.vary, contract })] : []),
     auth({ keys, clock }),
     rateLimit({ store }),
-    // QA controls act only on authenticated, admitted requests.
-    scenarios({ plan: faults, store, validators, maxDurationMs: options.maxQaDurationMs }),
+    // QA controls act only on authenticated, admitted requests: a Prefer header here ...
+    qa.asked,
+  ];
+  /** After the input is read and checked: a fault's match compares the parsed path, query and body. */
+  const answer: Step[] = [
+    // ... an armed fault here.
+    qa.planned,
     // Every answer sees the record edits made so far, on this instance or another.
     recordSync(records),
+    // A stub answers before recorded replies and the dataset.
+    stubs({ store, validators }),
     // Recorded live responses (behind auth and limits, like everything the mock serves).
     ...(replay ? [replay] : []),
+    dispatch,
   ];
   const validate = inputValidation({ validators, isSecret });
   const limitBody = bodyReader({
@@ -87,7 +97,7 @@ export function mountOperations(
             : (operations.get ?? operations.head)!;
         app.get(
           route,
-          chain([bindOperation(api, pick), ...pipeline, validate, dispatch], answerError),
+          chain([bindOperation(api, pick), ...pipeline, validate, ...answer], answerError),
         );
       }
       if (operations.post)
@@ -99,7 +109,7 @@ export function mountOperations(
               ...pipeline,
               limitBody,
               validate,
-              dispatch,
+              ...answer,
             ],
             answerError,
           ),

@@ -7,17 +7,20 @@
  * server is away.
  */
 import type { AdjustableClock } from '../server/clock.js';
-import type { Journal, JournalEntry } from '../server/middleware/request-log.js';
-import type { FaultAction } from '../server/qa/actions.js';
-import type { FaultMatch, FaultPlan, RequestFacts } from '../server/qa/fault-plan.js';
+import type { Journal } from '../server/middleware/request-log.js';
+import type { FaultPlan } from '../server/qa/fault-plan.js';
+import type { FaultAction, FaultMatch, RequestFacts } from './faults.js';
 import type { RateLimiter } from '../server/rate-limiter.js';
-import type { Admission, StateStore } from './store.js';
+import type { Admission, JournalEntry, StateStore } from './store.js';
+import type { MatchFacts } from './match.js';
+import { StubBook, type Stub } from './stubs.js';
 
 export class MemoryStore implements StateStore {
   /** Nothing but this process writes its state: nothing to repair. */
   readonly repaired = 0;
   readonly description = 'memory';
   readonly local = false;
+  readonly #stubs = new StubBook();
 
   constructor(
     readonly parts: {
@@ -58,6 +61,22 @@ export class MemoryStore implements StateStore {
     return this.parts.plan.armed();
   }
 
+  mayHaveStubs(): boolean {
+    return this.#stubs.size > 0;
+  }
+  takeStub(request: MatchFacts): Stub | undefined {
+    return this.#stubs.take(request);
+  }
+  async addStub(stub: Stub) {
+    return this.#stubs.add(stub);
+  }
+  async removeStubs(id?: string) {
+    return this.#stubs.remove(id);
+  }
+  async stubs() {
+    return this.#stubs.list();
+  }
+
   record(entry: JournalEntry): void {
     this.parts.journal.add(entry);
   }
@@ -71,6 +90,9 @@ export class MemoryStore implements StateStore {
   async advanceClock(ms: number) {
     this.parts.clock.advance(ms);
     return this.parts.clock.offsetMs;
+  }
+  async resetClock() {
+    this.parts.clock.reset();
   }
   async clockOffsetMs() {
     return this.parts.clock.offsetMs;

@@ -38,11 +38,13 @@ local real = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 /**
  * Admit and count one request (the four kinds, in the in-memory limiter's order: per minute,
  * per hour, data transfer, then concurrent connections), taking a slot with a lease.
- * KEYS: windows hash, slots sorted set (lease id -> lease end), clock offset, armed-fault order.
+ * KEYS: windows hash, slots sorted set (lease id -> lease end), clock offset, armed-fault order,
+ * stub order.
  * ARGV: base now, per minute, minute ms, per hour, hour ms, bytes, transfer ms, connections,
  *       lease id, lease ms, windows ttl ms.
- * Returns {1, limit, remaining, offset, armed, repaired} or {0, kind (1-4), retry after s, offset,
- * armed, repaired}. A window start later than now (spoiled) starts the window now.
+ * Returns {1, limit, remaining, offset, armed, repaired, stubs} or {0, kind (1-4), retry after s,
+ * offset, armed, repaired, stubs}: so every instance learns with each request whether a fault or a
+ * stub is kept anywhere. A window start later than now (spoiled) starts the window now.
  */
 export const ADMIT = `
 ${REPAIR}
@@ -50,6 +52,7 @@ own(KEYS[1], 'hash')
 own(KEYS[2], 'zset')
 own(KEYS[3], 'string')
 own(KEYS[4], 'zset')
+own(KEYS[5], 'zset')
 local offset = whole(redis.call('GET', KEYS[3])) or 0
 local now = tonumber(ARGV[1]) + offset
 local perMinute, minuteMs = tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -57,6 +60,7 @@ local perHour, hourMs = tonumber(ARGV[4]), tonumber(ARGV[5])
 local bytes, transferMs = tonumber(ARGV[6]), tonumber(ARGV[7])
 local connections = tonumber(ARGV[8])
 local armed = redis.call('ZCARD', KEYS[4])
+local stubs = redis.call('ZCARD', KEYS[5])
 local w = redis.call('HMGET', KEYS[1], 'ms', 'mu', 'hs', 'hu', 'ts', 'tu')
 local function start(raw)
   local n = whole(raw)
@@ -77,7 +81,7 @@ local function refuse(kind, start, windowMs)
   redis.call('PEXPIRE', KEYS[1], ARGV[11])
   local retry = 1
   if start then retry = math.max(1, math.ceil((start + windowMs - now) / 1000)) end
-  return {0, kind, retry, offset, armed, repaired}
+  return {0, kind, retry, offset, armed, repaired, stubs}
 end
 if mu >= perMinute then return refuse(1, ms, minuteMs) end
 if hu >= perHour then return refuse(2, hs, hourMs) end
@@ -90,8 +94,8 @@ redis.call('HSET', KEYS[1], 'ms', ms, 'mu', mu, 'hs', hs, 'hu', hu, 'ts', ts, 't
 redis.call('PEXPIRE', KEYS[1], ARGV[11])
 redis.call('ZADD', KEYS[2], real + tonumber(ARGV[10]), ARGV[9])
 redis.call('PEXPIRE', KEYS[2], 2 * tonumber(ARGV[10]))
-if perHour - hu < perMinute - mu then return {1, perHour, perHour - hu, offset, armed, repaired} end
-return {1, perMinute, perMinute - mu, offset, armed, repaired}
+if perHour - hu < perMinute - mu then return {1, perHour, perHour - hu, offset, armed, repaired, stubs} end
+return {1, perMinute, perMinute - mu, offset, armed, repaired, stubs}
 `;
 
 /**
@@ -122,41 +126,31 @@ return repaired
 `;
 
 /**
- * Use up one count of the oldest armed fault that matches (key, operation, a status the
- * operation declares). KEYS: order (id -> sequence), faults (id -> JSON), counts (id -> left).
- * ARGV: key name ('' for none), operationId, declared statuses as ",200,404,".
- * Returns {fault JSON or false, armed left, repairs made}; a fault that is not JSON is removed.
+ * Use up one count of one armed fault (ARGV[1], its id), chosen by the instance with the one
+ * matcher (state/match.ts): Redis only makes the take atomic. KEYS: order (id -> sequence),
+ * faults (id -> JSON), counts (id -> left). Returns {fault JSON or false when another instance
+ * took its last count first, armed left, repairs made}.
  */
 export const TAKE_FAULT = `
 ${REPAIR}
 own(KEYS[1], 'zset')
 own(KEYS[2], 'hash')
 own(KEYS[3], 'hash')
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  local raw = redis.call('HGET', KEYS[2], id)
-  local ok, f = pcall(cjson.decode, raw or '')
-  if not ok or type(f) ~= 'table' or type(f.match) ~= 'table' or type(f.action) ~= 'table' then
-    if raw then repaired = repaired + 1 end
-    redis.call('ZREM', KEYS[1], id)
-    redis.call('HDEL', KEYS[2], id)
-    redis.call('HDEL', KEYS[3], id)
-  else
-    local m, status = f.match, f.action.status
-    if (m.key == nil or m.key == ARGV[1]) and (m.operationId == nil or m.operationId == ARGV[2])
-      and (status == nil or string.find(ARGV[3], ',' .. status .. ',', 1, true)) then
-      local left = (whole(redis.call('HGET', KEYS[3], id)) or 0) - 1
-      if left <= 0 then
-        redis.call('ZREM', KEYS[1], id)
-        redis.call('HDEL', KEYS[2], id)
-        redis.call('HDEL', KEYS[3], id)
-      else
-        redis.call('HSET', KEYS[3], id, left)
-      end
-      return {raw, redis.call('ZCARD', KEYS[1]), repaired}
-    end
-  end
+local id = ARGV[1]
+local raw = redis.call('HGET', KEYS[2], id)
+local left = whole(redis.call('HGET', KEYS[3], id))
+if not raw or not left or left < 1 or not redis.call('ZSCORE', KEYS[1], id) then
+  return {false, redis.call('ZCARD', KEYS[1]), repaired}
 end
-return {false, redis.call('ZCARD', KEYS[1]), repaired}
+left = left - 1
+if left <= 0 then
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('HDEL', KEYS[3], id)
+else
+  redis.call('HSET', KEYS[3], id, left)
+end
+return {raw, redis.call('ZCARD', KEYS[1]), repaired}
 `;
 
 /**

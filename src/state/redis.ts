@@ -16,19 +16,23 @@
  * and logged once, and the instance stays on shared state. What reaches a client (the rate-limit
  * headers, `retry_after`) is a non-negative integer whatever Redis holds.
  */
+import { matches, type MatchFacts } from './match.js';
+import { MAX_STUBS, StubLimitError, type Stub } from './stubs.js';
 import type { Redis } from 'ioredis';
 import { openRedis, probeRedis as probeConnection, redactUrl } from './redis-connection.js';
 import type { AdjustableClock } from '../server/clock.js';
-import type { JournalEntry } from '../server/middleware/request-log.js';
-import { ActionError, type FaultAction } from '../server/qa/actions.js';
+import type { JournalEntry } from './store.js';
 import {
+  ActionError,
   MAX_ARMED_FAULTS,
+  faultHits,
   newArmedFault,
   tooManyArmed,
   type ArmedFault,
+  type FaultAction,
   type FaultMatch,
   type RequestFacts,
-} from '../server/qa/fault-plan.js';
+} from './faults.js';
 import type { LimitKind } from '../server/rate-limiter.js';
 import type { Tier } from '../server/tiers.js';
 import type { MemoryStore } from './memory.js';
@@ -64,6 +68,9 @@ export const probeRedis = (url: string) =>
 
 export { redactUrl, StateUnreachableError } from './redis-connection.js';
 
+/** What an untimed stub has left in Redis (the take script counts down; nobody sends this many). */
+const UNTIMED = 2 ** 50;
+
 export const REDIS_STORE_DEFAULTS = {
   prefix: 'web-data-mock:',
   leaseMs: 15_000,
@@ -92,7 +99,7 @@ interface Scripted {
 }
 
 const SCRIPTS: Record<keyof Scripted, { numberOfKeys: number; lua: string }> = {
-  admit: { numberOfKeys: 4, lua: lua.ADMIT },
+  admit: { numberOfKeys: 5, lua: lua.ADMIT },
   release: { numberOfKeys: 2, lua: lua.RELEASE },
   renew: { numberOfKeys: 1, lua: lua.RENEW },
   takeFault: { numberOfKeys: 3, lua: lua.TAKE_FAULT },
@@ -137,9 +144,9 @@ export class RedisStore implements StateStore {
   /** Live leases of this instance: lease id -> key name (renewed by the heartbeat). */
   readonly #leases = new Map<string, string>();
   readonly #heartbeat: NodeJS.Timeout;
-  readonly #statuses = new Map<string, string>();
   #up = true;
   #armedSeen = 0;
+  #stubsSeen = 0;
   /** Journal entries of this turn of the event loop, written together. */
   #pending: JournalEntry[] = [];
   #leaseCounter = 0;
@@ -273,6 +280,7 @@ export class RedisStore implements StateStore {
           this.#k.slots(keyName),
           this.#k.clock,
           this.#k.faultOrder,
+          this.#k.stubOrder,
           this.#clock.now() - this.#clock.offsetMs,
           tier.requestsPerMinute,
           tier.minuteWindowSeconds * 1000,
@@ -293,6 +301,7 @@ export class RedisStore implements StateStore {
 
   #admission(reply: number[], keyName: string, leaseId: string, tier: Tier): Admission {
     this.#noteRepairs(reply[5], `limits of ${keyName}`);
+    this.#stubsSeen = wholeNumber(reply[6]);
     if (reply[0] === 1) {
       const [, limit, remaining, offset, armed] = reply;
       this.#clock.follow(wholeNumber(offset));
@@ -398,36 +407,24 @@ export class RedisStore implements StateStore {
     return this.#up ? this.#armedSeen > 0 : this.#local.mayHaveArmed();
   }
 
+  /**
+   * The oldest armed fault that hits the request, chosen here with the one matcher, its count
+   * taken in Redis atomically; when another instance took its last count first, the next one.
+   */
   takeFault(request: RequestFacts): Promise<FaultAction | undefined> {
     return this.#shared(
       async () => {
-        const [raw, left, repairs] = await this.#redis.takeFault(
-          this.#k.faultOrder,
-          this.#k.faults,
-          this.#k.faultCounts,
-          request.keyName ?? '',
-          request.operationId,
-          this.#declared(request),
-        );
-        this.#armedSeen = left;
-        this.#noteRepairs(repairs, 'armed faults');
-        return raw === null ? undefined : (JSON.parse(raw) as ArmedFault).action;
+        for (const fault of await this.armed()) {
+          if (!faultHits(fault, request)) continue;
+          const [raw, left, repairs] = await this.#redis.takeFault(...this.#faultKeys(), fault.id);
+          this.#armedSeen = left;
+          this.#noteRepairs(repairs, 'armed faults');
+          if (raw !== null) return fault.action;
+        }
+        return undefined;
       },
       () => this.#local.takeFault(request),
     );
-  }
-
-  /** The statuses an operation declares, as ",200,404,": the script matches a forced status against it. */
-  #declared(request: RequestFacts): string {
-    let list = this.#statuses.get(request.operationId);
-    if (list === undefined) {
-      const declared: number[] = [];
-      for (let status = 100; status <= 599; status += 1)
-        if (request.declares(status)) declared.push(status);
-      list = `,${declared.join(',')},`;
-      this.#statuses.set(request.operationId, list);
-    }
-    return list;
   }
 
   async arm(match: FaultMatch, count: number, action: FaultAction): Promise<ArmedFault> {
@@ -475,6 +472,81 @@ export class RedisStore implements StateStore {
       },
       () => this.#local.armed(),
     );
+  }
+
+  mayHaveStubs(): boolean {
+    return this.#up ? this.#stubsSeen > 0 : this.#local.mayHaveStubs();
+  }
+
+  /**
+   * The newest stub that matches, chosen here with the one matcher; one of its `remaining` taken
+   * in Redis atomically (the faults' take script), the next one when another instance took the last.
+   */
+  takeStub(request: MatchFacts): Promise<Stub | undefined> {
+    return this.#shared(
+      async () => {
+        for (const stub of (await this.stubs()).reverse()) {
+          if (!matches(stub.match, request)) continue;
+          const [raw, left, repairs] = await this.#redis.takeFault(...this.#stubKeys(), stub.id);
+          this.#stubsSeen = left;
+          this.#noteRepairs(repairs, 'stubs');
+          if (raw !== null) return stub;
+        }
+        return undefined;
+      },
+      () => this.#local.takeStub(request),
+    );
+  }
+
+  async addStub(stub: Stub): Promise<Stub> {
+    return this.#shared(
+      async () => {
+        const added = await this.#redis.arm(
+          ...this.#stubKeys(),
+          this.#k.stubSequence,
+          stub.id,
+          JSON.stringify(stub),
+          stub.remaining ?? UNTIMED,
+          MAX_STUBS,
+          this.#o.keepMs,
+        );
+        if (added !== 1) throw new StubLimitError();
+        this.#stubsSeen += 1;
+        return stub;
+      },
+      () => this.#local.addStub(stub),
+    );
+  }
+
+  async removeStubs(id?: string): Promise<number> {
+    const local = await this.#local.removeStubs(id);
+    return this.#shared(
+      () => this.#redis.disarm(...this.#stubKeys(), ...(id === undefined ? [] : [id])),
+      () => local,
+    );
+  }
+
+  /** Stubs oldest first, each with what it has left (absent: until removed). */
+  async stubs(): Promise<Stub[]> {
+    return this.#shared(
+      async () => {
+        const flat = await this.#redis.listFaults(...this.#stubKeys());
+        const out: Stub[] = [];
+        for (let i = 0; i < flat.length; i += 2) {
+          const stub = parsed<Stub>(flat[i]);
+          if (!stub) this.#noteRepairs(1, 'a stub that is not JSON (ignored)');
+          else if (stub.remaining === undefined) out.push(stub);
+          else out.push({ ...stub, remaining: wholeNumber(Number(flat[i + 1])) });
+        }
+        this.#stubsSeen = out.length;
+        return out;
+      },
+      () => this.#local.stubs(),
+    );
+  }
+
+  #stubKeys(): [string, string, string] {
+    return [this.#k.stubOrder, this.#k.stubs, this.#k.stubCounts];
   }
 
   #faultKeys(): [string, string, string] {
@@ -541,6 +613,21 @@ export class RedisStore implements StateStore {
       },
       () => this.#local.advanceClock(ms),
       [[this.#k.clock, 'integer']],
+    );
+  }
+
+  /**
+   * Offset 0 in Redis and here. Another instance keeps the offset it follows until it restarts
+   * (a clock that follows the fleet never goes back, so no window is counted twice).
+   */
+  async resetClock(): Promise<void> {
+    this.#clock.reset();
+    await this.#local.resetClock();
+    return this.#shared(
+      async () => {
+        await this.#redis.del(this.#k.clock);
+      },
+      () => undefined,
     );
   }
 
@@ -612,6 +699,10 @@ function keysOf(prefix: string) {
     faults: `${prefix}faults:data`,
     faultCounts: `${prefix}faults:left`,
     faultSequence: `${prefix}faults:sequence`,
+    stubOrder: `${prefix}stubs:order`,
+    stubs: `${prefix}stubs:data`,
+    stubCounts: `${prefix}stubs:left`,
+    stubSequence: `${prefix}stubs:sequence`,
     journal: `${prefix}journal`,
   };
 }

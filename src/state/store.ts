@@ -9,9 +9,10 @@
  * What a request needs on its way (admit, take an armed fault) may answer synchronously, so the
  * in-memory store costs the hot path no promise; what only the admin endpoints need is async.
  */
-import type { ArmedFault, FaultMatch, RequestFacts } from '../server/qa/fault-plan.js';
-import type { FaultAction } from '../server/qa/actions.js';
+import type { ArmedFault, FaultAction, FaultMatch, RequestFacts } from './faults.js';
 import type { LimitKind } from '../server/rate-limiter.js';
+import type { MatchFacts } from './match.js';
+import type { Stub } from './stubs.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -35,8 +36,32 @@ export interface LimitUsage {
   inFlight: number;
 }
 
+/** What the journal keeps of an API request beyond its line; members absent when empty. */
+export interface JournalRequest {
+  /** The key's purpose (`fullAccess`, ...) when it is the demo key of one; the key itself never. */
+  keyPurpose?: string;
+  /** Path parameters as the mock parsed them. */
+  params?: Record<string, unknown>;
+  /** The query as the mock parsed it (typed, defaults applied). */
+  query?: Record<string, unknown>;
+  /** accept, content-type, prefer, user-agent, x-request-id (never the key header). */
+  headers?: Record<string, string>;
+  /** The JSON body the client sent. */
+  body?: unknown;
+  /** The body as text when it is not JSON or was cut. */
+  bodyText?: string;
+  /** True when the body was longer than the journal keeps. */
+  bodyCut?: boolean;
+  /** The id of the stub that answered, if one did. */
+  stub?: string;
+  /** True when that stub was unchecked: the answer may break the contract. */
+  unchecked?: boolean;
+  /** Why the stub's patch was not applied to this answer (it did not apply, or broke a fact). */
+  stubSkipped?: string;
+}
+
 /** One request as the journal keeps it. */
-export interface JournalEntry {
+export interface JournalEntry extends JournalRequest {
   id: string;
   /** Epoch ms; formatted only when the journal is read (a Date per request costs throughput). */
   atMs: number;
@@ -74,6 +99,14 @@ export interface StateStore {
   disarm(id?: string): Promise<number>;
   armed(): Promise<ArmedFault[]>;
 
+  /** False only when no stub is kept anywhere (lets a request skip the lookup). */
+  mayHaveStubs(): boolean;
+  /** The newest stub that matches, one of its `remaining` used up exactly once across every instance. */
+  takeStub(request: MatchFacts): MaybePromise<Stub | undefined>;
+  addStub(stub: Stub): Promise<Stub>;
+  removeStubs(id?: string): Promise<number>;
+  stubs(): Promise<Stub[]>;
+
   /** Adds a request to the journal; never waits and never fails the request. */
   record(entry: JournalEntry): void;
   /** The newest `n` entries, newest first. */
@@ -84,6 +117,8 @@ export interface StateStore {
   /** Moves the QA clock forward for every instance; resolves to the new offset in ms. */
   advanceClock(ms: number): Promise<number>;
   clockOffsetMs(): Promise<number>;
+  /** Puts the QA clock back to its base (offset 0). */
+  resetClock(): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -1,14 +1,18 @@
 /**
  * @module middleware/request-log
- * Gives each request an id, times it, and records it in a bounded journal (method, path, status,
- * key name, duration, the instance that answered; never the key, not even one sent in the query
- * string under a key-like name or any name at all) that the admin endpoint lists and the CLI can
- * print. The journal lives in the state store.
+ * Gives each request an id, times it, and records each API request in a bounded journal (method,
+ * path, status, key name, duration, the instance that answered, and what request-record.ts keeps:
+ * parsed parameters, the headers that matter, the bounded body; never the key, not even one sent
+ * in the query string under a key-like name or any name at all) that the admin endpoint lists and
+ * the CLI can print. Control calls (`/__mock/*`) are logged but not journaled. The journal lives
+ * in the state store.
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.js';
 import { splitUrl } from '../query-string.js';
 import { redactQueryKeys, type IsSecret } from './query-keys.js';
+import { requestRecord } from './request-record.js';
+import { ADMIN_PREFIX } from '../qa/admin-prefix.js';
 import {
   journalLine,
   type JournalEntry,
@@ -54,8 +58,10 @@ export function requestLog(options: {
   isSecret?: IsSecret;
   /** The shortest secret's length: shorter query texts are not searched for one (the common case). */
   shortestSecret?: number;
+  /** A key's purpose (`fullAccess`, ...) by its name, when it has one. */
+  keyPurpose?: (name: string) => string | undefined;
 }) {
-  const { store, now, instance, log, isSecret, shortestSecret } = options;
+  const { store, now, instance, log, isSecret, shortestSecret, keyPurpose } = options;
   let counter = 0;
   return createMiddleware<AppEnv>(async function logRequest(c, next) {
     const started = performance.now();
@@ -64,6 +70,7 @@ export function requestLog(options: {
       await next();
     } finally {
       const { rawPath, search } = splitUrl(c.req.url);
+      const control = rawPath === ADMIN_PREFIX || rawPath.startsWith(`${ADMIN_PREFIX}/`);
       const entry: JournalEntry = {
         id,
         atMs: now(),
@@ -74,8 +81,10 @@ export function requestLog(options: {
         operation: c.get('operation')?.operationId ?? null,
         ms: Math.round((performance.now() - started) * 100) / 100,
         instance,
+        ...(c.get('operation') ? requestRecord(c, isSecret, keyPurpose) : {}),
       };
-      store.record(entry);
+      // Control calls are the test's own, not what its client sent: kept out of the API journal.
+      if (!control) store.record(entry);
       log?.(`${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms key=${entry.key ?? '-'}`);
     }
   });

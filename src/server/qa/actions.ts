@@ -17,20 +17,8 @@ export const MAX_DELAY_MS = MAX_QA_DURATION_MS;
 /** Largest `Retry-After` a forced 429 may announce (one day). */
 export const MAX_RETRY_AFTER_SECONDS = 86_400;
 
-export interface FaultAction {
-  /** Answer with this documented status and its documented body. */
-  status?: number;
-  /** Seconds a forced status announces where its response declares `Retry-After` (429). */
-  retryAfterSeconds?: number;
-  /** Hold the request this long before answering. */
-  delayMs?: number;
-  /** Drop the connection without answering. */
-  reset?: boolean;
-  /** Send the headers and only part of the body, then drop the connection. */
-  truncate?: boolean;
-  /** Send the body slowly, this many bytes per tick (one tick = SLOW_TICK_MS). */
-  slowBytesPerTick?: number;
-}
+export type { FaultAction } from '../../state/faults.js';
+import type { FaultAction } from '../../state/faults.js';
 
 export const SLOW_TICK_MS = 50;
 
@@ -46,7 +34,9 @@ export interface BodyShape {
   deadline?: number;
 }
 
-export class ActionError extends Error {}
+// The state layer checks faults as it stores them, with the same error.
+export { ActionError } from '../../state/faults.js';
+import { ActionError } from '../../state/faults.js';
 
 /**
  * A whole number from `min` to `max`: a JSON number, or text of decimal digits only (`Number()`

@@ -9,7 +9,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context, type Env } from 'hono';
-import type { Contract } from '../../contract/index.js';
+import type { Contract, Validators } from '../../contract/index.js';
 import { MAX_CLOCK_OFFSET_SECONDS, type AdjustableClock } from '../clock.js';
 import type { ApiContext } from '../context.js';
 import { apiError, badRequest, messages } from '../errors.js';
@@ -20,14 +20,26 @@ import type { AppOptions } from '../options.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import { jsonResponse } from '../response.js';
 import { ActionError } from './actions.js';
-import { readArmRequest } from './arm-request.js';
+import { readArmRequest, readMatchOnly } from './arm-request.js';
+import { findRequests, readExpectation, verifyRequests } from './verify.js';
+import { readStubRequest } from './stub-request.js';
+import type { SampleAnswer } from './sample-answer.js';
+import { newStub, StubLimitError } from '../../state/stubs.js';
 import type { FaultPlan } from './fault-plan.js';
 import { recordRoutes, refusal } from './records-admin.js';
 import type { RecordControl } from './records-control.js';
 import type { StateStore } from '../../state/store.js';
 import { STATE_HEADER } from '../middleware/rate-limit.js';
 
-export const ADMIN_PREFIX = '/__mock';
+/** A key's name for its name, its purpose (`fullAccess`, as /examples names them) or its secret. */
+function keyNameOf(state: AdminParts, value: string): string | undefined {
+  if (state.keys.records.some((k) => k.name === value)) return value;
+  const byPurpose = state.keyNamesByPurpose?.get(value);
+  if (byPurpose !== undefined) return byPurpose;
+  return state.keys.lookup(value)?.name;
+}
+
+export { ADMIN_PREFIX } from './admin-prefix.js';
 export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token';
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
 const MAX_CLOCK_ADVANCE_SECONDS = 366 * 24 * 3600;
@@ -74,6 +86,9 @@ export interface AdminParts {
   clock: AdjustableClock;
   journal: Journal;
   apis: readonly Pick<ApiContext, 'environment' | 'basePath'>[];
+  validators?: Validators;
+  /** Each purpose's demo key name (`fullAccess` -> its name), as /examples names them. */
+  keyNamesByPurpose?: ReadonlyMap<string, string>;
 }
 
 export function adminRoutes(options: {
@@ -82,6 +97,13 @@ export function adminRoutes(options: {
   plan: FaultPlan;
   store: StateStore;
   records: RecordControl;
+  /** The dataset's answer to a request a match describes (a patch stub is judged on it). */
+  sampleAnswer?: SampleAnswer;
+  /**
+   * Further state a reset clears (record edits, when the mock has them): each is awaited by
+   * `POST /__mock/reset` after the stubs, faults, journal, limits and clock.
+   */
+  resetHooks?: readonly (() => Promise<void> | void)[];
 }): Hono {
   const { state, plan, store, records } = options;
   const bodyOf = (c: Context<Env, string>) => jsonBody(c, state.options.bodyTimeoutMs);
@@ -167,7 +189,7 @@ export function adminRoutes(options: {
   admin.post('/scenarios', async (c) => {
     const request = readArmRequest(await bodyOf(c), {
       contract: state.contract,
-      isKeyName: (name) => state.keys.records.some((k) => k.name === name),
+      keyNameOf: (value) => keyNameOf(state, value),
     });
     if (Array.isArray(request)) throw badRequest(request);
     try {
@@ -187,28 +209,90 @@ export function adminRoutes(options: {
     await store.disarm();
     return c.json({ reset: true });
   });
+  const matchOf = (value: unknown) => {
+    const match = readMatchOnly(value, {
+      contract: state.contract,
+      keyNameOf: (v) => keyNameOf(state, v),
+    });
+    if (Array.isArray(match)) throw badRequest(match);
+    return match;
+  };
+  // The last `limit` API requests, newest first; `operationId` and `key` (a name, purpose or key)
+  // narrow them with the same match as POST /requests/find.
   admin.get('/requests', async (c) => {
     const limit = Number(c.req.query('limit') ?? 50);
     if (!Number.isInteger(limit) || limit < 1 || limit > store.journalCapacity)
       throw apiError(400, `limit must be an integer from 1 to ${store.journalCapacity}`);
-    return c.json({ requests: await store.journal(limit) });
+    const operationId = c.req.query('operationId');
+    const key = c.req.query('key');
+    if (operationId === undefined && key === undefined)
+      return c.json({ requests: await store.journal(limit) });
+    const match = matchOf({
+      ...(operationId === undefined ? {} : { operationId }),
+      ...(key === undefined ? {} : { key }),
+    });
+    const lines = await store.journal(store.journalCapacity);
+    return c.json({ requests: findRequests(lines, match).slice(0, limit) });
+  });
+  // The journal read with the same match as faults and stubs, newest first.
+  admin.post('/requests/find', async (c) => {
+    const body = await bodyOf(c);
+    const match = matchOf(body.match);
+    const lines = await store.journal(store.journalCapacity);
+    return c.json({ requests: findRequests(lines, match) });
+  });
+  admin.post('/requests/verify', async (c) => {
+    const body = await bodyOf(c);
+    const match = matchOf(body.match);
+    const expectation = readExpectation(body);
+    if (typeof expectation === 'string') throw apiError(400, expectation);
+    const lines = await store.journal(store.journalCapacity);
+    return c.json({ ...verifyRequests(lines, match, expectation), match });
+  });
+  admin.post('/stubs', async (c) => {
+    const { validators } = state;
+    const sampleAnswer = options.sampleAnswer;
+    if (!validators || !sampleAnswer) throw apiError(501, 'stubs are not available here');
+    const read = await readStubRequest(await bodyOf(c), {
+      contract: state.contract,
+      keyNameOf: (v) => keyNameOf(state, v),
+      validators,
+      sampleAnswer,
+    });
+    if (Array.isArray(read)) throw badRequest(read);
+    try {
+      return c.json(await store.addStub(newStub(read)), 201);
+    } catch (error) {
+      if (error instanceof StubLimitError) throw apiError(409, error.message);
+      throw error;
+    }
+  });
+  admin.get('/stubs', async (c) => c.json({ stubs: await store.stubs() }));
+  admin.delete('/stubs', async (c) => c.json({ removed: await store.removeStubs() }));
+  admin.delete('/stubs/:id', async (c) => {
+    const removed = await store.removeStubs(c.req.param('id'));
+    if (removed === 0) throw apiError(404, `no stub ${c.req.param('id').slice(0, 100)}`);
+    return c.json({ removed });
+  });
+  // One call between tests: stubs, armed faults (and the seeded random sequence), the journal,
+  // rate-limit windows, the clock offset, the record edits (DECISIONS 98 says what stays), and
+  // whatever the reset hooks clear.
+  admin.post('/reset', async (c) => {
+    await store.removeStubs();
+    plan.reset();
+    await store.disarm();
+    await store.clearJournal();
+    await store.resetLimits();
+    await store.resetClock();
+    await records.clear().catch(refusal);
+    for (const hook of options.resetHooks ?? []) await hook();
+    return c.json({ reset: true });
   });
   admin.delete('/requests', async (c) => {
     await store.clearJournal();
     return c.json({ cleared: true });
   });
   recordRoutes(admin, records, bodyOf);
-  // Between tests: everything a test may have changed (DECISIONS 98 says what stays).
-  admin.post('/reset', async (c) => {
-    plan.reset();
-    await Promise.all([
-      store.disarm(),
-      store.clearJournal(),
-      store.resetLimits(),
-      records.clear().catch(refusal),
-    ]);
-    return c.json({ reset: true });
-  });
   admin.notFound((c) =>
     jsonResponse(404, { error: `No such control endpoint: ${c.req.method} ${c.req.path}` }),
   );

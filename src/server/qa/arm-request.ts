@@ -15,7 +15,8 @@ import {
   type InputProblem,
 } from '../../contract/index.js';
 import { ACTION_FIELD_NAMES, ActionError, setActionField, type FaultAction } from './actions.js';
-import { MAX_ARMED_COUNT, type FaultMatch } from './fault-plan.js';
+import { MAX_ARMED_COUNT, type FaultMatch } from '../../state/faults.js';
+import { readMatch } from '../../state/match.js';
 
 export interface ArmRequest {
   match: FaultMatch;
@@ -25,6 +26,7 @@ export interface ArmRequest {
 
 const MATCH_FIELDS = ['operationId', 'key'] as const;
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  'match',
   ...MATCH_FIELDS,
   'count',
   ...ACTION_FIELD_NAMES,
@@ -40,7 +42,8 @@ const pointer = (name: string) =>
 /** What the request's fields must name: the served release's operations and the keys file's names. */
 export interface ArmContext {
   contract: Contract;
-  isKeyName(name: string): boolean;
+  /** The key's name for a name, a purpose (`fullAccess`) or a secret of the keys file, else undefined. */
+  keyNameOf(value: string): string | undefined;
 }
 
 /** The fault an arm request asks for, or every problem found in it (each with its pointer and rule). */
@@ -49,35 +52,21 @@ export function readArmRequest(
   context: ArmContext,
 ): ArmRequest | InputProblem[] {
   const problems: InputProblem[] = [];
-  const problem = (name: string, rule: string, message: string, received?: unknown) =>
+  const problemAt = (at: string, rule: string, message: string, received?: unknown) =>
     problems.push({
       in: 'body',
-      name: pointer(name),
+      name: at,
       rule,
       message,
       ...(received === undefined ? {} : { received }),
     });
+  const problem = (name: string, rule: string, message: string, received?: unknown) =>
+    problemAt(pointer(name), rule, message, received);
   for (const name of Object.keys(body))
     if (!KNOWN_FIELDS.has(name))
       problem(name, `one of ${[...KNOWN_FIELDS].join(', ')}`, 'unknown field');
 
-  const match: FaultMatch = {};
-  const { operationId, key } = body;
-  if (operationId !== undefined) {
-    const rule = 'an operationId of the served release (a string)';
-    if (typeof operationId !== 'string')
-      problem('operationId', rule, 'must be a string', operationId);
-    else if (!context.contract.operations.some((op) => op.operationId === operationId))
-      problem('operationId', rule, 'unknown operation', operationId);
-    else match.operationId = operationId;
-  }
-  if (key !== undefined) {
-    // The received value is not echoed: a key's secret sent by mistake must not come back.
-    const rule = "a key name from the keys file (a string; the key's name, not its secret)";
-    if (typeof key !== 'string') problem('key', rule, 'must be a string');
-    else if (!context.isKeyName(key)) problem('key', rule, 'unknown key name');
-    else match.key = key;
-  }
+  const match = readMatchField(body, context, problemAt);
 
   const count = body.count ?? 1;
   if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > MAX_ARMED_COUNT)
@@ -103,6 +92,77 @@ export function readArmRequest(
   if (problems.length > 0) return problems;
   problems.push(...declaredProblems(match, action, context.contract));
   return problems.length > 0 ? problems : { match, count: count as number, action };
+}
+
+/**
+ * The request pattern: `match` (operationId, params, query, body, key), with the older top-level
+ * `operationId` and `key` folded in (one place per field: both is refused). The operation must be
+ * one of the served release; the key a name, purpose or secret of the keys file, kept as its name.
+ */
+export function readMatchField(
+  body: Record<string, unknown>,
+  context: ArmContext,
+  problem: (at: string, rule: string, message: string, received?: unknown) => void,
+): FaultMatch {
+  let match: FaultMatch = {};
+  if (body.match !== undefined) {
+    const read = readMatch(body.match);
+    if (Array.isArray(read)) for (const p of read) problem(p.pointer, p.rule, p.message);
+    else match = read;
+  }
+  for (const name of MATCH_FIELDS) {
+    if (body[name] === undefined) continue;
+    if (body.match !== undefined && Object.hasOwn(body.match as object, name)) {
+      problem(`/${name}`, `either ${name} or match.${name}`, 'given twice');
+      continue;
+    }
+    if (typeof body[name] !== 'string') problem(`/${name}`, 'a string', 'must be a string');
+    else match[name] = body[name];
+  }
+  const where = (name: string) => (Object.hasOwn(body, name) ? `/${name}` : `/match/${name}`);
+  if (
+    match.operationId !== undefined &&
+    !context.contract.operations.some((op) => op.operationId === match.operationId)
+  ) {
+    problem(
+      where('operationId'),
+      'an operationId of the served release (a string)',
+      'unknown operation',
+      match.operationId,
+    );
+    delete match.operationId;
+  }
+  if (match.key !== undefined) {
+    // The received value is not echoed: a key's secret sent by mistake must not come back.
+    const name = context.keyNameOf(match.key);
+    if (name === undefined) {
+      problem(
+        where('key'),
+        'a key name, a key purpose (fullAccess, ...) or a key of the keys file (a string)',
+        'unknown key',
+      );
+      delete match.key;
+    } else match.key = name;
+  }
+  return match;
+}
+
+/** A `match` alone (a journal filter, a verify), or every problem in it. */
+export function readMatchOnly(value: unknown, context: ArmContext): FaultMatch | InputProblem[] {
+  const problems: InputProblem[] = [];
+  const match = readMatchField(
+    value === undefined ? {} : { match: value },
+    context,
+    (at, rule, message, received) =>
+      problems.push({
+        in: 'body',
+        name: at,
+        rule,
+        message,
+        ...(received === undefined ? {} : { received }),
+      }),
+  );
+  return problems.length > 0 ? problems : match;
 }
 
 /** The status must be declared where the fault can hit, and `retryAfterSeconds` announced there. */

@@ -5,58 +5,23 @@
  * taken in request arrival order from a seeded generator, so the same seed and the same request
  * sequence give the same faults.
  */
-import { randomUUID } from 'node:crypto';
-import {
-  ACTION_FIELD_NAMES,
-  ActionError,
-  type FaultAction,
-  type LatencySpec,
-  type RandomFaultSpec,
-} from './actions.js';
+import type { FaultAction, LatencySpec, RandomFaultSpec } from './actions.js';
 import { seededRandom } from '../../fixtures/mulberry32.js';
-
-/** Armed faults kept at once; arming more is refused rather than growing without limit. */
-export const MAX_ARMED_FAULTS = 1000;
-export const MAX_ARMED_COUNT = 1_000_000;
-
-export interface FaultMatch {
-  /** Key name (as in the keys file), not the secret. */
-  key?: string;
-  operationId?: string;
-}
-
-export interface ArmedFault {
-  id: string;
-  match: FaultMatch;
-  /** Requests still to be hit. */
-  remaining: number;
-  action: FaultAction;
-}
-
-export interface RequestFacts {
-  operationId: string;
-  keyName: string | undefined;
-  /** Whether the operation declares a status (a forced status must be one it declares). */
-  declares(status: number): boolean;
-}
+import {
+  faultHits,
+  MAX_ARMED_FAULTS,
+  newArmedFault,
+  tooManyArmed,
+  type ArmedFault,
+  type FaultMatch,
+  type RequestFacts,
+} from '../../state/faults.js';
 
 export interface FaultPlanOptions {
   seed: number;
   random?: RandomFaultSpec;
   latency?: LatencySpec;
 }
-
-/** A fault to arm, its count and action checked (the same rules for every store). */
-export function newArmedFault(match: FaultMatch, count: number, action: FaultAction): ArmedFault {
-  if (!Number.isInteger(count) || count < 1 || count > MAX_ARMED_COUNT)
-    throw new ActionError(`count must be an integer from 1 to ${MAX_ARMED_COUNT}`);
-  if (Object.keys(action).length === 0)
-    throw new ActionError(`an action is required: one of ${ACTION_FIELD_NAMES.join(', ')}`);
-  return { id: randomUUID(), match: { ...match }, remaining: count, action: { ...action } };
-}
-
-export const tooManyArmed = () =>
-  new ActionError(`at most ${MAX_ARMED_FAULTS} faults can be armed at once; clear some first`);
 
 export class FaultPlan {
   #armed: ArmedFault[] = [];
@@ -82,7 +47,11 @@ export class FaultPlan {
   }
 
   armed(): ArmedFault[] {
-    return this.#armed.map((f) => ({ ...f, match: { ...f.match }, action: { ...f.action } }));
+    return this.#armed.map((f) => ({
+      ...f,
+      match: structuredClone(f.match),
+      action: { ...f.action },
+    }));
   }
 
   /** Restarts the seeded sequences (same seed) and clears armed faults. */
@@ -107,12 +76,7 @@ export class FaultPlan {
    * status only applies where the operation declares it.
    */
   takeArmed(request: RequestFacts): FaultAction | undefined {
-    const armed = this.#armed.find(
-      (f) =>
-        (f.match.key === undefined || f.match.key === request.keyName) &&
-        (f.match.operationId === undefined || f.match.operationId === request.operationId) &&
-        (f.action.status === undefined || request.declares(f.action.status)),
-    );
+    const armed = this.#armed.find((f) => faultHits(f, request));
     if (!armed) return undefined;
     armed.remaining -= 1;
     if (armed.remaining <= 0) this.#armed = this.#armed.filter((f) => f !== armed);

@@ -1,14 +1,14 @@
 /**
  * @module qa/scenarios
- * The scenario step of the request line, after auth and rate limit (a request without a valid key
- * gets its 401/403 first, whatever it asks for): applies what QA asked for this request. A `Prefer`
- * header that asks for anything this mock knows governs the request alone and leaves the fault
- * plan untouched (no armed fault used up, no random draw); otherwise an armed fault from the
- * state store (shared by every instance on one store), else the fault plan's seeded random faults,
- * with its global latency on top. Delays really wait here; a dropped
- * connection and a cut or slowed body are carried out by the delivery step. Everything together stays within
- * MAX_QA_DURATION_MS.
- */
+ * The scenario steps of the request line, after auth and rate limit (a request without a valid key
+ * gets its 401/403 first, whatever it asks for): apply what QA asked for this request. A `Prefer`
+ * header that asks for anything this mock knows governs the request alone (`asked`, before the
+ * input is checked) and leaves the fault plan untouched (no armed fault used up, no random draw);
+ * otherwise, once the input is read and checked (`planned`: a fault's match compares the parsed
+ * path, query and body), an armed fault from the state store (shared by every instance on one
+ * store), else the fault plan's seeded random faults, with its global latency on top. Delays
+ * really wait here; a dropped connection and a cut or slowed body are carried out by the delivery
+ * step. Everything together stays within MAX_QA_DURATION_MS. */
 import type { Context, Next } from 'hono';
 import type { Step } from '../chain.js';
 import type { Validators } from '../../contract/index.js';
@@ -21,9 +21,11 @@ import {
   PREFER_RULE,
   type FaultAction,
 } from './actions.js';
-import type { FaultPlan, RequestFacts } from './fault-plan.js';
+import type { FaultPlan } from './fault-plan.js';
+import type { RequestFacts } from '../../state/faults.js';
 import type { StateStore } from '../../state/store.js';
 import { forcedError } from './forced-response.js';
+import { matchFactsOf } from './request-facts.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -75,7 +77,7 @@ export function scenarios(options: {
     }
     let action: FaultAction | undefined = prefer;
     if (!action) {
-      const facts = { operationId: op.operationId, keyName: c.get('key')?.name, declares };
+      const facts = { ...matchFactsOf(c), declares };
       // Armed faults from the store (counted down once across every instance sharing it), random ones from this plan.
       action = plan.decide(facts, store.mayHaveArmed() ? await store.takeFault(facts) : undefined);
     }
@@ -97,10 +99,17 @@ export function scenarios(options: {
     await next();
   }
 
-  return function applyScenario(c: Context<AppEnv>, next: Next) {
-    const prefer = preferOf(c);
-    // The common case, answered without looking further (and without an async turn): nothing asked, nothing planned.
-    if (!prefer && !plan.draws && !store.mayHaveArmed()) return next();
-    return applyAction(c, next, prefer);
-  } satisfies Step;
+  return {
+    /** Before the input is checked: a `Prefer` header governs the request alone, whatever its input. */
+    asked: function applyPrefer(c: Context<AppEnv>, next: Next) {
+      const prefer = preferOf(c);
+      return prefer ? applyAction(c, next, prefer) : next();
+    } satisfies Step,
+    /** After the input is checked: a fault's match compares the parsed path, query and body. */
+    planned: function applyPlan(c: Context<AppEnv>, next: Next) {
+      // The common case, answered without looking further (and without an async turn): nothing planned.
+      if ((!plan.draws && !store.mayHaveArmed()) || preferOf(c)) return next();
+      return applyAction(c, next, undefined);
+    } satisfies Step,
+  };
 }

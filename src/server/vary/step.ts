@@ -59,7 +59,8 @@ export function variation(options: VaryOptions & { contract: Contract }): Step {
     const operation = c.get('operation');
     const res = c.res;
     const method = c.req.method;
-    if (!operation || method === 'HEAD') return;
+    // A stub's answer is the one the test asked for: varying it would undo the test's own choice.
+    if (!operation || method === 'HEAD' || c.get('stub')) return;
     const schema = declaredResponse(operation, res.status)?.jsonSchema;
     const contentType = res.headers.get('content-type');
     if (!schema || !res.body || !isJsonMediaType(mediaTypeOf(contentType))) return;
