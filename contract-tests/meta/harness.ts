@@ -1,8 +1,11 @@
 /**
  * @module meta/harness
  * What the meta-tests share: a real mock behind a mutating proxy, and running the suite's own
- * checks against it with a fresh context (nothing cached from an earlier, differently changed target).
+ * checks against it with a fresh context (nothing cached from an earlier, differently changed target),
+ * and running a command of the package (`runNode`) as a user's shell would.
  */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { startMockServer, type RunningServer } from '../../src/server/listen.js';
 import {
   createContext,
@@ -21,6 +24,9 @@ import {
   type ProxiedResponse,
   type ProxyOptions,
 } from './mutating-proxy.js';
+
+/** The repository (or the installed package): where the commands run from. */
+export const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface Target {
   mock: RunningServer;
@@ -111,4 +117,31 @@ export function mapField(value: unknown, key: string, change: (v: unknown) => un
 
 export function failures(findings: readonly Finding[]): Finding[] {
   return findings.filter((f) => f.severity === 'failure');
+}
+
+/** What a command run to its end printed (stdout and stderr, interleaved) and its exit status. */
+export interface Ran {
+  code: number | null;
+  output: string;
+}
+
+/**
+ * Node running `args` (a bin of the package, or vitest) from the repository, in an environment
+ * without the caller's suite, vitest and step-summary variables, plus `env`: so a meta-test's run
+ * depends only on what it passes.
+ */
+export function runNode(args: readonly string[], env: Record<string, string> = {}): Promise<Ran> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('CONTRACT_') && !k.startsWith('VITEST') && k !== 'GITHUB_STEP_SUMMARY',
+    ),
+  );
+  const child = spawn(process.execPath, args, {
+    cwd: REPOSITORY,
+    env: { ...clean, NO_COLOR: '1', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }

@@ -9,7 +9,6 @@
  * server's making, every output stays under its bound, and the second night, with the first as
  * its `--baseline`, runs normally (it writes its report; the baseline is not refused).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import { parse as parseHtml } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runNode, type Ran } from './harness.js';
 import { holdsSecret } from '../../src/redaction.js';
 import { startMockServer, type RunningServer } from '../../src/server/listen.js';
 import { startHostileUpstream, type HostileUpstream } from '../../src/testing/hostile-upstream.js';
@@ -37,25 +37,8 @@ let mock: RunningServer;
 let upstream: HostileUpstream;
 let dir: string;
 
-interface Ran {
-  code: number | null;
-  output: string;
-}
-
 function run(bin: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('CONTRACT_') && k !== 'GITHUB_STEP_SUMMARY',
-    ),
-  );
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: ROOT,
-    env: { ...clean, CONTRACT_API_KEY: KEY, NO_COLOR: '1', ...env },
-  });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+  return runNode([bin, ...args], { CONTRACT_API_KEY: KEY, ...env });
 }
 
 /** Every file under `folder`, with its text. */

@@ -8,12 +8,12 @@
  * which `npm test` builds first), as `cli.test.ts` does. A new release, field, link or sort key
  * that breaks an older release fails here, naming the failures.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runNode, type Ran } from './harness.js';
 import { loadContract, UNRELEASED } from '../../src/contract/index.js';
 import type { ContractReport } from '../run.js';
 
@@ -30,25 +30,10 @@ const dir = mkdtempSync(join(tmpdir(), 'release-matrix-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The command at one release, in an environment without the caller's suite or vitest variables. */
-function runAt(release: string): Promise<{ code: number | null; output: string; reports: string }> {
+async function runAt(release: string): Promise<Ran & { reports: string }> {
   const reports = join(dir, release);
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('CONTRACT_') && !k.startsWith('VITEST') && k !== 'GITHUB_STEP_SUMMARY',
-    ),
-  );
-  const child = spawn(
-    process.execPath,
-    [BIN, '--release', release, '--strict', '--report-dir', reports],
-    {
-      cwd: ROOT,
-      env: { ...env, NO_COLOR: '1' },
-    },
-  );
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output, reports })));
+  const ran = await runNode([BIN, '--release', release, '--strict', '--report-dir', reports]);
+  return { ...ran, reports };
 }
 
 /** The failures of a run, one line each; the end of the console when it wrote no report. */

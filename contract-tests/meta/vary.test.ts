@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runNode, type Ran } from './harness.js';
 import type { ContractReport } from '../run.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -59,28 +60,19 @@ function variedMock(seed: number): Promise<string> {
 }
 
 /** The compiled suite against a base URL, in an environment without the caller's suite or vitest variables. */
-function suite(
+async function suite(
   baseUrl: string,
   name: string,
   flags: string[] = [],
-): Promise<{ code: number | null; output: string; report: () => ContractReport }> {
+): Promise<Ran & { report: () => ContractReport }> {
   const reports = join(dir, name);
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('CONTRACT_') && !k.startsWith('VITEST') && k !== 'GITHUB_STEP_SUMMARY',
-    ),
-  );
-  const child = spawn(
-    process.execPath,
+  const ran = await runNode(
     [BIN, baseUrl, '--release', 'unreleased', '--report-dir', reports, ...flags],
-    { cwd: ROOT, env: { ...env, ...KEYS, NO_COLOR: '1' } },
+    KEYS,
   );
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const report = () =>
     JSON.parse(readFileSync(join(reports, 'contract-report.json'), 'utf8')) as ContractReport;
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output, report })));
+  return { ...ran, report };
 }
 
 /** The failures of a run, one line each; the end of the console when it wrote no report. */

@@ -34,6 +34,11 @@ const LIVE_ONLY_HEADERS = new Set(['x-ratelimit-limit', 'x-ratelimit-remaining']
 export interface ReplayOptions<E extends Env> {
   /** Headers the host adds to every replayed answer (the mock: its own rate-limit counters). */
   headers?: (c: Context<E>) => Record<string, string> | undefined;
+  /**
+   * A POST body the host has already read (the mock reads and checks it before a recorded answer
+   * is looked up, so the stream is spent); without it the body is read here.
+   */
+  bodyRead?: (c: Context<E>) => Uint8Array | undefined;
 }
 
 export function createReplayMiddleware<E extends Env = Env>(
@@ -48,7 +53,7 @@ export function createReplayMiddleware<E extends Env = Env>(
     if (c.req.method === 'POST') {
       const length = Number(c.req.header('content-length') ?? Number.NaN);
       if (!(length <= MAX_MATCHED_BODY_BYTES)) return next();
-      body = new Uint8Array(await c.req.arrayBuffer());
+      body = options.bodyRead?.(c) ?? new Uint8Array(await c.req.arrayBuffer());
     }
     const recording = recordings.get(
       fixtureKey(canonicalRequest(c.req.method, where.rawPath, where.search, body)),

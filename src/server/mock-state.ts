@@ -146,5 +146,10 @@ async function replayFor(options: AppOptions): Promise<MiddlewareHandler<AppEnv>
   return createReplayMiddleware<AppEnv>(options.replayDir, {
     // The mock's own counters for this key, never the live ones recorded.
     headers: (c) => c.get('rateLimitHeaders'),
+    // The body reader has read the body before the replay step (so have the stubs and faults).
+    bodyRead: (c) => {
+      const text = c.get('bodyText');
+      return text === undefined ? undefined : new TextEncoder().encode(text);
+    },
   });
 }

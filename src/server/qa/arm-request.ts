@@ -47,12 +47,13 @@ export interface ArmContext {
 }
 
 /** The fault an arm request asks for, or every problem found in it (each with its pointer and rule). */
-export function readArmRequest(
-  body: Record<string, unknown>,
-  context: ArmContext,
-): ArmRequest | InputProblem[] {
+/** Problems of a control's JSON body, collected (every one, not the first) as the 400 names them. */
+export function bodyProblems(): {
+  problems: InputProblem[];
+  add: (at: string, rule: string, message: string, received?: unknown) => void;
+} {
   const problems: InputProblem[] = [];
-  const problemAt = (at: string, rule: string, message: string, received?: unknown) =>
+  const add = (at: string, rule: string, message: string, received?: unknown) => {
     problems.push({
       in: 'body',
       name: at,
@@ -60,6 +61,15 @@ export function readArmRequest(
       message,
       ...(received === undefined ? {} : { received }),
     });
+  };
+  return { problems, add };
+}
+
+export function readArmRequest(
+  body: Record<string, unknown>,
+  context: ArmContext,
+): ArmRequest | InputProblem[] {
+  const { problems, add: problemAt } = bodyProblems();
   const problem = (name: string, rule: string, message: string, received?: unknown) =>
     problemAt(pointer(name), rule, message, received);
   for (const name of Object.keys(body))
@@ -149,19 +159,8 @@ export function readMatchField(
 
 /** A `match` alone (a journal filter, a verify), or every problem in it. */
 export function readMatchOnly(value: unknown, context: ArmContext): FaultMatch | InputProblem[] {
-  const problems: InputProblem[] = [];
-  const match = readMatchField(
-    value === undefined ? {} : { match: value },
-    context,
-    (at, rule, message, received) =>
-      problems.push({
-        in: 'body',
-        name: at,
-        rule,
-        message,
-        ...(received === undefined ? {} : { received }),
-      }),
-  );
+  const { problems, add } = bodyProblems();
+  const match = readMatchField(value === undefined ? {} : { match: value }, context, add);
   return problems.length > 0 ? problems : match;
 }
 

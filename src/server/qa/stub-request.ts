@@ -9,7 +9,7 @@
  */
 import type { Contract, InputProblem, Validators } from '../../contract/index.js';
 import { MAX_STUB_TIMES, type Stub, type StubAnswer } from '../../state/stubs.js';
-import { readMatchField, type ArmContext } from './arm-request.js';
+import { bodyProblems, readMatchField, type ArmContext } from './arm-request.js';
 import { applyPatch, PatchError } from './json-patch.js';
 import type { SampleAnswer } from './sample-answer.js';
 
@@ -61,15 +61,7 @@ export async function readStubRequest(
   body: Record<string, unknown>,
   context: StubContext,
 ): Promise<Omit<Stub, 'id'> | InputProblem[]> {
-  const problems: InputProblem[] = [];
-  const problem = (at: string, rule: string, message: string, received?: unknown) =>
-    problems.push({
-      in: 'body',
-      name: at,
-      rule,
-      message,
-      ...(received === undefined ? {} : { received }),
-    });
+  const { problems, add: problem } = bodyProblems();
   for (const name of Object.keys(body))
     if (!KNOWN_FIELDS.has(name))
       problem(
