@@ -8,7 +8,8 @@
 #   3. podman build --pull=never --network=host, with this machine's CA and registry for npm.
 #   4. run the image (the mock, its default job) on a free port; wait for GET /healthz and for
 #      the image's own HEALTHCHECK to pass.
-#   5. run the contract suite from the image against that mock: exit 0, reports in a mounted folder.
+#   5. run the contract suite from the image against that mock: exit 0, reports in a mounted folder;
+#      then the per-test controls through its admin API with curl (scripts/qa-controls-smoke.sh).
 #   6. SIGTERM the mock: it must exit 0 within the shutdown grace (10 s) plus a margin.
 # Prints the image's size and the mock's start time (container start to first /healthz answer);
 # fails when the image's layers above the base exceed 120 MB.
@@ -96,7 +97,7 @@ echo "== run the mock (default job) on port $port"
 t0=$(date +%s%N)
 # stderr aside: without systemd, podman logs that it cannot schedule the periodic health checks
 # (the check itself runs below, with `podman healthcheck run`).
-pod run -d --name "$name" --network=host --env "PORT=$port" "$IMAGE" >/dev/null 2>"$reports/run.err" ||
+pod run -d --name "$name" --network=host --env "PORT=$port" --env MOCK_ADMIN_TOKEN=ci-token "$IMAGE" >/dev/null 2>"$reports/run.err" ||
   { cat "$reports/run.err"; exit 1; }
 ready=""
 for _ in $(seq 1 300); do
@@ -126,6 +127,9 @@ for report in contract-report.json contract-summary.md contract-junit.xml; do
   [ -s "$reports/$report" ] || { echo "ci-container: no $report in the mounted folder" >&2; exit 1; }
 done
 echo "contract suite: exit 0, reports written to the mounted folder"
+
+echo "== the per-test controls through the admin API (curl), in the container"
+bash scripts/qa-controls-smoke.sh "http://127.0.0.1:$port" ci-token
 
 echo "== SIGTERM"
 t0=$(date +%s%N)
