@@ -1,9 +1,9 @@
 /**
  * The package as a user gets it: `npm pack` (which builds dist/), installed into an empty project
  * with production dependencies only, from the local npm cache. Then the two commands with their
- * exit statuses, every example of docs/library.md as an ES module file, and a TypeScript file
- * type-checked against the installed declarations. Slow (a pack and an install): one file, run
- * once by `npm test`.
+ * exit statuses, every example of docs/library.md as an ES module file, an integrator's vitest file
+ * run with the vitest the package brings, and a TypeScript file type-checked against the installed
+ * declarations. Slow (a pack and an install): one file, run once by `npm test`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -106,6 +106,136 @@ function docExamples(language: 'js' | 'ts' = 'js'): string[] {
     (m) => m[1],
   );
 }
+
+/**
+ * An integrator's own vitest file, as they would write it with the public API alone: one test per
+ * need of issue 29 (a stub they see, a stub the contract refuses, a record of their own in a list,
+ * a filter and a search, a verified search body and its near miss, only page 2 failing, their
+ * client over `vary` seeds, a reset between tests). Plain ES module JS; no `${` or backslash in it,
+ * so String.raw keeps it byte for byte.
+ */
+const INTEGRATOR_TEST = String.raw`// An integrator's test of a small client, against the Web Data API double, in process.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMockApp, QaControlError, VerificationError } from 'web-data-api-double';
+
+const mock = await createMockApp();
+const headers = { 'x-api-key': mock.keys.fullAccess, 'content-type': 'application/json' };
+
+async function call(app, path, body) {
+  const response = await app.fetch(
+    new Request(app.url + path, {
+      method: body ? 'POST' : 'GET',
+      headers,
+      body: body && JSON.stringify(body),
+    }),
+  );
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+// The code under test: a card per product, and titles read page by page.
+function productCard(p) {
+  return {
+    id: p.productId,
+    title: typeof p.title === 'string' && p.title !== '' ? p.title : p.productId,
+    image: Array.isArray(p.images) && p.images.length > 0 ? p.images[0] : null,
+  };
+}
+
+async function titles(pages) {
+  const all = [];
+  for (let page = 0; page < pages; page++) {
+    const { status, body } = await call(mock, '/products?limit=5&offset=' + page);
+    if (status !== 200) throw new Error('page ' + (page + 1) + ' failed with ' + status);
+    all.push(...body.data.map((p) => productCard(p).title));
+  }
+  return all;
+}
+
+const productId = mock.examples.ids.products[0];
+const productPath = '/products/' + encodeURIComponent(productId);
+
+afterEach(() => mock.qa.reset());
+
+describe('my client against the Web Data API double', () => {
+  it('shows a product that has no images', async () => {
+    await mock.qa.stub({
+      operationId: 'getProduct',
+      match: { params: { product_id: productId } },
+      patch: { images: [] },
+    });
+    expect(productCard((await call(mock, productPath)).body).image).toBeNull();
+  });
+
+  it('cannot stub an answer the service could never send', async () => {
+    const stub = mock.qa.stub({ operationId: 'getProduct', patch: { images: 'none' } });
+    await expect(stub).rejects.toThrow(QaControlError);
+    await expect(stub).rejects.toThrow('"/images" must be array');
+  });
+
+  it('finds a part it added in a list, a filter and a search', async () => {
+    const { body: part } = await call(
+      mock,
+      '/product-parts/' + encodeURIComponent(mock.examples.ids.productParts[0]),
+    );
+    const mine = { ...part, orderableId: '0-MY-PART#PBF' };
+    await mock.qa.records.put('productParts', mine);
+    const ids = ({ body }) => body.data.map((p) => p.orderableId);
+
+    const list = await call(mock, '/product-parts?order=part_number&orderDirection=asc&limit=1');
+    expect(ids(list)).toEqual(['0-MY-PART#PBF']);
+    const filter = await call(mock, '/product-parts?part_number=0-MY-PART%23PBF');
+    expect(ids(filter)).toEqual(['0-MY-PART#PBF']);
+    const search = await call(mock, '/product-parts/search', {
+      productId: mine.genericId,
+      limit: 100,
+    });
+    expect(ids(search)).toContain('0-MY-PART#PBF');
+  });
+
+  it('sends the search body it means to', async () => {
+    const { productId: searched } = mock.examples.operations.searchProductParts.body;
+    await call(mock, '/product-parts/search', { productId: searched, limit: 20 });
+    await mock.qa.verify(
+      { operationId: 'searchProductParts', body: { productId: searched, limit: 20 } },
+      { times: 1 },
+    );
+
+    const nearMiss = mock.qa.verify({
+      operationId: 'searchProductParts',
+      body: { productId: searched, limit: 10 },
+    });
+    await expect(nearMiss).rejects.toThrow(VerificationError);
+    await expect(nearMiss).rejects.toThrow('/body/limit: expected 10, actual 20');
+  });
+
+  it('says which page failed when only page 2 fails', async () => {
+    await mock.qa.armFault({
+      match: { operationId: 'listProducts', query: { limit: 5, offset: 1 } },
+      status: 500,
+    });
+    await expect(titles(3)).rejects.toThrow('page 2 failed with 500');
+    expect(await titles(1)).toHaveLength(5);
+  });
+
+  it('copes with whatever the contract lets the service leave out or add', async () => {
+    for (const seed of [1, 2, 3]) {
+      const varied = await createMockApp({ vary: { seed } });
+      const { headers: sent, body } = await call(varied, '/products?limit=20');
+      const variation = sent.get('x-mock-variation');
+      expect(variation).toMatch('seed=' + seed + '; ');
+      expect(body.data.map(productCard), variation).toHaveLength(20);
+    }
+  });
+
+  it('starts each test from the seed: a reset clears a stub', async () => {
+    await mock.qa.stub({ operationId: 'getProduct', patch: { title: 'Stubbed' } });
+    expect((await call(mock, productPath)).body.title).toBe('Stubbed');
+    await mock.qa.reset();
+    expect(await mock.qa.stubs()).toEqual([]);
+    expect((await call(mock, productPath)).body.title).not.toBe('Stubbed');
+  });
+});
+`;
 
 beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), 'web-data-installed-'));
@@ -238,6 +368,19 @@ describe('the installed package', () => {
     async (i, code) => {
       writeFileSync(join(project, `example-${i}.mjs`), code);
       await ok(run(process.execPath, [`example-${i}.mjs`]));
+    },
+    5 * MINUTES,
+  );
+
+  it(
+    "an integrator's vitest file, public API only, passes with the vitest the package brings",
+    async () => {
+      // vitest is a production dependency: the user's project has it without installing it.
+      expect(existsSync(join(project, 'node_modules', 'vitest', 'package.json'))).toBe(true);
+      writeFileSync(join(project, 'client.test.mjs'), INTEGRATOR_TEST);
+      const result = await run('npx', ['--no-install', 'vitest', 'run', 'client.test.mjs']);
+      expect(result.status, result.stdout.slice(-3000) + result.stderr.slice(-3000)).toBe(0);
+      expect(result.stdout).toMatch(/Tests\s+7 passed \(7\)/);
     },
     5 * MINUTES,
   );
