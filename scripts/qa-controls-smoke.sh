@@ -40,7 +40,7 @@ status 400 'a stub breaking a documented fact is refused' -H "$T" -H "$J" \
   -d '{"operationId":"getProduct","patch":{"images":"none"}}' "$admin/stubs"
 
 status 201 'a fault on page 2 only' -H "$T" -H "$J" \
-  -d '{"match":{"operationId":"listProducts","query":{"limit":2,"offset":1}},"status":500}' "$admin/scenarios"
+  -d '{"match":{"operationId":"listProducts","query":{"limit":2,"offset":1}},"status":500}' "$admin/faults"
 status 200 'page 1 of the query' -H "$K" "$api/products?limit=2"
 status 500 'page 2 of the query' -H "$K" "$api/products?limit=2&offset=1"
 

@@ -186,15 +186,15 @@ export function qaControls(options: QaControlsOptions): QaControls {
   };
   return {
     records,
-    armFault: (fault) => call('POST', '/scenarios', fault),
+    armFault: (fault) => call('POST', '/faults', fault),
     clearFaults: async (id) =>
       (
         await call<{ cleared: number }>(
           'DELETE',
-          id === undefined ? '/scenarios' : `/scenarios/${encodeURIComponent(id)}`,
+          id === undefined ? '/faults' : `/faults/${encodeURIComponent(id)}`,
         )
       ).cleared,
-    armedFaults: async () => (await call<{ armed: ArmedFault[] }>('GET', '/scenarios')).armed,
+    armedFaults: async () => (await call<{ armed: ArmedFault[] }>('GET', '/faults')).armed,
     resetRateLimits: async (keyName) => {
       await call('POST', '/rate-limits/reset', keyName === undefined ? {} : { key: keyName });
     },

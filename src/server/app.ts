@@ -3,7 +3,7 @@
  * `createApp(options)`: the mock as a Hono app that never listens, in two steps: build the state
  * from the options (mock-state.ts), then mount the routes on it (mount.ts; the API's operations in
  * operation-routes.ts). Middleware factories are named for the step they make, as nouns:
- * `requestLog`, `delivery`, `responseCheck`, `auth`, `rateLimit`, `scenarios`, `bodyReader`,
+ * `requestLog`, `delivery`, `responseCheck`, `auth`, `rateLimit`, `faultInjection`, `bodyReader`,
  * `inputValidation`.
  */
 import { Hono } from 'hono';

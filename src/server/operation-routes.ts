@@ -23,7 +23,7 @@ import { responseCheck } from './middleware/response-check.js';
 import { inputValidation } from './middleware/validate.js';
 import type { MockParts } from './mock-state.js';
 import { recordSync } from './qa/records-control.js';
-import { scenarios } from './qa/scenarios.js';
+import { faultInjection } from './qa/fault-injection.js';
 import { stubs } from './qa/stubs.js';
 import { splitUrl } from './query-string.js';
 import { jsonResponse } from './response.js';
@@ -36,7 +36,7 @@ export function mountOperations(
   isSecret: (value: string) => boolean,
 ): void {
   const { options, contract, validators, keys, clock, faults, store, apis, records } = state;
-  const qa = scenarios({ plan: faults, store, validators, maxDurationMs: options.maxQaDurationMs });
+  const qa = faultInjection({ plan: faults, store, validators, maxDurationMs: options.maxQaDurationMs });
   const pipeline: Step[] = [
     // Outermost: writes the body (cut or slowed when QA asked) and tells the rate limiter when it is done.
     delivery(),

@@ -91,6 +91,9 @@ export interface AdminParts {
   keyNamesByPurpose?: ReadonlyMap<string, string>;
 }
 
+/** Where armed faults are managed: the name users say, then the first name, kept as an alias. */
+export const FAULT_ROUTES = ['/faults', '/scenarios'] as const;
+
 export function adminRoutes(options: {
   token: string;
   state: AdminParts;
@@ -185,25 +188,28 @@ export function adminRoutes(options: {
       );
     return c.json({ clockOffsetSeconds: (await store.advanceClock(seconds * 1000)) / 1000 });
   });
-  admin.get('/scenarios', async (c) => c.json({ armed: await store.armed() }));
-  admin.post('/scenarios', async (c) => {
-    const request = readArmRequest(await bodyOf(c), {
-      contract: state.contract,
-      keyNameOf: (value) => keyNameOf(state, value),
+  // Armed faults: `/faults`, the word users say; `/scenarios`, its first name, still answers.
+  for (const route of FAULT_ROUTES) {
+    admin.get(route, async (c) => c.json({ armed: await store.armed() }));
+    admin.post(route, async (c) => {
+      const request = readArmRequest(await bodyOf(c), {
+        contract: state.contract,
+        keyNameOf: (value) => keyNameOf(state, value),
+      });
+      if (Array.isArray(request)) throw badRequest(request);
+      try {
+        return c.json(await store.arm(request.match, request.count, request.action), 201);
+      } catch (error) {
+        return badAction(error);
+      }
     });
-    if (Array.isArray(request)) throw badRequest(request);
-    try {
-      return c.json(await store.arm(request.match, request.count, request.action), 201);
-    } catch (error) {
-      return badAction(error);
-    }
-  });
-  admin.delete('/scenarios', async (c) => c.json({ cleared: await store.disarm() }));
-  admin.delete('/scenarios/:id', async (c) => {
-    const cleared = await store.disarm(c.req.param('id'));
-    if (cleared === 0) throw apiError(404, `no armed fault ${c.req.param('id')}`);
-    return c.json({ cleared });
-  });
+    admin.delete(route, async (c) => c.json({ cleared: await store.disarm() }));
+    admin.delete(`${route}/:id`, async (c) => {
+      const cleared = await store.disarm(c.req.param('id'));
+      if (cleared === 0) throw apiError(404, `no armed fault ${c.req.param('id')}`);
+      return c.json({ cleared });
+    });
+  }
   admin.post('/faults/reset', async (c) => {
     plan.reset();
     await store.disarm();

@@ -1,6 +1,6 @@
 /**
  * @module qa/arm-fault.test
- * Arming a fault (`POST /__mock/scenarios`, the library's `armFault`): a fault that could never
+ * Arming a fault (`POST /__mock/faults`, or `/scenarios`, its first name; the library's `armFault`): a fault that could never
  * fire or that would hit more than asked is refused with a 400 naming the field and the rule
  * (a status the operation does not declare, a wrong type, an unknown field); every documented
  * action field is honoured, `retryAfterSeconds` included.
@@ -22,6 +22,26 @@ describe('arming a fault', async () => {
     (await call(app, '/__mock/scenarios', { key: null, headers: admin })).body.armed as unknown[];
   beforeEach(async () => {
     await call(app, '/__mock/scenarios', { key: null, headers: admin, method: 'DELETE' });
+  });
+
+  it('answers at /__mock/faults and at its first name /__mock/scenarios, one set of faults', async () => {
+    const byNewName = await call(app, '/__mock/faults', {
+      key: null,
+      headers: admin,
+      body: { operationId: 'listProducts', status: 500 },
+    });
+    expect(byNewName.status).toBe(201);
+    expect(await armed()).toHaveLength(1);
+    const listed = await call(app, '/__mock/faults', { key: null, headers: admin });
+    expect(listed.body.armed).toEqual(await armed());
+    const id = String((byNewName.body as { id: string }).id);
+    const cleared = await call(app, `/__mock/faults/${id}`, {
+      key: null,
+      headers: admin,
+      method: 'DELETE',
+    });
+    expect(cleared.body).toEqual({ cleared: 1 });
+    expect(await armed()).toEqual([]);
   });
 
   it('refuses a status the operation does not declare, naming the field and the declared statuses', async () => {

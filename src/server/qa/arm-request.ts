@@ -1,6 +1,6 @@
 /**
  * @module qa/arm-request
- * The body of `POST /__mock/scenarios` (the library's `armFault`) read into a fault to arm. Each
+ * The body of `POST /__mock/faults` (the library's `armFault`) read into a fault to arm. Each
  * field is checked by its rule: the match names an operation of the served release and a key of
  * the keys file (strings: `["listProducts"]` or `42` once armed a fault for every request), the
  * action fields by the parsers `Prefer` uses, a status must be one the operation declares (or, for

@@ -1,6 +1,6 @@
 /**
- * @module qa/scenarios
- * The scenario steps of the request line, after auth and rate limit (a request without a valid key
+ * @module qa/fault-injection
+ * The fault steps of the request line, after auth and rate limit (a request without a valid key
  * gets its 401/403 first, whatever it asks for): apply what QA asked for this request. A `Prefer`
  * header that asks for anything this mock knows governs the request alone (`asked`, before the
  * input is checked) and leaves the fault plan untouched (no armed fault used up, no random draw);
@@ -42,7 +42,7 @@ function preferOf(c: Context<AppEnv>): FaultAction | undefined {
   }
 }
 
-export function scenarios(options: {
+export function faultInjection(options: {
   plan: FaultPlan;
   /** Where armed faults live (this process, or shared by every instance); defaults to the plan. */
   store?: Pick<StateStore, 'mayHaveArmed' | 'takeFault'>;
