@@ -46,12 +46,11 @@ module.exports = {
     {
       name: 'state-does-not-import-server',
       comment:
-        'The state layer owns what it stores (the match, fault and stub records, the journal entry). ' +
-        'Type-only imports of the server remain (clock, journal, rate limiter, tiers, fault plan): ' +
-        'to be moved next, then this rule covers them too.',
+        'The state layer owns what it stores (the match, fault and stub records, the journal, the ' +
+        'clock, the rate-limit windows): nothing in it reaches the server, type-only imports included.',
       severity: 'error',
       from: { path: '^src/state/', pathNot: TESTS },
-      to: { path: '^src/server/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/server/' },
     },
     {
       name: 'server-does-not-import-proxy',

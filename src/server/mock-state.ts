@@ -15,7 +15,7 @@ import {
   type Validators,
 } from '../contract/index.js';
 import { generateDataset } from '../fixtures/generate.js';
-import { AdjustableClock } from './clock.js';
+import { AdjustableClock } from '../state/clock.js';
 import { basePathFor, createApiContext, type ApiContext } from './context.js';
 import type { AppEnv } from './env.js';
 import { buildExamples, type Examples } from './examples.js';
@@ -23,7 +23,7 @@ import { handlers } from './handlers/index.js';
 import { loadKeys, type KeyStore } from './keys.js';
 import { Journal } from './middleware/request-log.js';
 import { resolveOptions, type AppOptions } from './options.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter } from '../state/rate-limiter.js';
 import { loadTiers, overrideTiers, type Tier } from './tiers.js';
 import { FaultPlan } from './qa/fault-plan.js';
 import { RecordControl } from './qa/records-control.js';
@@ -78,7 +78,7 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
   const limiter = new RateLimiter(tiers, clock);
   const journal = new Journal();
   const faults = new FaultPlan(options.faults);
-  const local = new MemoryStore({ limiter, plan: faults, journal, clock });
+  const local = new MemoryStore({ limiter, plan: faults.book, journal, clock });
   // Before the store: a recordings folder that cannot be read must not leave a Redis connection open.
   const replay = await replayFor(options);
   const store = await storeFor(options, { local, tiers, clock });

@@ -36,7 +36,12 @@ export function mountOperations(
   isSecret: (value: string) => boolean,
 ): void {
   const { options, contract, validators, keys, clock, faults, store, apis, records } = state;
-  const qa = faultInjection({ plan: faults, store, validators, maxDurationMs: options.maxQaDurationMs });
+  const qa = faultInjection({
+    plan: faults,
+    store,
+    validators,
+    maxDurationMs: options.maxQaDurationMs,
+  });
   const pipeline: Step[] = [
     // Outermost: writes the body (cut or slowed when QA asked) and tells the rate limiter when it is done.
     delivery(),

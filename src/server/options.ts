@@ -9,7 +9,7 @@ import type { RedisStoreOptions } from '../state/redis.js';
 import type { Dataset, Scale } from '../fixtures/dataset.js';
 import type { FaultPlanOptions } from './qa/fault-plan.js';
 import { MAX_QA_DURATION_MS } from './qa/actions.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from '../state/clock.js';
 import { DEFAULT_KEYS_FILE, type EnvironmentName } from './keys.js';
 import { DEFAULT_TIERS_FILE, type Tier } from './tiers.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from './middleware/read-body.js';

@@ -9,16 +9,9 @@ import { checkAgainstSchema, fileSchema, readJsonFile } from './config-file.js';
 
 export const DEFAULT_TIERS_FILE = packagePath('fixtures', 'tiers.json');
 
-export interface Tier {
-  requestsPerMinute: number;
-  requestsPerHour: number;
-  concurrentConnections: number;
-  /** Response bytes allowed per transfer window. */
-  bytesPerWindow: number;
-  minuteWindowSeconds: number;
-  hourWindowSeconds: number;
-  transferWindowSeconds: number;
-}
+import type { Tier } from '../state/rate-limiter.js';
+
+export type { Tier };
 
 /** The fields every tier must give, in the order the docs list them (`--rate-limit` takes the same names). */
 export const TIER_FIELDS: readonly (keyof Tier)[] = [

@@ -6,11 +6,10 @@
  * request pays no promise for it. A shared store keeps one of these too, to answer from while its
  * server is away.
  */
-import type { AdjustableClock } from '../server/clock.js';
-import type { Journal } from '../server/middleware/request-log.js';
-import type { FaultPlan } from '../server/qa/fault-plan.js';
-import type { FaultAction, FaultMatch, RequestFacts } from './faults.js';
-import type { RateLimiter } from '../server/rate-limiter.js';
+import type { AdjustableClock } from './clock.js';
+import type { Journal } from './journal.js';
+import type { ArmedFaultBook, FaultAction, FaultMatch, RequestFacts } from './faults.js';
+import type { RateLimiter } from './rate-limiter.js';
 import type { Admission, JournalEntry, StateStore } from './store.js';
 import type { MatchFacts } from './match.js';
 import { StubBook, type Stub } from './stubs.js';
@@ -25,7 +24,7 @@ export class MemoryStore implements StateStore {
   constructor(
     readonly parts: {
       limiter: RateLimiter;
-      plan: FaultPlan;
+      plan: ArmedFaultBook;
       journal: Journal;
       clock: AdjustableClock;
     },

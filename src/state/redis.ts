@@ -20,7 +20,7 @@ import { matches, type MatchFacts } from './match.js';
 import { MAX_STUBS, StubLimitError, type Stub } from './stubs.js';
 import type { Redis } from 'ioredis';
 import { openRedis, probeRedis as probeConnection, redactUrl } from './redis-connection.js';
-import type { AdjustableClock } from '../server/clock.js';
+import type { AdjustableClock } from './clock.js';
 import type { JournalEntry } from './store.js';
 import {
   ActionError,
@@ -33,8 +33,8 @@ import {
   type FaultMatch,
   type RequestFacts,
 } from './faults.js';
-import type { LimitKind } from '../server/rate-limiter.js';
-import type { Tier } from '../server/tiers.js';
+import type { LimitKind } from './rate-limiter.js';
+import type { Tier } from './rate-limiter.js';
 import type { MemoryStore } from './memory.js';
 import * as lua from './redis-scripts.js';
 import {

@@ -10,7 +10,7 @@
  * in-memory store costs the hot path no promise; what only the admin endpoints need is async.
  */
 import type { ArmedFault, FaultAction, FaultMatch, RequestFacts } from './faults.js';
-import type { LimitKind } from '../server/rate-limiter.js';
+import type { LimitKind } from './rate-limiter.js';
 import type { MatchFacts } from './match.js';
 import type { Stub } from './stubs.js';
 

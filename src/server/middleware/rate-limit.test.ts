@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../../state/clock.js';
 import { call, DEMO, testApp } from '../testing.js';
 
 describe('rate limiting through the app', () => {

@@ -13,41 +13,11 @@ import { splitUrl } from '../query-string.js';
 import { redactQueryKeys, type IsSecret } from './query-keys.js';
 import { requestRecord } from './request-record.js';
 import { ADMIN_PREFIX } from '../qa/admin-prefix.js';
-import {
-  journalLine,
-  type JournalEntry,
-  type JournalLine,
-  type StateStore,
-} from '../../state/store.js';
+import { Journal } from '../../state/journal.js';
+import type { JournalEntry, StateStore } from '../../state/store.js';
 
 export type { JournalEntry };
-
-/** The last `capacity` requests, oldest dropped first. */
-export class Journal {
-  readonly #entries: JournalEntry[] = [];
-  #next = 0;
-  constructor(readonly capacity = 500) {}
-  add(entry: JournalEntry): void {
-    if (this.#entries.length < this.capacity) this.#entries.push(entry);
-    else this.#entries[this.#next % this.capacity] = entry;
-    this.#next += 1;
-  }
-  /** Newest first, with `at` as an ISO date. */
-  last(n = this.capacity): JournalLine[] {
-    const ordered =
-      this.#entries.length < this.capacity
-        ? [...this.#entries]
-        : [
-            ...this.#entries.slice(this.#next % this.capacity),
-            ...this.#entries.slice(0, this.#next % this.capacity),
-          ];
-    return ordered.reverse().slice(0, n).map(journalLine);
-  }
-  clear(): void {
-    this.#entries.length = 0;
-    this.#next = 0;
-  }
-}
+export { Journal };
 
 export function requestLog(options: {
   store: Pick<StateStore, 'record'>;

@@ -10,14 +10,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context, type Env } from 'hono';
 import type { Contract, Validators } from '../../contract/index.js';
-import { MAX_CLOCK_OFFSET_SECONDS, type AdjustableClock } from '../clock.js';
+import { MAX_CLOCK_OFFSET_SECONDS, type AdjustableClock } from '../../state/clock.js';
 import type { ApiContext } from '../context.js';
 import { apiError, badRequest, messages } from '../errors.js';
 import type { KeyStore } from '../keys.js';
 import { readBodyText } from '../middleware/read-body.js';
 import type { Journal } from '../middleware/request-log.js';
 import type { AppOptions } from '../options.js';
-import type { RateLimiter } from '../rate-limiter.js';
+import type { RateLimiter } from '../../state/rate-limiter.js';
 import { jsonResponse } from '../response.js';
 import { ActionError } from './actions.js';
 import { readArmRequest, readMatchOnly } from './arm-request.js';

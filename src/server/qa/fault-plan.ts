@@ -1,17 +1,15 @@
 /**
  * @module qa/fault-plan
- * The faults a server run will inject: faults armed for the next N matching requests (by key,
- * by operation, or all), seeded random faults at given rates, and global latency. Decisions are
- * taken in request arrival order from a seeded generator, so the same seed and the same request
- * sequence give the same faults.
+ * The faults a server run will inject: seeded random faults at given rates and global latency,
+ * on top of the faults armed for the next N matching requests (kept in the state layer's
+ * ArmedFaultBook, `book`; the arming methods here hand on to it). Decisions are taken in request
+ * arrival order from a seeded generator, so the same seed and the same request sequence give the
+ * same faults.
  */
 import type { FaultAction, LatencySpec, RandomFaultSpec } from './actions.js';
 import { seededRandom } from '../../fixtures/mulberry32.js';
 import {
-  faultHits,
-  MAX_ARMED_FAULTS,
-  newArmedFault,
-  tooManyArmed,
+  ArmedFaultBook,
   type ArmedFault,
   type FaultMatch,
   type RequestFacts,
@@ -24,7 +22,8 @@ export interface FaultPlanOptions {
 }
 
 export class FaultPlan {
-  #armed: ArmedFault[] = [];
+  /** The faults armed in this process (the memory store keeps its faults in it). */
+  readonly book = new ArmedFaultBook();
   #random: () => number;
   #latencyRandom: () => number;
 
@@ -34,53 +33,37 @@ export class FaultPlan {
   }
 
   arm(match: FaultMatch, count: number, action: FaultAction): ArmedFault {
-    const fault = newArmedFault(match, count, action);
-    if (this.#armed.length >= MAX_ARMED_FAULTS) throw tooManyArmed();
-    this.#armed.push(fault);
-    return fault;
+    return this.book.arm(match, count, action);
   }
 
   disarm(id?: string): number {
-    const before = this.#armed.length;
-    this.#armed = id === undefined ? [] : this.#armed.filter((f) => f.id !== id);
-    return before - this.#armed.length;
+    return this.book.disarm(id);
   }
 
   armed(): ArmedFault[] {
-    return this.#armed.map((f) => ({
-      ...f,
-      match: structuredClone(f.match),
-      action: { ...f.action },
-    }));
+    return this.book.armed();
   }
 
   /** Restarts the seeded sequences (same seed) and clears armed faults. */
   reset(): void {
-    this.#armed = [];
+    this.book.disarm();
     this.#random = seededRandom(this.options.seed);
     this.#latencyRandom = seededRandom(this.options.seed ^ 0x5f3759df);
   }
 
   /** How many faults are armed here. */
   get armedCount(): number {
-    return this.#armed.length;
+    return this.book.armedCount;
   }
 
   /** True when no request can get a fault: nothing armed, no random faults, no added latency. */
   get idle(): boolean {
-    return this.#armed.length === 0 && !this.options.random && !this.options.latency;
+    return this.book.armedCount === 0 && !this.options.random && !this.options.latency;
   }
 
-  /**
-   * Uses up one count of the oldest armed fault that matches the request, or undefined; a forced
-   * status only applies where the operation declares it.
-   */
+  /** Uses up one count of the oldest armed fault that matches the request (ArmedFaultBook). */
   takeArmed(request: RequestFacts): FaultAction | undefined {
-    const armed = this.#armed.find((f) => faultHits(f, request));
-    if (!armed) return undefined;
-    armed.remaining -= 1;
-    if (armed.remaining <= 0) this.#armed = this.#armed.filter((f) => f !== armed);
-    return { ...armed.action };
+    return this.book.takeArmed(request);
   }
 
   /**

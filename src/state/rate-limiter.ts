@@ -6,7 +6,17 @@
  * before they reach here), so memory is bounded by the keys file, whatever clients send.
  */
 import type { Clock } from './clock.js';
-import type { Tier } from './tiers.js';
+
+export interface Tier {
+  requestsPerMinute: number;
+  requestsPerHour: number;
+  concurrentConnections: number;
+  /** Response bytes allowed per transfer window. */
+  bytesPerWindow: number;
+  minuteWindowSeconds: number;
+  hourWindowSeconds: number;
+  transferWindowSeconds: number;
+}
 
 const MS_PER_SECOND = 1000;
 
