@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createProxyApp } from '../proxy/app.js';
-import { DEMO, testApp } from '../server/testing.js';
+import { DEMO, testApp, memoryParts } from '../server/testing.js';
 import { HEALTH_PATH } from './health.js';
 
 describe('GET /healthz', () => {
@@ -24,7 +24,7 @@ describe('GET /healthz', () => {
       expect(await res.json()).toEqual({ status: 'ok' });
     }
     expect((await app.request(HEALTH_PATH, { method: 'HEAD' })).status).toBe(200);
-    expect(app.state.journal.last()).toEqual([]);
+    expect(memoryParts(app).journal.last()).toEqual([]);
     expect(lines).toEqual([]);
     // A key's quota is untouched by probes (two per minute here): its first request is admitted.
     const api = await app.request('/web-data/v1/packages?limit=1', {

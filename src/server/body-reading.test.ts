@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunningServer } from './listen.js';
-import { DEMO, testApp } from './testing.js';
+import { DEMO, testApp, memoryParts } from './testing.js';
 import { api, eventually, mockServers, rawConnection, requestText, usage } from './test-http.js';
 
 const start = mockServers();
@@ -41,8 +41,8 @@ describe('10. an aborted upload is a client that left, not a server error', () =
     const client = halfAnUpload(server);
     await eventually(() => usage(server)?.inFlight === 1);
     client.socket.destroy();
-    await eventually(() => server.app.state.journal.last(1).length === 1);
-    const [entry] = server.app.state.journal.last(1);
+    await eventually(() => memoryParts(server.app).journal.last(1).length === 1);
+    const [entry] = memoryParts(server.app).journal.last(1);
     expect(entry.status).toBe(499);
     expect(errors).not.toHaveBeenCalled();
     await eventually(() => usage(server).inFlight === 0);

@@ -6,7 +6,7 @@
  * records, encoded responses) stop growing however many distinct queries arrive.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO, testApp } from './testing.js';
+import { DEMO, testApp, memoryParts } from './testing.js';
 
 const FLOOD = 5_000;
 /** Distinct list queries per half of the cache check; well above any sane cache bound. */
@@ -16,7 +16,8 @@ const BASE = 'http://mock.test/web-data/v1';
 describe('memory stays bounded', async () => {
   // Response self-checks off: this measures the server's own state, and runs faster.
   const app = await testApp({ validateResponses: false });
-  const { limiter, journal, keys } = app.state;
+  const { keys } = app.state;
+  const { limiter, journal } = memoryParts(app);
   // Serialized records and encoded response bodies: both are per-request caches.
   const { recordTexts, encoded } = app.state.apis[0];
   const cached = () => recordTexts.size + encoded.size;

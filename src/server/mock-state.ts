@@ -37,11 +37,14 @@ export interface MockState {
   contract: Contract;
   validators: Validators;
   keys: KeyStore;
-  limiter: RateLimiter;
+  /** The app's time: the QA clock, which follows the store's offset. */
   clock: AdjustableClock;
-  journal: Journal;
+  /** The seeded random faults and latency (`--faults`, `--latency`); armed faults live in the store. */
   faults: FaultPlan;
-  /** Where the mutable state lives: `limiter`, `faults`, `journal` and `clock` above, or Redis (src/state/). */
+  /**
+   * The one place the mutable state lives (rate-limit windows, armed faults, stubs, the journal,
+   * the clock offset): this process's memory, or Redis shared by a fleet (src/state/).
+   */
   store: StateStore;
   apis: ApiContext[];
   /** The record edits of the tests (qa/records-control.ts). */
@@ -111,9 +114,7 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
     contract,
     validators,
     keys,
-    limiter,
     clock,
-    journal,
     faults,
     store,
     apis,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from './listen.js';
-import { DEMO } from './testing.js';
+import { DEMO, memoryParts } from './testing.js';
 import {
   admin,
   api,
@@ -47,7 +47,11 @@ describe('1. a concurrency slot is given back exactly once', () => {
     expect(usage(server).inFlight).toBe(0);
     // The delayed request ran its course; the one queued behind it was never admitted.
     expect(usage(server).minute).toBe(1);
-    expect(server.app.state.journal.last(2).map((e) => e.status)).toContain(499);
+    expect(
+      memoryParts(server.app)
+        .journal.last(2)
+        .map((e) => e.status),
+    ).toContain(499);
     expect(await parallelPair(server)).toEqual([200, 200]);
   });
 

@@ -7,7 +7,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll } from 'vitest';
 import { startMockServer, type RunningServer } from './listen.js';
-import { sharedDataset } from './testing.js';
+import { sharedDataset, memoryParts } from './testing.js';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
@@ -24,7 +24,7 @@ export async function eventually(check: () => boolean, timeoutMs = 3000): Promis
 
 /** A key's counters as the rate limiter holds them. */
 export const usage = (server: RunningServer, key = 'demo-production') =>
-  server.app.state.limiter.snapshot()[key];
+  memoryParts(server.app).limiter.snapshot()[key];
 
 /** A raw connection: writes what it is told, keeps everything it receives. */
 export function rawConnection(server: RunningServer) {

@@ -8,6 +8,7 @@ import { createValidators, loadContract, type Release } from '../contract/index.
 import type { Dataset } from '../fixtures/dataset.js';
 import { generateDataset } from '../fixtures/generate.js';
 import { createApp, type MockApp } from './app.js';
+import { MemoryStore } from '../state/memory.js';
 import type { AppOptions } from './options.js';
 
 export const DEMO = {
@@ -84,4 +85,16 @@ export async function call(
 export async function validatorsFor(release: Release = 'unreleased') {
   const contract = await loadContract({ release });
   return { contract, validators: createValidators(contract) };
+}
+
+/**
+ * The memory store's own parts (rate limiter, journal, clock, armed faults) of an app on the
+ * default store, for tests that look inside synchronously; the app itself reads them through its
+ * store only.
+ */
+export function memoryParts(app: MockApp): MemoryStore['parts'] {
+  const { store } = app.state;
+  if (!(store instanceof MemoryStore))
+    throw new Error('memoryParts: the app is not on the memory store');
+  return store.parts;
 }

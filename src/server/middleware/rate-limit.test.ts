@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../state/clock.js';
-import { call, DEMO, testApp } from '../testing.js';
+import { call, DEMO, testApp, memoryParts } from '../testing.js';
 
 describe('rate limiting through the app', () => {
   it('counts down, answers 429 with retry_after = Retry-After, and recovers when the window passes', async () => {
@@ -34,6 +34,6 @@ describe('rate limiting through the app', () => {
   it('keeps no state for keys it does not know, however many are sent', async () => {
     const app = await testApp();
     for (let i = 0; i < 2000; i++) await call(app, '/packages', { key: `flood-${i}` });
-    expect(Object.keys(app.state.limiter.snapshot())).toEqual([]);
+    expect(Object.keys(memoryParts(app).limiter.snapshot())).toEqual([]);
   });
 });

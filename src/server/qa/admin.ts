@@ -15,9 +15,7 @@ import type { ApiContext } from '../context.js';
 import { apiError, badRequest, messages } from '../errors.js';
 import type { KeyStore } from '../keys.js';
 import { readBodyText } from '../middleware/read-body.js';
-import type { Journal } from '../middleware/request-log.js';
 import type { AppOptions } from '../options.js';
-import type { RateLimiter } from '../../state/rate-limiter.js';
 import { jsonResponse } from '../response.js';
 import { ActionError } from './actions.js';
 import { readArmRequest, readMatchOnly } from './arm-request.js';
@@ -82,9 +80,7 @@ export interface AdminParts {
   options: Pick<AppOptions, 'seed' | 'scale' | 'tierOverride' | 'bodyTimeoutMs' | 'instanceId'>;
   contract: Contract;
   keys: KeyStore;
-  limiter: RateLimiter;
   clock: AdjustableClock;
-  journal: Journal;
   apis: readonly Pick<ApiContext, 'environment' | 'basePath'>[];
   validators?: Validators;
   /** Each purpose's demo key name (`fullAccess` -> its name), as /examples names them. */

@@ -9,7 +9,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../listen.js';
-import { call, DEMO, sharedDataset, testApp } from '../testing.js';
+import { call, DEMO, sharedDataset, testApp, memoryParts } from '../testing.js';
 import { parseLatency } from './actions.js';
 
 const running: RunningServer[] = [];
@@ -62,7 +62,7 @@ function rawRequest(
 }
 
 const usage = (server: RunningServer, key = 'demo-production') =>
-  server.app.state.limiter.snapshot()[key];
+  memoryParts(server.app).limiter.snapshot()[key];
 
 /** Polls until `check` holds (a socket's close reaches the server a moment after the client's). */
 async function eventually(check: () => boolean, timeoutMs = 3000): Promise<void> {
@@ -126,7 +126,7 @@ describe('data transfer is charged for the body bytes actually written', () => {
     await eventually(() => usage(server).inFlight === 0);
     expect(usage(server).bytes).toBe(length);
 
-    server.app.state.limiter.reset();
+    memoryParts(server.app).limiter.reset();
     const head = rawRequest(
       server,
       '/products?limit=100',
@@ -138,7 +138,7 @@ describe('data transfer is charged for the body bytes actually written', () => {
     expect(usage(server).bytes).toBe(0);
     head.socket.destroy();
 
-    server.app.state.limiter.reset();
+    memoryParts(server.app).limiter.reset();
     const cut = rawRequest(server, '/products?limit=100', {
       'x-api-key': DEMO.production,
       prefer: 'truncate',
@@ -148,7 +148,7 @@ describe('data transfer is charged for the body bytes actually written', () => {
     expect(usage(server).bytes).toBe(Math.floor(length / 2));
     expect(cut.bodyBytes()).toBe(Math.floor(length / 2));
 
-    server.app.state.limiter.reset();
+    memoryParts(server.app).limiter.reset();
     const dribble = rawRequest(server, '/products?limit=100', {
       'x-api-key': DEMO.production,
       prefer: 'slow=100',
