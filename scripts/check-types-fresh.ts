@@ -9,7 +9,7 @@
  * and the CLI's comment header. `@redocly/openapi-core` is not our dependency but openapi-typescript's;
  * it resolves to the very copy openapi-typescript itself loads (hoisted beside it).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
@@ -69,6 +69,30 @@ export async function checkTypesFresh(
     `    committed:     ${shown(diff.actual)}`,
     `  Fix: run \`npm run types:gen\` and commit src/contract/types.gen.ts together with the spec change.`,
   ].join('\n');
+}
+
+/**
+ * The command of a file generated from the document: with `--write` it writes the file, else it
+ * checks it is fresh (exit 1 with the reason when stale). Shared by every generated file's script.
+ */
+export async function runGeneratedFile(generated: {
+  path: string;
+  render: () => Promise<string>;
+  check: () => Promise<string | undefined>;
+}): Promise<void> {
+  const shown = relative(process.cwd(), generated.path);
+  if (process.argv.includes('--write')) {
+    writeFileSync(generated.path, await generated.render());
+    console.log(`wrote ${shown}`);
+    return;
+  }
+  const failure = await generated.check();
+  if (failure) {
+    console.error(failure);
+    process.exitCode = 1;
+    return;
+  }
+  console.log(`types:check: ${shown} matches spec/openapi.yaml.`);
 }
 
 async function main(): Promise<void> {

@@ -4,11 +4,11 @@
  * vendor's reference and from us, generated from `spec/openapi.yaml` (never edited by hand).
  * `npm run types:gen` writes it (`--write`); `npm run types:check` fails when it is stale.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContract, renderKindsTable, UNRELEASED } from '../src/contract/index.js';
-import { firstDifference } from './check-types-fresh.js';
+import { firstDifference, runGeneratedFile } from './check-types-fresh.js';
 
 export const KINDS_PATH = fileURLToPath(new URL('../docs/kinds-of-fact.md', import.meta.url));
 
@@ -45,18 +45,11 @@ export async function checkKindsFresh(
 }
 
 async function main(): Promise<void> {
-  if (process.argv.includes('--write')) {
-    writeFileSync(KINDS_PATH, await renderKindsDocument());
-    console.log(`wrote ${relative(process.cwd(), KINDS_PATH)}`);
-    return;
-  }
-  const failure = await checkKindsFresh();
-  if (failure) {
-    console.error(failure);
-    process.exitCode = 1;
-    return;
-  }
-  console.log('types:check: docs/kinds-of-fact.md matches spec/openapi.yaml.');
+  await runGeneratedFile({
+    path: KINDS_PATH,
+    render: () => renderKindsDocument(),
+    check: () => checkKindsFresh(),
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -6,12 +6,12 @@
  * release cannot be forgotten. `npm run types:gen` writes it (`--write`, after openapi-typescript
  * has written `types.gen.ts`, which it aliases); `npm run types:check` fails when it is stale.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { parse } from 'yaml';
-import { firstDifference, SPEC_PATH } from './check-types-fresh.js';
+import { firstDifference, SPEC_PATH, runGeneratedFile } from './check-types-fresh.js';
 
 export const NAMED_TYPES_PATH = fileURLToPath(
   new URL('../src/contract/named-types.gen.ts', import.meta.url),
@@ -163,18 +163,11 @@ export async function checkNamedTypesFresh(
 }
 
 async function main(): Promise<void> {
-  if (process.argv.includes('--write')) {
-    writeFileSync(NAMED_TYPES_PATH, await renderNamedTypes());
-    console.log(`wrote ${relative(process.cwd(), NAMED_TYPES_PATH)}`);
-    return;
-  }
-  const failure = await checkNamedTypesFresh();
-  if (failure) {
-    console.error(failure);
-    process.exitCode = 1;
-    return;
-  }
-  console.log('types:check: src/contract/named-types.gen.ts matches spec/openapi.yaml.');
+  await runGeneratedFile({
+    path: NAMED_TYPES_PATH,
+    render: () => renderNamedTypes(),
+    check: () => checkNamedTypesFresh(),
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
