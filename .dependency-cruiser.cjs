@@ -15,7 +15,7 @@
 // and the safe writer every input and output file goes through).
 const TESTS = '\\.test\\.ts$';
 const SUITE_PUBLIC =
-  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|evidence/index|testing/(chromium|hostile-upstream)|files/(read-bounded|write-safe|inside)|usage|redaction|text/markdown)\\.ts$';
+  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|evidence/index|testing/[a-z-]+|files/(read-bounded|write-safe|inside)|usage|redaction|text/markdown)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -79,6 +79,17 @@ module.exports = {
       severity: 'error',
       from: { path: '^contract-tests/' },
       to: { path: '^src/', pathNot: SUITE_PUBLIC },
+    },
+    {
+      name: 'test-helpers-stay-out-of-the-package',
+      comment:
+        'src/testing holds what only tests (and bench/) use; the build leaves it out, so nothing the package ships may import it.',
+      severity: 'error',
+      from: {
+        path: '^(src|contract-tests|bin)/',
+        pathNot: `(${TESTS}|^src/testing/|^contract-tests/meta/)`,
+      },
+      to: { path: '^src/testing/' },
     },
     {
       name: 'not-to-unresolvable',

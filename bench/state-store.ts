@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { redisAvailable, TestRedis } from '../src/state/testing-redis.js';
+import { redisAvailable, TestRedis } from '../src/testing/redis-server.js';
 import { Child } from './ipc.js';
 import { runLoad, type LoadResult } from './load.js';
 import { allScenarios, requestHeaders, type MockInfo } from './scenarios.js';

@@ -249,6 +249,13 @@ describe('links in the package', () => {
     expect(pages).toContain('docs/mock.md');
   });
 
+  it('carry no test helper (src/testing is for our own tests)', () => {
+    const helpers = [...files].filter((path) =>
+      /(^|\/)(testing|test-[a-z-]+)(\/|\.js$)/.test(path),
+    );
+    expect(helpers).toEqual([]);
+  });
+
   it.each(pages)('%s: every relative link resolves to a file the package ships', (page) => {
     const links = relativeLinks(read(page));
     if (page === 'README.md') expect(links.length).toBeGreaterThan(10);

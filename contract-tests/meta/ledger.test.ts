@@ -18,7 +18,7 @@ import { DEFAULT_SPEC_PATH, loadContract, type Contract } from '../../src/contra
 import { documentFacts, type DocumentFacts } from '../../src/evidence/index.js';
 import { buildLedger, type Ledger } from '../../src/evidence/index.js';
 import { proposeChange } from '../../src/evidence/index.js';
-import { listAsks, observeTarget, type Ask } from '../../src/evidence/index.js';
+import { listAsks, observeTarget, type Ask } from '../../src/testing/observe-target.js';
 import { onList, startTarget, type Target } from './harness.js';
 import type { Mutation } from './mutating-proxy.js';
 

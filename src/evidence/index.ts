@@ -2,7 +2,7 @@
  * @module evidence
  * What the rest of the project (the contract suite above all) may use of the evidence layer: the
  * observed profile, folding an answer into it, drift between two profiles, the fact ledger and the
- * proposed change, and the helpers the meta-tests observe a target with. Everything else in
+ * proposed change (the meta-tests observe a target with src/testing/observe-target.ts). Everything else in
  * src/evidence is internal to it.
  */
 export * from './profile.js';
@@ -12,4 +12,3 @@ export * from './declared.js';
 export * from './facts.js';
 export * from './ledger.js';
 export * from './patch.js';
-export * from './testing.js';

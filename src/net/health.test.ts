@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createProxyApp } from '../proxy/app.js';
-import { DEMO, testApp, memoryParts } from '../server/testing.js';
+import { DEMO, testApp, memoryParts } from '../testing/mock-app.js';
 import { HEALTH_PATH } from './health.js';
 
 describe('GET /healthz', () => {

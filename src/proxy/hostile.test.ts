@@ -22,7 +22,7 @@ import {
   type HostileUpstream,
 } from '../testing/hostile-upstream.js';
 import { startMockServer } from '../server/listen.js';
-import { DEMO } from '../server/testing.js';
+import { DEMO } from '../testing/mock-app.js';
 import { startProxy } from './listen.js';
 import { MAX_FINDING_LINES } from './report.js';
 import { logSink } from './testdata/servers.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockServer } from '../server/listen.js';
-import { DEMO } from '../server/testing.js';
+import { DEMO } from '../testing/mock-app.js';
 import { canonicalRequest, fixtureKey, MAX_BODY_BYTES, MAX_META_BYTES, sha256 } from './format.js';
 import { loadRecordings } from './load.js';
 

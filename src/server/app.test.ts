@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { call, DEMO, testApp } from './testing.js';
+import { call, DEMO, testApp } from '../testing/mock-app.js';
 
 describe('auth', async () => {
   const app = await testApp();

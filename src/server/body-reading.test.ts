@@ -7,8 +7,15 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunningServer } from './listen.js';
-import { DEMO, testApp, memoryParts } from './testing.js';
-import { api, eventually, mockServers, rawConnection, requestText, usage } from './test-http.js';
+import { DEMO, testApp, memoryParts } from '../testing/mock-app.js';
+import {
+  api,
+  eventually,
+  mockServers,
+  rawConnection,
+  requestText,
+  usage,
+} from '../testing/http.js';
 
 const start = mockServers();
 

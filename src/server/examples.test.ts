@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Examples } from './examples.js';
-import { call, DEMO, testApp } from './testing.js';
+import { call, DEMO, testApp } from '../testing/mock-app.js';
 
 describe.each([1, 42, 7])('GET /examples.json on seed %i', async (seed) => {
   const app = await testApp({ seed, apiVersion: 'unreleased' });

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { BASE_PATH } from '../contract/index.js';
 import { startMockServer, type RunningServer } from './listen.js';
-import { hrefsIn } from '../fixtures/test-support.js';
-import { call, DEMO, TEST_ORIGIN, testApp, validatorsFor } from './testing.js';
+import { hrefsIn } from '../testing/dataset-walk.js';
+import { call, DEMO, TEST_ORIGIN, testApp, validatorsFor } from '../testing/mock-app.js';
 
 const running: RunningServer[] = [];
 afterAll(async () => {

@@ -6,7 +6,7 @@
  * records, encoded responses) stop growing however many distinct queries arrive.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO, testApp, memoryParts } from './testing.js';
+import { DEMO, testApp, memoryParts } from '../testing/mock-app.js';
 
 const FLOOD = 5_000;
 /** Distinct list queries per half of the cache check; well above any sane cache bound. */

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { mountDocs } from './docs.js';
 import { DOCS_ROUTES } from './mount.js';
-import { testApp, TEST_ORIGIN } from './testing.js';
+import { testApp, TEST_ORIGIN } from '../testing/mock-app.js';
 
 describe('the document and /docs, on demand', () => {
   it('mounts routes that cover every route docs.ts registers', () => {

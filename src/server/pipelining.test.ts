@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from './listen.js';
-import { DEMO, memoryParts } from './testing.js';
+import { DEMO, memoryParts } from '../testing/mock-app.js';
 import {
   admin,
   api,
@@ -16,7 +16,7 @@ import {
   requestText,
   sleep,
   usage,
-} from './test-http.js';
+} from '../testing/http.js';
 
 const start = mockServers();
 

@@ -5,8 +5,8 @@
  * on the 401 path too.
  */
 import { describe, expect, it } from 'vitest';
-import { DEMO } from './testing.js';
-import { admin, mockServers } from './test-http.js';
+import { DEMO } from '../testing/mock-app.js';
+import { admin, mockServers } from '../testing/http.js';
 
 const start = mockServers();
 

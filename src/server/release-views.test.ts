@@ -16,7 +16,7 @@ import {
 } from '../contract/index.js';
 import type { Collection } from '../fixtures/dataset.js';
 import { createApiContext, LIST_OPERATION } from './context.js';
-import { sharedDataset } from './testing.js';
+import { sharedDataset } from '../testing/mock-app.js';
 
 /** Records looked at per family and release: more than the first pages a client sees. */
 const SAMPLE = 40;

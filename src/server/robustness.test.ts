@@ -15,7 +15,7 @@ import type { Contract, Operation, Parameter, Schema, Validators } from '../cont
 import type { Dataset } from '../fixtures/dataset.js';
 import { startMockServer, type RunningServer } from './listen.js';
 import { DEFAULT_MAX_BODY_BYTES } from './options.js';
-import { DEMO, sharedDataset, testApp, validatorsFor } from './testing.js';
+import { DEMO, sharedDataset, testApp, validatorsFor } from '../testing/mock-app.js';
 import type { MockApp } from './app.js';
 
 const SEED = Number(process.env.ROBUSTNESS_SEED ?? 20_260_805);

@@ -10,10 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../server/listen.js';
-import { DEMO, sharedDataset } from '../server/testing.js';
+import { DEMO, sharedDataset } from '../testing/mock-app.js';
 import { UsageError } from '../usage.js';
 import { redactUrl } from './redis.js';
-import { redisAvailable, TestRedis } from './testing-redis.js';
+import { redisAvailable, TestRedis } from '../testing/redis-server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = 'qa';

@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../server/listen.js';
 import type { ListenOptions } from '../server/listen.js';
-import { DEMO, sharedDataset } from '../server/testing.js';
+import { DEMO, sharedDataset } from '../testing/mock-app.js';
 import type { Tier } from '../server/tiers.js';
 import { redactUrl } from './redis.js';
-import { redisAvailable, TestRedis } from './testing-redis.js';
+import { redisAvailable, TestRedis } from '../testing/redis-server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = 'qa';

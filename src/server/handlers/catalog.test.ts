@@ -4,7 +4,7 @@
  * validates its own responses against the document while these run.
  */
 import { describe, expect, it } from 'vitest';
-import { call, sharedDataset, testApp } from '../testing.js';
+import { call, sharedDataset, testApp } from '../../testing/mock-app.js';
 
 const dataset = sharedDataset();
 const app = await testApp();

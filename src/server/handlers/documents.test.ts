@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, sharedDataset, testApp } from '../testing.js';
+import { call, sharedDataset, testApp } from '../../testing/mock-app.js';
 
 describe('document download (unreleased)', async () => {
   const app = await testApp({ apiVersion: 'unreleased' });

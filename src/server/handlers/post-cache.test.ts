@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Examples } from '../examples.js';
-import { call, testApp } from '../testing.js';
+import { call, testApp } from '../../testing/mock-app.js';
 
 describe('POST answers cached per body', async () => {
   const app = await testApp();

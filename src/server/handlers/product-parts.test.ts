@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../contract/types.gen.js';
-import { call, sharedDataset, testApp } from '../testing.js';
+import { call, sharedDataset, testApp } from '../../testing/mock-app.js';
 
 type S = components['schemas'];
 type Part = S['ProductPart'];

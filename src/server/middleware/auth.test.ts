@@ -7,7 +7,7 @@
 import { request, Agent } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../listen.js';
-import { DEMO } from '../testing.js';
+import { DEMO } from '../../testing/mock-app.js';
 
 const server = await startMockServer({ validateResponses: true });
 afterAll(() => server.close());

@@ -4,7 +4,7 @@
  * error body, under any of the names taken for keys, percent-encoded or not.
  */
 import { describe, expect, it } from 'vitest';
-import { call, DEMO, testApp } from '../testing.js';
+import { call, DEMO, testApp } from '../../testing/mock-app.js';
 import { KEY_QUERY_PARAMETERS, redactQueryKeys } from './query-keys.js';
 
 const SECRET = 'sekrit-4711';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../state/clock.js';
-import { call, DEMO, testApp, memoryParts } from '../testing.js';
+import { call, DEMO, testApp, memoryParts } from '../../testing/mock-app.js';
 
 describe('rate limiting through the app', () => {
   it('counts down, answers 429 with retry_after = Retry-After, and recovers when the window passes', async () => {

@@ -6,7 +6,7 @@
  * check.
  */
 import { describe, expect, it } from 'vitest';
-import { call, testApp } from '../testing.js';
+import { call, testApp } from '../../testing/mock-app.js';
 
 describe('validated input cache', async () => {
   const app = await testApp();

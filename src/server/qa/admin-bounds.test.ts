@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CLOCK_OFFSET_SECONDS } from '../../state/clock.js';
 import { MAX_ADMIN_BODY_BYTES } from './admin.js';
-import { DEMO } from '../testing.js';
+import { DEMO } from '../../testing/mock-app.js';
 import {
   admin,
   ADMIN_TOKEN,
@@ -14,7 +14,7 @@ import {
   mockServers,
   rawConnection,
   requestText,
-} from '../test-http.js';
+} from '../../testing/http.js';
 
 const start = mockServers();
 

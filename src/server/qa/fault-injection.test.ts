@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, DEMO, testApp, validatorsFor } from '../testing.js';
+import { call, DEMO, testApp, validatorsFor } from '../../testing/mock-app.js';
 import { FaultPlan } from './fault-plan.js';
 import { parsePrefer, parseRandomFaults, PREFER_RULE } from './actions.js';
 

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMockApp, QaControlError } from '../../index.js';
-import { redisAvailable, TestRedis } from '../../state/testing-redis.js';
+import { redisAvailable, TestRedis } from '../../testing/redis-server.js';
 import type { MockApp } from '../app.js';
-import { call, DEMO, testApp } from '../testing.js';
+import { call, DEMO, testApp } from '../../testing/mock-app.js';
 
 const TOKEN = 'qa';
 const admin = { 'x-mock-admin-token': TOKEN };

@@ -9,7 +9,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../listen.js';
-import { call, DEMO, sharedDataset, testApp, memoryParts } from '../testing.js';
+import { call, DEMO, sharedDataset, testApp, memoryParts } from '../../testing/mock-app.js';
 import { parseLatency } from './actions.js';
 
 const running: RunningServer[] = [];

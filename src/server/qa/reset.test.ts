@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMockApp } from '../../index.js';
 import { adminRoutes } from './admin.js';
-import { testApp } from '../testing.js';
+import { testApp } from '../../testing/mock-app.js';
 
 describe('reset', () => {
   it('clears stubs, faults, the journal, rate-limit windows and the clock offset in one call', async () => {

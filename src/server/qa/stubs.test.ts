@@ -14,9 +14,9 @@ import {
   type MockAppHandle,
   type RunningMock,
 } from '../../index.js';
-import { redisAvailable, TestRedis } from '../../state/testing-redis.js';
+import { redisAvailable, TestRedis } from '../../testing/redis-server.js';
 import { startMockServer, type RunningServer } from '../listen.js';
-import { DEMO, sharedDataset } from '../testing.js';
+import { DEMO, sharedDataset } from '../../testing/mock-app.js';
 
 const TOKEN = 'qa';
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { checkResponse, loadContract, UNRELEASED, type Operation } from '../../contract/index.js';
 import type { Examples } from '../examples.js';
 import type { MockApp } from '../app.js';
-import { call, testApp } from '../testing.js';
+import { call, testApp } from '../../testing/mock-app.js';
 import type { EditKind } from './edits.js';
 import { parseVariationHeader, VARIATION_HEADER } from './header.js';
 import { keptFields } from './kept.js';

@@ -1,13 +1,13 @@
 /**
- * @module evidence/testing
+ * @module testing/observe-target
  * Test support: asks a real target (the mock, or the meta harness's transforming proxy in front of
  * it) a fixed list of requests and folds every answer into a profile the way a client observing
  * its traffic does (undeclared fields named from the document, the key never kept).
  */
 import { BASE_PATH, type Contract } from '../contract/index.js';
-import { undeclaredPatterns } from './declared.js';
-import { observe } from './observe.js';
-import { emptyProfile, type Profile } from './profile.js';
+import { undeclaredPatterns } from '../evidence/declared.js';
+import { observe } from '../evidence/observe.js';
+import { emptyProfile, type Profile } from '../evidence/profile.js';
 
 export interface Ask {
   operationId: string;

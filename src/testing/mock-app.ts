@@ -1,5 +1,5 @@
 /**
- * @module testing
+ * @module testing/mock-app
  * Helpers for the server's own tests: one dataset per seed shared between apps (building it is
  * the slow part), a request helper with the demo keys by name, and a validator that every test
  * response goes through.
@@ -7,9 +7,9 @@
 import { createValidators, loadContract, type Release } from '../contract/index.js';
 import type { Dataset } from '../fixtures/dataset.js';
 import { generateDataset } from '../fixtures/generate.js';
-import { createApp, type MockApp } from './app.js';
+import { createApp, type MockApp } from '../server/app.js';
 import { MemoryStore } from '../state/memory.js';
-import type { AppOptions } from './options.js';
+import type { AppOptions } from '../server/options.js';
 
 export const DEMO = {
   production: 'demo-production-key',

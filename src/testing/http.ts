@@ -1,13 +1,13 @@
 /**
- * @module test-http
+ * @module testing/http
  * Helpers for tests that talk to a listening mock the way a careless or hostile client would: a
  * raw connection that writes exactly what it is told (pipelined requests, half a body, a close at
  * any moment), polling until the server has seen a close, the admin API with a known token.
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll } from 'vitest';
-import { startMockServer, type RunningServer } from './listen.js';
-import { sharedDataset, memoryParts } from './testing.js';
+import { startMockServer, type RunningServer } from '../server/listen.js';
+import { sharedDataset, memoryParts } from './mock-app.js';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 

@@ -1,5 +1,5 @@
 /**
- * @module state/testing-redis
+ * @module testing/redis-server
  * A real redis-server for the tests: started on a free port with persistence off, stopped and
  * started again on the same port (the failover tests), killed at the end. Where redis-server is
  * not installed the Redis tests are skipped with a warning, unless CI_REQUIRE_REDIS=1 (CI), where
