@@ -41,7 +41,7 @@ export interface PutResult {
 }
 
 export class RecordControl {
-  readonly families: ReadonlyMap<RecordFamily, RecordFamilyInfo>;
+  #families: ReadonlyMap<RecordFamily, RecordFamilyInfo> | undefined;
   #version: string | undefined;
 
   constructor(
@@ -51,8 +51,14 @@ export class RecordControl {
       apis: readonly ApiContext[];
       log: RecordLog;
     },
-  ) {
-    this.families = recordFamilies(parts.contract, parts.apis[0].seed);
+  ) {}
+
+  /**
+   * The editable families, found on first use: finding each family's identifier builds seed
+   * records, a quarter of createMockApp() for a mock no test edits.
+   */
+  get families(): ReadonlyMap<RecordFamily, RecordFamilyInfo> {
+    return (this.#families ??= recordFamilies(this.parts.contract, this.parts.apis[0].seed));
   }
 
   /** The control over the log the options ask for: in this process, or shared through `--state`. */
