@@ -13,6 +13,7 @@ import type { TargetKind } from './scenarios.js';
 import type { StartupResult } from './startup.js';
 import type { ColdStartReport, StartKind } from './cold-start.js';
 import { median } from './stats.js';
+import { sizeChecks, type SizeReport } from './sizes.js';
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 
@@ -95,6 +96,8 @@ export interface BenchReport {
   startup: StartupResult[];
   /** Cold starts beside a bare server, import and in-process readiness (issue 32); absent when not run. */
   coldStart?: ColdStartReport;
+  /** The production install and the container image's layers (issue 32); absent when not measured. */
+  sizes?: SizeReport;
 }
 
 export function machine(): Machine {
@@ -232,6 +235,7 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
     });
   }
   if (report.coldStart) checks.push(...coldStartChecks(report.coldStart));
+  if (report.sizes) checks.push(...sizeChecks(report.sizes));
   return checks;
 }
 

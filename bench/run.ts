@@ -48,6 +48,7 @@ import {
 import { BENCH_KEY, combineStartups, probeStartup, type StartupResult } from './startup.js';
 import { compareStores } from './state-store.js';
 import { installPacked, measureColdStarts, type ColdStartReport } from './cold-start.js';
+import { measureSizes, type SizeReport } from './sizes.js';
 import { writeFileSync } from 'node:fs';
 
 const DEFAULT_DURATION_S = 4;
@@ -323,6 +324,8 @@ if (!(Number.isInteger(coldStartRounds) && coldStartRounds >= 0))
     `--cold-start-rounds must be a whole number; received ${values['cold-start-rounds']}`,
   );
 let coldStart: ColdStartReport | undefined;
+// The install's size is read from the project the cold starts installed; the image's from podman.
+let sizes: SizeReport | undefined;
 if (coldStartRounds > 0) {
   let project = values.installed;
   if (!project) {
@@ -332,6 +335,7 @@ if (coldStartRounds > 0) {
     project = await installPacked();
   }
   coldStart = await measureColdStarts(coldStartRounds, project, log);
+  sizes = measureSizes(project);
 }
 
 const report: BenchReport = {
@@ -342,6 +346,7 @@ const report: BenchReport = {
   skipped,
   startup,
   coldStart,
+  sizes,
 };
 // The key is a demo key, but reports never carry key values.
 if (JSON.stringify(report).includes(BENCH_KEY))
