@@ -37,6 +37,7 @@ import type { LimitKind } from './rate-limiter.js';
 import type { Tier } from './rate-limiter.js';
 import type { MemoryStore } from './memory.js';
 import * as lua from './redis-scripts.js';
+import { readReply, TurnQueue, type Turn, type WaitingAdmit } from './redis-batch.js';
 import {
   journalLine,
   type Admission,
@@ -87,26 +88,23 @@ const KINDS: readonly LimitKind[] = [
 ];
 
 interface Scripted {
-  admit(...args: (string | number)[]): Promise<number[]>;
-  release(...args: (string | number)[]): Promise<number>;
+  turn(keyCount: number, ...args: (string | number)[]): Promise<number[]>;
   renew(...args: (string | number)[]): Promise<number>;
   takeFault(...args: string[]): Promise<[string | null, number, number]>;
   arm(...args: (string | number)[]): Promise<number>;
   disarm(...args: string[]): Promise<number>;
   listFaults(...args: string[]): Promise<string[]>;
-  record(...args: (string | number)[]): Promise<number>;
   claim(...args: string[]): Promise<number>;
 }
 
-const SCRIPTS: Record<keyof Scripted, { numberOfKeys: number; lua: string }> = {
-  admit: { numberOfKeys: 5, lua: lua.ADMIT },
-  release: { numberOfKeys: 2, lua: lua.RELEASE },
+const SCRIPTS: Record<keyof Scripted, { numberOfKeys?: number; lua: string }> = {
+  // Its key count varies with the turn: passed first.
+  turn: { lua: lua.TURN },
   renew: { numberOfKeys: 1, lua: lua.RENEW },
   takeFault: { numberOfKeys: 3, lua: lua.TAKE_FAULT },
   arm: { numberOfKeys: 4, lua: lua.ARM },
   disarm: { numberOfKeys: 3, lua: lua.DISARM },
   listFaults: { numberOfKeys: 3, lua: lua.LIST_FAULTS },
-  record: { numberOfKeys: 1, lua: lua.RECORD },
   claim: { numberOfKeys: 1, lua: lua.CLAIM },
 };
 
@@ -147,8 +145,8 @@ export class RedisStore implements StateStore {
   #up = true;
   #armedSeen = 0;
   #stubsSeen = 0;
-  /** Journal entries of this turn of the event loop, written together. */
-  #pending: JournalEntry[] = [];
+  /** This turn of the event loop's admits, releases and journal entries: one script call. */
+  readonly #turns = new TurnQueue<Admission>((turn) => this.#send(turn));
   #leaseCounter = 0;
   #closed = false;
   #repaired = 0;
@@ -270,68 +268,81 @@ export class RedisStore implements StateStore {
     const tier = this.#tiers.get(tierName);
     if (!tier) throw new Error(`unknown tier ${tierName}`);
     const leaseId = `${this.#o.instanceId}:${(++this.#leaseCounter).toString(36)}`;
-    const windowsTtlMs = Math.ceil(
-      1000 * Math.max(tier.minuteWindowSeconds, tier.hourWindowSeconds, tier.transferWindowSeconds),
-    );
-    return this.#shared(
-      async () => {
-        const reply = await this.#redis.admit(
-          this.#k.windows(keyName),
-          this.#k.slots(keyName),
-          this.#k.clock,
-          this.#k.faultOrder,
-          this.#k.stubOrder,
-          this.#clock.now() - this.#clock.offsetMs,
-          tier.requestsPerMinute,
-          tier.minuteWindowSeconds * 1000,
-          tier.requestsPerHour,
-          tier.hourWindowSeconds * 1000,
-          tier.bytesPerWindow,
-          tier.transferWindowSeconds * 1000,
-          tier.concurrentConnections,
-          leaseId,
-          this.#o.leaseMs,
-          windowsTtlMs + 60_000,
-        );
-        return this.#admission(reply, keyName, leaseId, tier);
-      },
-      () => ({ ...this.#local.admit(keyName, tierName), local: true }),
-    );
-  }
-
-  #admission(reply: number[], keyName: string, leaseId: string, tier: Tier): Admission {
-    this.#noteRepairs(reply[5], `limits of ${keyName}`);
-    this.#stubsSeen = wholeNumber(reply[6]);
-    if (reply[0] === 1) {
-      const [, limit, remaining, offset, armed] = reply;
-      this.#clock.follow(wholeNumber(offset));
-      this.#armedSeen = armed;
-      this.#leases.set(leaseId, keyName);
-      return {
-        ok: true,
-        limit: wholeNumber(limit),
-        remaining: wholeNumber(remaining),
-        slot: new LeasedSlot(this, keyName, leaseId),
-      };
-    }
-    const [, kind, retry, offset, armed] = reply;
-    const retryAfterSeconds = Math.max(1, wholeNumber(retry));
-    this.#clock.follow(wholeNumber(offset));
-    this.#armedSeen = armed;
-    const name = KINDS[kind - 1];
-    // As the in-memory limiter: a refusal announces the request limit of the window that refused.
-    const limit = name === 'requests per hour' ? tier.requestsPerHour : tier.requestsPerMinute;
-    return { ok: false, kind: name, retryAfterSeconds, limit };
+    const baseNow = this.#clock.now() - this.#clock.offsetMs;
+    return this.#turns.open().admit(keyName, tierName, tier, baseNow, leaseId);
   }
 
   /** Called once per slot (LeasedSlot guards it). */
   giveBack(keyName: string, leaseId: string, bytes: number): void {
     this.#leases.delete(leaseId);
     if (!this.#up) return; // the lease runs out on its own; the bytes are not charged
-    this.#redis
-      .release(this.#k.windows(keyName), this.#k.slots(keyName), leaseId, bytes)
-      .then((repairs) => this.#noteRepairs(repairs, `limits of ${keyName}`))
-      .catch((error: unknown) => this.#failed(error));
+    this.#turns.open().release(keyName, leaseId, bytes);
+  }
+
+  record(entry: JournalEntry): void {
+    if (!this.#up) return this.#local.record(entry);
+    this.#turns.open().record(entry);
+  }
+
+  /**
+   * One turn's call. Redis away: its admits are decided here (`local`), its entries journaled
+   * here, its releases left to their leases. Spoiled data: the turn's keys repaired and the turn
+   * sent once more (the script changes nothing before it has read every key it writes).
+   */
+  #send(turn: Turn<Admission>): Promise<void> {
+    const fixed = [this.#k.clock, this.#k.faultOrder, this.#k.stubOrder, this.#k.journal];
+    const perKey = turn.keyNames.flatMap((name) => [this.#k.windows(name), this.#k.slots(name)]);
+    const owned: [string, KeyKind][] = [
+      [fixed[0], 'integer'],
+      [fixed[1], 'zset'],
+      [fixed[2], 'zset'],
+      [fixed[3], 'list'],
+      ...perKey.map((key, i): [string, KeyKind] => [key, i % 2 ? 'zset' : 'hash']),
+    ];
+    const argv = turn.argv({
+      leaseMs: this.#o.leaseMs,
+      journalCapacity: this.journalCapacity,
+      keepMs: this.#o.keepMs,
+    });
+    return this.#shared(
+      async () =>
+        this.#settle(
+          turn,
+          await this.#redis.turn(fixed.length + perKey.length, ...fixed, ...perKey, ...argv),
+        ),
+      () => {
+        for (const a of turn.admits)
+          a.answer({ ...this.#local.admit(a.keyName, a.tierName), local: true });
+        for (const entry of turn.entries) this.#local.record(entry);
+      },
+      owned,
+    );
+  }
+
+  #settle(turn: Turn<Admission>, reply: number[]): void {
+    const { news, codes } = readReply(reply);
+    this.#noteRepairs(news.repaired, 'limits, slots or the journal');
+    this.#clock.follow(wholeNumber(news.offset));
+    this.#armedSeen = news.armed;
+    this.#stubsSeen = wholeNumber(news.stubs);
+    turn.admits.forEach((a, i) => a.answer(this.#admission(a, codes[2 * i], codes[2 * i + 1])));
+  }
+
+  #admission(a: WaitingAdmit<Admission>, code: number, value: number): Admission {
+    const { tier } = a;
+    if (code > 0) {
+      this.#leases.set(a.leaseId, a.keyName);
+      return {
+        ok: true,
+        limit: code === 2 ? tier.requestsPerHour : tier.requestsPerMinute,
+        remaining: wholeNumber(value),
+        slot: new LeasedSlot(this, a.keyName, a.leaseId),
+      };
+    }
+    const kind = KINDS[-code - 1];
+    // As the in-memory limiter: a refusal announces the request limit of the window that refused.
+    const limit = kind === 'requests per hour' ? tier.requestsPerHour : tier.requestsPerMinute;
+    return { ok: false, kind, retryAfterSeconds: Math.max(1, wholeNumber(value)), limit };
   }
 
   #renew(): void {
@@ -553,33 +564,6 @@ export class RedisStore implements StateStore {
     return [this.#k.faultOrder, this.#k.faults, this.#k.faultCounts];
   }
 
-  record(entry: JournalEntry): void {
-    if (!this.#up) return this.#local.record(entry);
-    // Written once per turn of the event loop, all of that turn's entries in one script: under
-    // load that is one call for tens of requests instead of one each.
-    this.#pending.push(entry);
-    if (this.#pending.length === 1) setImmediate(() => this.#flushJournal());
-  }
-
-  #flushJournal(): void {
-    // Only the newest `capacity` can stay in the journal anyway.
-    const batch = this.#pending.slice(-this.journalCapacity);
-    this.#pending = [];
-    if (!this.#up) return batch.forEach((entry) => this.#local.record(entry));
-    this.#redis
-      .record(
-        this.#k.journal,
-        this.journalCapacity,
-        this.#o.keepMs,
-        ...batch.map((entry) => JSON.stringify(entry)),
-      )
-      .then((repairs) => this.#noteRepairs(repairs, 'the journal'))
-      .catch((error: unknown) => {
-        this.#failed(error);
-        batch.forEach((entry) => this.#local.record(entry));
-      });
-  }
-
   async journal(n: number): Promise<JournalLine[]> {
     return this.#shared(
       async () => {
@@ -653,12 +637,8 @@ export class RedisStore implements StateStore {
     // Give back what is still held (a clean shutdown should not leave slots to their leases).
     const held = [...this.#leases];
     this.#leases.clear();
-    if (this.#up && held.length > 0)
-      await Promise.allSettled(
-        held.map(([id, key]) =>
-          this.#redis.release(this.#k.windows(key), this.#k.slots(key), id, 0),
-        ),
-      );
+    if (this.#up) for (const [id, key] of held) this.#turns.open().release(key, id, 0);
+    await this.#turns.flush();
     this.#redis.disconnect();
   }
 }

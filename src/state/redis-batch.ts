@@ -1,0 +1,153 @@
+/**
+ * @module state/redis-batch
+ * What one turn of the event loop asks of the shared store, sent as one script call (TURN in
+ * redis-scripts.ts): the turn's admits and slot releases in the order they came, and its journal
+ * entries. Under load a turn holds tens of requests; one call for all of them, instead of two per
+ * request, is what keeps a fleet's cost per request small, on the mock and on redis-server.
+ * Redis runs the ops one after the other in arrival order, so each admit is answered exactly as
+ * it would have been alone; a turn is bounded (MAX_TURN_ITEMS), a fuller one goes out at once.
+ */
+import type { Tier } from './rate-limiter.js';
+import type { JournalEntry } from './store.js';
+
+/** Most admits, releases and journal entries one call carries (Lua's unpack and the reply stay small). */
+export const MAX_TURN_ITEMS = 256;
+
+/** The KEYS before the per-key pairs: clock offset, armed-fault order, stub order, journal. */
+export const FIXED_KEYS = 4;
+
+/** One admit waiting for its turn's reply. */
+export interface WaitingAdmit<A> {
+  keyName: string;
+  tierName: string;
+  tier: Tier;
+  leaseId: string;
+  answer(admission: A): void;
+}
+
+/** What the script tells every instance with each turn, beside the admits' answers. */
+export interface TurnNews {
+  offset: number;
+  armed: number;
+  stubs: number;
+  repaired: number;
+}
+
+export class Turn<A> {
+  /** Key names in the order first met: the i-th has its windows hash and slots at KEYS[5 + 2i], [6 + 2i]. */
+  readonly keyNames: string[] = [];
+  readonly admits: WaitingAdmit<A>[] = [];
+  readonly entries: JournalEntry[] = [];
+  readonly #keyIndex = new Map<string, number>();
+  readonly #tiers: Tier[] = [];
+  readonly #tierIndex = new Map<string, number>();
+  readonly #ops: (string | number)[] = [];
+  #items = 0;
+  sent = false;
+
+  get full(): boolean {
+    return this.#items >= MAX_TURN_ITEMS;
+  }
+
+  /** Queues an admit; `baseNow` is the instance's clock without the QA offset (Redis adds the shared one). */
+  admit(keyName: string, tierName: string, tier: Tier, baseNow: number, leaseId: string) {
+    let tierNumber = this.#tierIndex.get(tierName);
+    if (tierNumber === undefined) {
+      this.#tiers.push(tier);
+      tierNumber = this.#tiers.length;
+      this.#tierIndex.set(tierName, tierNumber);
+    }
+    this.#ops.push('a', this.#windowsKey(keyName), tierNumber, baseNow, leaseId);
+    this.#items += 1;
+    return new Promise<A>((answer) =>
+      this.admits.push({ keyName, tierName, tier, leaseId, answer }),
+    );
+  }
+
+  release(keyName: string, leaseId: string, bytes: number): void {
+    this.#ops.push('r', this.#windowsKey(keyName), leaseId, bytes);
+    this.#items += 1;
+  }
+
+  record(entry: JournalEntry): void {
+    this.entries.push(entry);
+    this.#items += 1;
+  }
+
+  /** The windows hash's KEYS index (1-based) of a key name, its slots the next one. */
+  #windowsKey(keyName: string): number {
+    let index = this.#keyIndex.get(keyName);
+    if (index === undefined) {
+      index = FIXED_KEYS + 1 + 2 * this.keyNames.length;
+      this.keyNames.push(keyName);
+      this.#keyIndex.set(keyName, index);
+    }
+    return index;
+  }
+
+  /** The script's arguments after its KEYS: settings, tiers, ops, then the journal entries. */
+  argv(settings: { leaseMs: number; journalCapacity: number; keepMs: number }) {
+    const tiers = this.#tiers.flatMap((t) => [
+      t.requestsPerMinute,
+      t.minuteWindowSeconds * 1000,
+      t.requestsPerHour,
+      t.hourWindowSeconds * 1000,
+      t.bytesPerWindow,
+      t.transferWindowSeconds * 1000,
+      t.concurrentConnections,
+      Math.ceil(
+        1000 * Math.max(t.minuteWindowSeconds, t.hourWindowSeconds, t.transferWindowSeconds),
+      ) + 60_000,
+    ]);
+    const entries = this.entries.map((entry) => JSON.stringify(entry));
+    return [
+      settings.leaseMs,
+      settings.journalCapacity,
+      settings.keepMs,
+      this.#tiers.length,
+      entries.length,
+      ...tiers,
+      ...this.#ops,
+      ...entries,
+    ];
+  }
+}
+
+/** The shared news of a reply and each admit's code and value (see TURN). */
+export function readReply(reply: number[]): { news: TurnNews; codes: number[] } {
+  const [offset, armed, stubs, repaired] = reply;
+  return { news: { offset, armed, stubs, repaired }, codes: reply.slice(4) };
+}
+
+/**
+ * The turn being filled and its send: the first item of a turn schedules the send after this
+ * turn of the event loop (setImmediate, once the sockets read in it have all been handled); a
+ * turn that fills up goes out at once and the next item starts another.
+ */
+export class TurnQueue<A> {
+  #turn: Turn<A> | undefined;
+  constructor(private readonly send: (turn: Turn<A>) => Promise<void>) {}
+
+  /** The turn to add to. */
+  open(): Turn<A> {
+    const turn = this.#turn;
+    if (turn && !turn.full) return turn;
+    if (turn) void this.#flush(turn);
+    const next = new Turn<A>();
+    this.#turn = next;
+    setImmediate(() => void this.#flush(next));
+    return next;
+  }
+
+  /** Sends what is waiting now (a clean shutdown), resolving when its reply is settled. */
+  flush(): Promise<void> {
+    return this.#turn ? this.#flush(this.#turn) : Promise.resolve();
+  }
+
+  #flush(turn: Turn<A>): Promise<void> {
+    if (turn.sent) return Promise.resolve();
+    turn.sent = true;
+    if (this.#turn === turn) this.#turn = undefined;
+    return this.send(turn);
+  }
+}
