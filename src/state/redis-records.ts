@@ -1,9 +1,9 @@
 /**
  * @module state/redis-records
  * The record-edit log shared by a fleet: the edits as a Redis list of JSON under the store's
- * prefix, and a version counter every change increments. An instance reads the version per
- * request (one GET) and the list only when the version is not the one it serves. While Redis is
- * away the instance keeps serving the edits it last read.
+ * prefix, and a version counter every change increments. An instance reads the version for
+ * each turn of the event loop's requests (one GET) and the list only when the version is not the
+ * one it serves. While Redis is away the instance keeps serving the edits it last read.
  */
 import type { Redis } from 'ioredis';
 import { isRecordFamily, type RecordEdit } from '../fixtures/overlay.js';
@@ -58,6 +58,7 @@ async function shared<T>(step: () => Promise<T>): Promise<T> {
 export class RedisRecordLog implements RecordLog {
   readonly #keys: { version: string; edits: string; bytes: string };
   #lastVersion = '';
+  #turnVersion: Promise<string> | undefined;
 
   private constructor(
     readonly redis: Redis,
@@ -84,13 +85,22 @@ export class RedisRecordLog implements RecordLog {
     return new RedisRecordLog(redis, options.prefix);
   }
 
-  async version(): Promise<string> {
-    try {
-      this.#lastVersion = (await this.redis.get(this.#keys.version)) ?? '0';
-    } catch {
-      // Redis away: keep serving the edits last read.
-    }
-    return this.#lastVersion;
+  /**
+   * The requests of one turn of the event loop share one read, sent once all of them have come
+   * (setImmediate): none misses an edit made before it came, and a busy instance sends one GET a
+   * turn instead of one a request.
+   */
+  version(): Promise<string> {
+    return (this.#turnVersion ??= new Promise((resolve) =>
+      setImmediate(() => {
+        this.#turnVersion = undefined;
+        this.redis.get(this.#keys.version).then(
+          (version) => resolve((this.#lastVersion = version ?? '0')),
+          // Redis away: keep serving the edits last read.
+          () => resolve(this.#lastVersion),
+        );
+      }),
+    ));
   }
 
   read(): Promise<{ version: string; edits: RecordEdit[] }> {
