@@ -43,7 +43,6 @@ export class Turn<A> {
   readonly #tierIndex = new Map<string, number>();
   readonly #ops: (string | number)[] = [];
   #items = 0;
-  sent = false;
 
   get full(): boolean {
     return this.#items >= MAX_TURN_ITEMS;
@@ -120,34 +119,48 @@ export function readReply(reply: number[]): { news: TurnNews; codes: number[] } 
 }
 
 /**
- * The turn being filled and its send: the first item of a turn schedules the send after this
- * turn of the event loop (setImmediate, once the sockets read in it have all been handled); a
- * turn that fills up goes out at once and the next item starts another.
+ * The turn being filled and its sending. The first item of a turn asks for a send after this turn
+ * of the event loop (setImmediate, once the sockets read in it have all been handled). One call is
+ * in flight at a time: what comes while it is out waits for its reply (bounded by the command
+ * timeout) and goes in the next call, so a busy instance sends fewer, fuller calls, each waking
+ * redis-server once. A turn that fills up is closed and the next item starts another.
  */
 export class TurnQueue<A> {
-  #turn: Turn<A> | undefined;
+  #open: Turn<A> | undefined;
+  /** Closed turns, oldest first, waiting for the call in flight. */
+  readonly #closed: Turn<A>[] = [];
+  #inFlight: Promise<void> | undefined;
   constructor(private readonly send: (turn: Turn<A>) => Promise<void>) {}
 
   /** The turn to add to. */
   open(): Turn<A> {
-    const turn = this.#turn;
+    const turn = this.#open;
     if (turn && !turn.full) return turn;
-    if (turn) void this.#flush(turn);
+    if (turn) this.#closed.push(turn);
     const next = new Turn<A>();
-    this.#turn = next;
-    setImmediate(() => void this.#flush(next));
+    this.#open = next;
+    setImmediate(() => this.#next());
     return next;
   }
 
-  /** Sends what is waiting now (a clean shutdown), resolving when its reply is settled. */
-  flush(): Promise<void> {
-    return this.#turn ? this.#flush(this.#turn) : Promise.resolve();
+  /** Sends everything waiting (a clean shutdown), resolving once the last reply is settled. */
+  async flush(): Promise<void> {
+    while (this.#inFlight || this.#open || this.#closed.length > 0) {
+      this.#next();
+      await this.#inFlight;
+    }
   }
 
-  #flush(turn: Turn<A>): Promise<void> {
-    if (turn.sent) return Promise.resolve();
-    turn.sent = true;
-    if (this.#turn === turn) this.#turn = undefined;
-    return this.send(turn);
+  /** Sends the oldest waiting turn unless a call is in flight (its reply sends the next). */
+  #next(): void {
+    if (this.#inFlight) return;
+    const turn = this.#closed.shift() ?? this.#open;
+    if (!turn) return;
+    if (turn === this.#open) this.#open = undefined;
+    const done = () => {
+      this.#inFlight = undefined;
+      this.#next();
+    };
+    this.#inFlight = this.send(turn).then(done, done);
   }
 }
