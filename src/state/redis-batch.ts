@@ -13,8 +13,8 @@ import type { JournalEntry } from './store.js';
 /** Most admits, releases and journal entries one call carries (Lua's unpack and the reply stay small). */
 export const MAX_TURN_ITEMS = 256;
 
-/** The KEYS before the per-key pairs: clock offset, armed-fault order, stub order, journal. */
-export const FIXED_KEYS = 4;
+/** The KEYS before the per-key pairs: clock offset, armed-fault order, stub order, journal, record-edit version. */
+export const FIXED_KEYS = 5;
 
 /** One admit waiting for its turn's reply. */
 export interface WaitingAdmit<A> {
@@ -31,10 +31,12 @@ export interface TurnNews {
   armed: number;
   stubs: number;
   repaired: number;
+  /** The record-edit log's version (redis-records.ts). */
+  records: string;
 }
 
 export class Turn<A> {
-  /** Key names in the order first met: the i-th has its windows hash and slots at KEYS[5 + 2i], [6 + 2i]. */
+  /** Key names in the order first met: the i-th has its windows hash and slots at KEYS[6 + 2i], [7 + 2i]. */
   readonly keyNames: string[] = [];
   readonly admits: WaitingAdmit<A>[] = [];
   readonly entries: JournalEntry[] = [];
@@ -113,9 +115,13 @@ export class Turn<A> {
 }
 
 /** The shared news of a reply and each admit's code and value (see TURN). */
-export function readReply(reply: number[]): { news: TurnNews; codes: number[] } {
-  const [offset, armed, stubs, repaired] = reply;
-  return { news: { offset, armed, stubs, repaired }, codes: reply.slice(4) };
+export function readReply(reply: (number | string)[]): { news: TurnNews; codes: number[] } {
+  const [offset, armed, stubs, repaired, records] = reply as number[];
+  // The news is the reply's first five members.
+  return {
+    news: { offset, armed, stubs, repaired, records: String(records) },
+    codes: reply.slice(5) as number[],
+  };
 }
 
 /**

@@ -46,16 +46,17 @@ local real = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
  * spoiled data stops it before it has changed anything: the instance repairs those keys (CLAIM)
  * and sends the same turn again. No TYPE check per request.
  *
- * KEYS: clock offset, armed-fault order, stub order, journal, then per key name of the turn its
- *       windows hash and its slots sorted set (lease id -> lease end).
+ * KEYS: clock offset, armed-fault order, stub order, journal, record-edit version, then per key
+ *       name of the turn its windows hash and its slots sorted set (lease id -> lease end).
  * ARGV: lease ms, journal cap, journal ttl ms, tier count T, journal entry count J; T tiers of 8
  *       (per minute, minute ms, per hour, hour ms, bytes, transfer ms, connections, windows ttl
  *       ms); the ops: `a`, windows KEYS index, tier number, base now, lease id (admit) or `r`,
  *       windows KEYS index, lease id, bytes (release); last the J entries' JSON, oldest first.
- * Returns {offset, armed, stubs, repaired, then per admit code, value}: code 1 admitted under the
+ * Returns {offset, armed, stubs, repaired, record-edit version, then per admit code, value}:
+ * code 1 admitted under the
  * minute's limit or 2 under the hour's, value what remains; code -1 to -4 refused by that kind,
  * value the retry after in seconds. So every instance learns with each turn the shared clock
- * offset and whether a fault or a stub is kept anywhere. A window start later than now
+ * offset, whether a fault or a stub is kept anywhere and whether the record edits changed. A window start later than now
  * (spoiled) starts the window now.
  */
 export const TURN = `
@@ -63,10 +64,11 @@ ${REPAIR}
 local offset = whole(redis.call('GET', KEYS[1])) or 0
 local armed = redis.call('ZCARD', KEYS[2])
 local stubs = redis.call('ZCARD', KEYS[3])
+local records = redis.call('GET', KEYS[5]) or '0'
 local leaseMs, entries = tonumber(ARGV[1]), tonumber(ARGV[5])
 if entries > 0 then redis.call('LLEN', KEYS[4]) end
 local keys = {}
-for k = 5, #KEYS, 2 do
+for k = 6, #KEYS, 2 do
   local w = redis.call('HMGET', KEYS[k], 'ms', 'mu', 'hs', 'hu', 'ts', 'tu')
   redis.call('ZCARD', KEYS[k + 1])
   keys[k] = {
@@ -77,7 +79,7 @@ for k = 5, #KEYS, 2 do
 end
 -- Reads done: from here on only keys of the right type are written.
 ${REDIS_NOW}
-for k = 5, #KEYS, 2 do
+for k = 6, #KEYS, 2 do
   redis.call('ZREMRANGEBYSCORE', KEYS[k + 1], '-inf', real)
   keys[k].live = redis.call('ZCARD', KEYS[k + 1])
 end
@@ -97,7 +99,7 @@ end
 local function retry(start, windowMs, now)
   return math.max(1, math.ceil((start + windowMs - now) / 1000))
 end
-local out = {offset, armed, stubs, 0}
+local out = {offset, armed, stubs, 0, records}
 local last = #ARGV - entries
 while at <= last do
   local s = keys[tonumber(ARGV[at + 1])]
@@ -130,7 +132,7 @@ while at <= last do
     at = at + 5
   end
 end
-for k = 5, #KEYS, 2 do
+for k = 6, #KEYS, 2 do
   local s = keys[k]
   if s.ttl then
     redis.call('HSET', KEYS[k], 'ms', s.ms, 'mu', s.mu, 'hs', s.hs, 'hu', s.hu, 'ts', s.ts, 'tu', s.tu)

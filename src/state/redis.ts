@@ -38,6 +38,8 @@ import type { Tier } from './rate-limiter.js';
 import type { MemoryStore } from './memory.js';
 import * as lua from './redis-scripts.js';
 import { readReply, TurnQueue, type Turn, type WaitingAdmit } from './redis-batch.js';
+import { recordKeys, RedisRecordLog } from './redis-records.js';
+import type { RecordLog } from './records.js';
 import {
   journalLine,
   type Admission,
@@ -88,7 +90,7 @@ const KINDS: readonly LimitKind[] = [
 ];
 
 interface Scripted {
-  turn(keyCount: number, ...args: (string | number)[]): Promise<number[]>;
+  turn(keyCount: number, ...args: (string | number)[]): Promise<(number | string)[]>;
   renew(...args: (string | number)[]): Promise<number>;
   takeFault(...args: string[]): Promise<[string | null, number, number]>;
   arm(...args: (string | number)[]): Promise<number>;
@@ -150,6 +152,11 @@ export class RedisStore implements StateStore {
   #leaseCounter = 0;
   #closed = false;
   #repaired = 0;
+  /** The record-edit version the newest turn read (redis-records.ts's TurnVersions). */
+  #recordsVersion: string | undefined;
+  /** Turn calls sent so far; those up to #recordsForgotten went out before this log's own last change. */
+  #turnsSent = 0;
+  #recordsForgotten = 0;
 
   private constructor(
     redis: Redis,
@@ -194,6 +201,17 @@ export class RedisStore implements StateStore {
     return this.#local.journalCapacity;
   }
 
+  /** The record-edit log on this store's connection, its version read by each turn. */
+  recordLog(): RecordLog {
+    return new RedisRecordLog(this.#redis, this.#o.prefix, {
+      latest: () => (this.#up ? this.#recordsVersion : undefined),
+      forget: () => {
+        this.#recordsVersion = undefined;
+        this.#recordsForgotten = this.#turnsSent;
+      },
+    });
+  }
+
   /** True while Redis is away and this instance decides on its own state. */
   get local(): boolean {
     return !this.#up;
@@ -223,6 +241,7 @@ export class RedisStore implements StateStore {
   #down(error: unknown): void {
     if (this.#closed || !this.#up) return;
     this.#up = false;
+    this.#recordsVersion = undefined;
     this.#o.log(
       `[mock] state store ${this.description} unreachable (${(error as Error).message}): ` +
         'serving with local state and reconnecting',
@@ -290,13 +309,20 @@ export class RedisStore implements StateStore {
    * sent once more (the script changes nothing before it has read every key it writes).
    */
   #send(turn: Turn<Admission>): Promise<void> {
-    const fixed = [this.#k.clock, this.#k.faultOrder, this.#k.stubOrder, this.#k.journal];
+    const fixed = [
+      this.#k.clock,
+      this.#k.faultOrder,
+      this.#k.stubOrder,
+      this.#k.journal,
+      this.#k.records.version,
+    ];
     const perKey = turn.keyNames.flatMap((name) => [this.#k.windows(name), this.#k.slots(name)]);
     const owned: [string, KeyKind][] = [
       [fixed[0], 'integer'],
       [fixed[1], 'zset'],
       [fixed[2], 'zset'],
       [fixed[3], 'list'],
+      [fixed[4], 'integer'],
       ...perKey.map((key, i): [string, KeyKind] => [key, i % 2 ? 'zset' : 'hash']),
     ];
     const argv = turn.argv({
@@ -305,11 +331,16 @@ export class RedisStore implements StateStore {
       keepMs: this.#o.keepMs,
     });
     return this.#shared(
-      async () =>
-        this.#settle(
-          turn,
-          await this.#redis.turn(fixed.length + perKey.length, ...fixed, ...perKey, ...argv),
-        ),
+      async () => {
+        const sent = ++this.#turnsSent;
+        const reply = await this.#redis.turn(
+          fixed.length + perKey.length,
+          ...fixed,
+          ...perKey,
+          ...argv,
+        );
+        this.#settle(turn, reply, sent);
+      },
       () => {
         for (const a of turn.admits)
           a.answer({ ...this.#local.admit(a.keyName, a.tierName), local: true });
@@ -319,8 +350,9 @@ export class RedisStore implements StateStore {
     );
   }
 
-  #settle(turn: Turn<Admission>, reply: number[]): void {
+  #settle(turn: Turn<Admission>, reply: (number | string)[], sent: number): void {
     const { news, codes } = readReply(reply);
+    if (sent > this.#recordsForgotten) this.#recordsVersion = news.records;
     this.#noteRepairs(news.repaired, 'limits, slots or the journal');
     this.#clock.follow(wholeNumber(news.offset));
     this.#armedSeen = news.armed;
@@ -684,5 +716,6 @@ function keysOf(prefix: string) {
     stubCounts: `${prefix}stubs:left`,
     stubSequence: `${prefix}stubs:sequence`,
     journal: `${prefix}journal`,
+    records: recordKeys(prefix),
   };
 }
