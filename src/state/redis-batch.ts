@@ -16,12 +16,12 @@ export const MAX_TURN_ITEMS = 256;
 /** The KEYS before the per-key pairs: clock offset, armed-fault order, stub order, journal, record-edit version. */
 export const FIXED_KEYS = 5;
 
-/** One admit waiting for its turn's reply. */
+/** One admit waiting for its turn's reply; its slot's lease id is the instance's lease prefix and `lease`. */
 export interface WaitingAdmit<A> {
   keyName: string;
   tierName: string;
   tier: Tier;
-  leaseId: string;
+  lease: number;
   answer(admission: A): void;
 }
 
@@ -46,27 +46,30 @@ export class Turn<A> {
   readonly #ops: (string | number)[] = [];
   #items = 0;
 
+  /** `firstLease`: the lease number of the turn's first admit; the next ones count up from it. */
+  constructor(readonly firstLease: number) {}
+
   get full(): boolean {
     return this.#items >= MAX_TURN_ITEMS;
   }
 
   /** Queues an admit; `baseNow` is the instance's clock without the QA offset (Redis adds the shared one). */
-  admit(keyName: string, tierName: string, tier: Tier, baseNow: number, leaseId: string) {
+  admit(keyName: string, tierName: string, tier: Tier, baseNow: number) {
     let tierNumber = this.#tierIndex.get(tierName);
     if (tierNumber === undefined) {
       this.#tiers.push(tier);
       tierNumber = this.#tiers.length;
       this.#tierIndex.set(tierName, tierNumber);
     }
-    this.#ops.push('a', this.#windowsKey(keyName), tierNumber, baseNow, leaseId);
+    // At most MAX_TURN_ITEMS tiers in a turn: the tier number fits below 1024.
+    this.#ops.push(this.#windowsKey(keyName) * 1024 + tierNumber, baseNow);
     this.#items += 1;
-    return new Promise<A>((answer) =>
-      this.admits.push({ keyName, tierName, tier, leaseId, answer }),
-    );
+    const lease = this.firstLease + this.admits.length;
+    return new Promise<A>((answer) => this.admits.push({ keyName, tierName, tier, lease, answer }));
   }
 
-  release(keyName: string, leaseId: string, bytes: number): void {
-    this.#ops.push('r', this.#windowsKey(keyName), leaseId, bytes);
+  release(keyName: string, lease: number, bytes: number): void {
+    this.#ops.push(-this.#windowsKey(keyName), lease, bytes);
     this.#items += 1;
   }
 
@@ -87,7 +90,12 @@ export class Turn<A> {
   }
 
   /** The script's arguments after its KEYS: settings, tiers, ops, then the journal entries. */
-  argv(settings: { leaseMs: number; journalCapacity: number; keepMs: number }) {
+  argv(settings: {
+    leaseMs: number;
+    journalCapacity: number;
+    keepMs: number;
+    leasePrefix: string;
+  }) {
     const tiers = this.#tiers.flatMap((t) => [
       t.requestsPerMinute,
       t.minuteWindowSeconds * 1000,
@@ -107,6 +115,8 @@ export class Turn<A> {
       settings.keepMs,
       this.#tiers.length,
       entries.length,
+      settings.leasePrefix,
+      this.firstLease,
       ...tiers,
       ...this.#ops,
       ...entries,
@@ -133,6 +143,8 @@ export function readReply(reply: (number | string)[]): { news: TurnNews; codes: 
  */
 export class TurnQueue<A> {
   #open: Turn<A> | undefined;
+  /** The lease number the next turn's first admit takes. */
+  #nextLease = 1;
   /** Closed turns, oldest first, waiting for the call in flight. */
   readonly #closed: Turn<A>[] = [];
   #inFlight: Promise<void> | undefined;
@@ -142,8 +154,8 @@ export class TurnQueue<A> {
   open(): Turn<A> {
     const turn = this.#open;
     if (turn && !turn.full) return turn;
-    if (turn) this.#closed.push(turn);
-    const next = new Turn<A>();
+    if (turn) this.#close(turn);
+    const next = new Turn<A>(this.#nextLease);
     this.#open = next;
     setImmediate(() => this.#next());
     return next;
@@ -157,12 +169,19 @@ export class TurnQueue<A> {
     }
   }
 
+  /** No more items for `turn`: the next turn's leases count on from its last. */
+  #close(turn: Turn<A>, wait = true): void {
+    this.#nextLease = turn.firstLease + turn.admits.length;
+    if (this.#open === turn) this.#open = undefined;
+    if (wait) this.#closed.push(turn);
+  }
+
   /** Sends the oldest waiting turn unless a call is in flight (its reply sends the next). */
   #next(): void {
     if (this.#inFlight) return;
     const turn = this.#closed.shift() ?? this.#open;
     if (!turn) return;
-    if (turn === this.#open) this.#open = undefined;
+    if (turn === this.#open) this.#close(turn, false);
     const done = () => {
       this.#inFlight = undefined;
       this.#next();

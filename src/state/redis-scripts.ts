@@ -48,10 +48,13 @@ local real = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
  *
  * KEYS: clock offset, armed-fault order, stub order, journal, record-edit version, then per key
  *       name of the turn its windows hash and its slots sorted set (lease id -> lease end).
- * ARGV: lease ms, journal cap, journal ttl ms, tier count T, journal entry count J; T tiers of 8
- *       (per minute, minute ms, per hour, hour ms, bytes, transfer ms, connections, windows ttl
- *       ms); the ops: `a`, windows KEYS index, tier number, base now, lease id (admit) or `r`,
- *       windows KEYS index, lease id, bytes (release); last the J entries' JSON, oldest first.
+ * ARGV: lease ms, journal cap, journal ttl ms, tier count T, journal entry count J, lease id
+ *       prefix, first lease number; T tiers of 8 (per minute, minute ms, per hour, hour ms, bytes,
+ *       transfer ms, connections, windows ttl ms); the ops, two or three numbers each, few
+ *       arguments being what keeps a turn cheap on both sides: an admit is windows KEYS index *
+ *       1024 + tier number, base now (its lease id the prefix and the next lease number); a
+ *       release is minus the windows KEYS index, lease number, bytes; last the J entries' JSON,
+ *       oldest first.
  * Returns {offset, armed, stubs, repaired, record-edit version, then per admit code, value}:
  * code 1 admitted under the
  * minute's limit or 2 under the hour's, value what remains; code -1 to -4 refused by that kind,
@@ -83,7 +86,8 @@ for k = 6, #KEYS, 2 do
   redis.call('ZREMRANGEBYSCORE', KEYS[k + 1], '-inf', real)
   keys[k].live = redis.call('ZCARD', KEYS[k + 1])
 end
-local tiers, at = {}, 6
+local prefix, nextLease = ARGV[6], tonumber(ARGV[7])
+local tiers, at = {}, 8
 for i = 1, tonumber(ARGV[4]) do
   local t = {}
   for j = 1, 8 do t[j] = tonumber(ARGV[at + j - 1]) end
@@ -102,14 +106,18 @@ end
 local out = {offset, armed, stubs, 0, records}
 local last = #ARGV - entries
 while at <= last do
-  local s = keys[tonumber(ARGV[at + 1])]
-  if ARGV[at] == 'r' then
-    if redis.call('ZREM', KEYS[tonumber(ARGV[at + 1]) + 1], ARGV[at + 2]) == 1 then s.live = s.live - 1 end
-    local bytes = tonumber(ARGV[at + 3])
+  local op = tonumber(ARGV[at])
+  if op < 0 then
+    local s = keys[-op]
+    if redis.call('ZREM', KEYS[1 - op], prefix .. ARGV[at + 1]) == 1 then s.live = s.live - 1 end
+    local bytes = tonumber(ARGV[at + 2])
     if bytes > 0 and s.kept then s.tu, s.charged = s.tu + bytes, true end
-    at = at + 4
+    at = at + 3
   else
-    local t, now = tiers[tonumber(ARGV[at + 2])], tonumber(ARGV[at + 3]) + offset
+    local s = keys[math.floor(op / 1024)]
+    local t, now = tiers[op % 1024], tonumber(ARGV[at + 1]) + offset
+    local lease = prefix .. nextLease
+    nextLease = nextLease + 1
     local ms, hs, ts = start(s.ms, now), start(s.hs, now), start(s.ts, now)
     local mu, hu, tu = s.mu, s.hu, s.tu
     if now - ms >= t[2] then ms, mu = now, 0 end
@@ -123,13 +131,13 @@ while at <= last do
     else
       mu, hu, s.live = mu + 1, hu + 1, s.live + 1
       s.leases[#s.leases + 1] = real + leaseMs
-      s.leases[#s.leases + 1] = ARGV[at + 4]
+      s.leases[#s.leases + 1] = lease
       if t[3] - hu < t[1] - mu then code, value = 2, t[3] - hu else code, value = 1, t[1] - mu end
     end
     s.ms, s.mu, s.hs, s.hu, s.ts, s.tu = ms, mu, hs, hu, ts, tu
     s.kept, s.ttl = true, t[8]
     out[#out + 1], out[#out + 2] = code, value
-    at = at + 5
+    at = at + 2
   end
 end
 for k = 6, #KEYS, 2 do

@@ -141,15 +141,16 @@ export class RedisStore implements StateStore {
   readonly #clock: AdjustableClock;
   readonly #o: RedisStoreOptions;
   readonly #k: ReturnType<typeof keysOf>;
-  /** Live leases of this instance: lease id -> key name (renewed by the heartbeat). */
-  readonly #leases = new Map<string, string>();
+  /** Live leases of this instance: lease number -> key name (renewed by the heartbeat). */
+  readonly #leases = new Map<number, string>();
+  /** A lease's id in Redis is this and its number. */
+  readonly #leasePrefix: string;
   readonly #heartbeat: NodeJS.Timeout;
   #up = true;
   #armedSeen = 0;
   #stubsSeen = 0;
   /** This turn of the event loop's admits, releases and journal entries: one script call. */
   readonly #turns = new TurnQueue<Admission>((turn) => this.#send(turn));
-  #leaseCounter = 0;
   #closed = false;
   #repaired = 0;
   /** The record-edit version the newest turn read (redis-records.ts's TurnVersions). */
@@ -171,6 +172,7 @@ export class RedisStore implements StateStore {
     this.#tiers = parts.tiers;
     this.#clock = parts.clock;
     this.#o = options;
+    this.#leasePrefix = `${options.instanceId}:`;
     this.#k = keysOf(options.prefix);
     redis.on('ready', () => {
       if (this.#up) return;
@@ -286,16 +288,15 @@ export class RedisStore implements StateStore {
     if (!this.#up) return { ...this.#local.admit(keyName, tierName), local: true };
     const tier = this.#tiers.get(tierName);
     if (!tier) throw new Error(`unknown tier ${tierName}`);
-    const leaseId = `${this.#o.instanceId}:${(++this.#leaseCounter).toString(36)}`;
     const baseNow = this.#clock.now() - this.#clock.offsetMs;
-    return this.#turns.open().admit(keyName, tierName, tier, baseNow, leaseId);
+    return this.#turns.open().admit(keyName, tierName, tier, baseNow);
   }
 
   /** Called once per slot (LeasedSlot guards it). */
-  giveBack(keyName: string, leaseId: string, bytes: number): void {
-    this.#leases.delete(leaseId);
+  giveBack(keyName: string, lease: number, bytes: number): void {
+    this.#leases.delete(lease);
     if (!this.#up) return; // the lease runs out on its own; the bytes are not charged
-    this.#turns.open().release(keyName, leaseId, bytes);
+    this.#turns.open().release(keyName, lease, bytes);
   }
 
   record(entry: JournalEntry): void {
@@ -329,6 +330,7 @@ export class RedisStore implements StateStore {
       leaseMs: this.#o.leaseMs,
       journalCapacity: this.journalCapacity,
       keepMs: this.#o.keepMs,
+      leasePrefix: this.#leasePrefix,
     });
     return this.#shared(
       async () => {
@@ -363,12 +365,12 @@ export class RedisStore implements StateStore {
   #admission(a: WaitingAdmit<Admission>, code: number, value: number): Admission {
     const { tier } = a;
     if (code > 0) {
-      this.#leases.set(a.leaseId, a.keyName);
+      this.#leases.set(a.lease, a.keyName);
       return {
         ok: true,
         limit: code === 2 ? tier.requestsPerHour : tier.requestsPerMinute,
         remaining: wholeNumber(value),
-        slot: new LeasedSlot(this, a.keyName, a.leaseId),
+        slot: new LeasedSlot(this, a.keyName, a.lease),
       };
     }
     const kind = KINDS[-code - 1];
@@ -380,7 +382,8 @@ export class RedisStore implements StateStore {
   #renew(): void {
     if (!this.#up || this.#leases.size === 0) return;
     const byKey = new Map<string, string[]>();
-    for (const [id, key] of this.#leases) byKey.set(key, [...(byKey.get(key) ?? []), id]);
+    for (const [lease, key] of this.#leases)
+      byKey.set(key, [...(byKey.get(key) ?? []), this.#leasePrefix + lease]);
     for (const [key, ids] of byKey)
       this.#redis
         .renew(this.#k.slots(key), this.#o.leaseMs, ...ids)
@@ -690,12 +693,12 @@ class LeasedSlot implements SlotHandle {
   constructor(
     private readonly store: RedisStore,
     private readonly keyName: string,
-    private readonly leaseId: string,
+    private readonly lease: number,
   ) {}
   release(bytesSent: number): void {
     if (this.#released) return;
     this.#released = true;
-    this.store.giveBack(this.keyName, this.leaseId, bytesSent);
+    this.store.giveBack(this.keyName, this.lease, bytesSent);
   }
 }
 
