@@ -38,7 +38,8 @@ import type { Tier } from './rate-limiter.js';
 import type { MemoryStore } from './memory.js';
 import * as lua from './redis-scripts.js';
 import { readReply, TurnQueue, type Turn, type WaitingAdmit } from './redis-batch.js';
-import { recordKeys, RedisRecordLog } from './redis-records.js';
+import { RedisRecordLog } from './redis-records.js';
+import { keysOf, turnKeys, type KeyKind } from './redis-keys.js';
 import type { RecordLog } from './records.js';
 import {
   journalLine,
@@ -110,9 +111,6 @@ const SCRIPTS: Record<keyof Scripted, { numberOfKeys?: number; lua: string }> = 
   claim: { numberOfKeys: 1, lua: lua.CLAIM },
 };
 
-/** What a key under the prefix must hold; `integer` is a string holding one. */
-type KeyKind = 'hash' | 'zset' | 'list' | 'integer';
-
 /**
  * A reply that says the data is spoiled (a wrong type, text where a number belongs, a script
  * tripping over either), not that Redis is away: repaired or ignored, never an outage.
@@ -129,9 +127,6 @@ function isSpoiledData(error: unknown): boolean {
 function wholeNumber(n: number): number {
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : n === Infinity ? Number.MAX_SAFE_INTEGER : 0;
 }
-
-/** Glob characters in a prefix, escaped for SCAN's MATCH. */
-const globSafe = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
 
 export class RedisStore implements StateStore {
   readonly description: string;
@@ -310,22 +305,7 @@ export class RedisStore implements StateStore {
    * sent once more (the script changes nothing before it has read every key it writes).
    */
   #send(turn: Turn<Admission>): Promise<void> {
-    const fixed = [
-      this.#k.clock,
-      this.#k.faultOrder,
-      this.#k.stubOrder,
-      this.#k.journal,
-      this.#k.records.version,
-    ];
-    const perKey = turn.keyNames.flatMap((name) => [this.#k.windows(name), this.#k.slots(name)]);
-    const owned: [string, KeyKind][] = [
-      [fixed[0], 'integer'],
-      [fixed[1], 'zset'],
-      [fixed[2], 'zset'],
-      [fixed[3], 'list'],
-      [fixed[4], 'integer'],
-      ...perKey.map((key, i): [string, KeyKind] => [key, i % 2 ? 'zset' : 'hash']),
-    ];
+    const { keys, owned } = turnKeys(this.#k, turn.keyNames);
     const argv = turn.argv({
       leaseMs: this.#o.leaseMs,
       journalCapacity: this.journalCapacity,
@@ -335,12 +315,7 @@ export class RedisStore implements StateStore {
     return this.#shared(
       async () => {
         const sent = ++this.#turnsSent;
-        const reply = await this.#redis.turn(
-          fixed.length + perKey.length,
-          ...fixed,
-          ...perKey,
-          ...argv,
-        );
+        const reply = await this.#redis.turn(keys.length, ...keys, ...argv);
         this.#settle(turn, reply, sent);
       },
       () => {
@@ -700,25 +675,4 @@ class LeasedSlot implements SlotHandle {
     this.#released = true;
     this.store.giveBack(this.keyName, this.lease, bytesSent);
   }
-}
-
-/** Every key the store writes, under one prefix. */
-function keysOf(prefix: string) {
-  return {
-    windows: (keyName: string) => `${prefix}limits:${keyName}`,
-    slots: (keyName: string) => `${prefix}slots:${keyName}`,
-    allWindows: `${globSafe(prefix)}limits:*`,
-    allSlots: `${globSafe(prefix)}slots:*`,
-    clock: `${prefix}clock-offset-ms`,
-    faultOrder: `${prefix}faults:order`,
-    faults: `${prefix}faults:data`,
-    faultCounts: `${prefix}faults:left`,
-    faultSequence: `${prefix}faults:sequence`,
-    stubOrder: `${prefix}stubs:order`,
-    stubs: `${prefix}stubs:data`,
-    stubCounts: `${prefix}stubs:left`,
-    stubSequence: `${prefix}stubs:sequence`,
-    journal: `${prefix}journal`,
-    records: recordKeys(prefix),
-  };
 }
