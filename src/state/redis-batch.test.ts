@@ -4,7 +4,8 @@
  * as one script call (a turn fuller than MAX_TURN_ITEMS as more), Redis runs the admits one after
  * the other in arrival order, and exactly k are admitted across both instances: each instance's
  * admitted requests are the first ones it got, `remaining` counting down in arrival order, the
- * rest refused by the minute's limit. Their slots go back in one turn too.
+ * rest refused by the minute's limit. Their slots go back in one turn too. A turn that meets a key
+ * of the wrong type has changed nothing: repaired and sent again, each request is counted once.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import { MemoryStore } from './memory.js';
 import { RateLimiter, type Tier } from './rate-limiter.js';
 import { MAX_TURN_ITEMS } from './redis-batch.js';
 import { RedisStore } from './redis.js';
-import type { Admission } from './store.js';
+import type { Admission, JournalEntry } from './store.js';
 import { redisAvailable, TestRedis } from './testing-redis.js';
 
 const LIMIT = 7;
@@ -32,11 +33,13 @@ const TIER: Tier = {
 let redis: TestRedis;
 let raw: Redis;
 let prefixCounter = 0;
+const prefixOf = () => `batch${process.pid}-${prefixCounter}:`;
 const stores: RedisStore[] = [];
 
 /** `n` store instances sharing one fresh prefix, as the mocks of a fleet would. */
 async function fleet(n: number): Promise<RedisStore[]> {
-  const prefix = `batch${process.pid}-${++prefixCounter}:`;
+  prefixCounter += 1;
+  const prefix = prefixOf();
   const tiers = new Map([['t', TIER]]);
   const out: RedisStore[] = [];
   for (let i = 0; i < n; i += 1) {
@@ -66,6 +69,19 @@ async function scriptCalls(): Promise<number> {
   for (const [, n] of stats.matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)) calls += Number(n);
   return calls;
 }
+
+/** A journal entry for a request to `path`. */
+const entry = (path: string): JournalEntry => ({
+  id: path,
+  atMs: Date.now(),
+  method: 'GET',
+  path,
+  status: 200,
+  key: 'k',
+  operation: null,
+  ms: 1,
+  instance: 'test',
+});
 
 /** An admit (a promise on a shared store that is up: the turn's reply answers it). */
 const ask = (store: RedisStore) => Promise.resolve(store.admit('k', 't'));
@@ -118,6 +134,24 @@ describe.skipIf(!redisAvailable())('one turn of admits, one script call, the lim
     const after = await a.limits();
     expect(await scriptCalls()).toBeLessThanOrEqual(held + 2);
     expect(after.k).toMatchObject({ inFlight: 0, bytes: 10 * LIMIT, minute: LIMIT });
+  });
+
+  it('repairs keys of the wrong type a turn meets and sends it again, counting each request once', async () => {
+    const [a] = await fleet(1);
+    expect(await ask(a)).toMatchObject({ ok: true, remaining: LIMIT - 1 });
+    const prefix = prefixOf();
+    // The journal, which the script writes last, spoiled: it must stop before the counts change.
+    await raw.set(`${prefix}journal`, 'not a list');
+    const asked = [ask(a), ask(a), ask(a)];
+    a.record(entry('after the repair'));
+    const answers = await Promise.all(asked);
+    expect(answers.map((x) => x.ok && x.remaining)).toEqual([LIMIT - 2, LIMIT - 3, LIMIT - 4]);
+    expect(answers.every((x) => x.local === undefined)).toBe(true);
+    expect(a.repaired).toBe(1);
+    expect(a.local).toBe(false);
+    // Sent twice, counted once: nothing of the first attempt stayed.
+    expect((await a.limits()).k).toMatchObject({ minute: 4, inFlight: 4 });
+    expect((await a.journal(5)).map((line) => line.path)).toEqual(['after the repair']);
   });
 
   it('splits a turn fuller than its bound into several calls and still admits exactly k', async () => {
