@@ -2,8 +2,10 @@
  * @module state/redis
  * The shared store: several mock instances (replicas behind a balancer, `--workers`) keep their
  * rate-limit windows, slots, armed faults, journal and QA clock in one Redis, each read-then-change
- * decision one Lua script (redis-scripts.ts). A slot is a lease that this instance renews while
- * the request lives, so a crashed instance's slots free themselves when their leases end.
+ * decision one Lua script (redis-scripts.ts). The admits, slot releases and journal entries of one
+ * turn of the event loop go in one call, in the order they came (redis-batch.ts). A slot is a
+ * lease that this instance renews while the request lives, so a crashed instance's slots free
+ * themselves when their leases end.
  *
  * Redis away must never take a test environment down: every command is bounded (a short command
  * timeout, no offline queue), and while Redis is unreachable the instance answers from its own
@@ -12,7 +14,8 @@
  *
  * Spoiled data is not an outage: a key of the wrong type under the prefix, or `nan`, `inf` or
  * text where a count belongs, is repaired by the script that meets it (deleted, or read as
- * absent) or, outside the scripts, ignored; either way counted (`repaired`, at /__mock/config)
+ * absent; a turn's script stops before any write, and this instance repairs the turn's keys and
+ * sends it again) or, outside the scripts, ignored; either way counted (`repaired`, at /__mock/config)
  * and logged once, and the instance stays on shared state. What reaches a client (the rate-limit
  * headers, `retry_after`) is a non-negative integer whatever Redis holds.
  */
