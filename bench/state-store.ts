@@ -4,11 +4,13 @@
  * against the same instance in memory, on the same scenario (a product part by id: a small answer,
  * so the store's share of a request shows), measured back to back in rounds. Reports throughput,
  * p99 and their ratios (Redis / memory), the mock's CPU per request in each, the CPU it adds per
- * request, and redis-server's own CPU per request. Runs from `npm run bench` (skipped with a note
+ * request, redis-server's own CPU per request and how many script calls it ran per request (under
+ * 1 when the store batches the requests of one event-loop turn into one call). Runs from `npm run bench` (skipped with a note
  * when redis-server is not installed) or alone: `npx tsx bench/state-store.ts [--rounds 3 --duration 4]`.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
 import { redisAvailable, TestRedis } from '../src/testing/redis-server.js';
 import { Child } from './ipc.js';
 import { runLoad, type LoadResult } from './load.js';
@@ -29,6 +31,17 @@ interface Measured {
   result: LoadResult;
   cpuMicrosPerRequest: number;
   redisMicrosPerRequest?: number;
+  scriptCallsPerRequest?: number;
+}
+
+/** Script calls (EVAL, EVALSHA) redis-server has run so far, from INFO commandstats. */
+async function scriptCalls(redis: Redis): Promise<number> {
+  let calls = 0;
+  for (const [, n] of (await redis.info('commandstats')).matchAll(
+    /cmdstat_eval(?:sha)?:calls=(\d+)/g,
+  ))
+    calls += Number(n);
+  return calls;
 }
 
 /** CPU (user + system) a process has used, in microseconds, from /proc. */
@@ -42,11 +55,12 @@ async function measure(
   mock: Mock,
   settings: StoreSettings,
   round: number,
-  redisPid?: number,
+  redis?: { pid?: number; client: Redis },
 ): Promise<Measured> {
   const { child, url } = mock;
   const scenario = allScenarios(mock.info).find((s) => s.id === SCENARIO)!;
   let redisMark = 0;
+  let callsMark: Promise<number> | undefined;
   const result = await runLoad(
     {
       url: `${url}${scenario.path}`,
@@ -58,7 +72,10 @@ async function measure(
     },
     () => {
       child.send({ type: 'reset-peak' });
-      if (redisPid) redisMark = cpuMicros(redisPid);
+      if (redis) {
+        if (redis.pid) redisMark = cpuMicros(redis.pid);
+        callsMark = scriptCalls(redis.client);
+      }
     },
   );
   const stats = await child.stats();
@@ -66,7 +83,11 @@ async function measure(
   return {
     result,
     cpuMicrosPerRequest: stats.cpuMicrosSinceReset / requests,
-    redisMicrosPerRequest: redisPid ? (cpuMicros(redisPid) - redisMark) / requests : undefined,
+    redisMicrosPerRequest: redis?.pid ? (cpuMicros(redis.pid) - redisMark) / requests : undefined,
+    scriptCallsPerRequest:
+      redis && callsMark
+        ? ((await scriptCalls(redis.client)) - (await callsMark)) / requests
+        : undefined,
   };
 }
 
@@ -91,7 +112,7 @@ export async function compareStores(settings: StoreSettings): Promise<string> {
   if (!redisAvailable())
     return '## State store\n\nNot measured: redis-server is not installed on this machine.\n';
   const redis = await TestRedis.start();
-  const pid = redis.pid;
+  const client = new Redis(redis.url);
   const memory = await startMock();
   const shared = await startMock(redis.url);
   const rows: { memory: Measured; redis: Measured }[] = [];
@@ -99,7 +120,7 @@ export async function compareStores(settings: StoreSettings): Promise<string> {
     for (let k = 0; k < settings.rounds; k += 1) {
       process.stderr.write(`[bench] state store: round ${k + 1} of ${settings.rounds}\n`);
       const m = await measure(memory, settings, k);
-      const r = await measure(shared, settings, k, pid);
+      const r = await measure(shared, settings, k, { pid: redis.pid, client });
       rows.push({ memory: m, redis: r });
       process.stderr.write(
         `[bench]   memory ${Math.round(m.result.requestsPerSecond)} req/s p99 ${m.result.latencyP99} ms | redis ${Math.round(r.result.requestsPerSecond)} req/s p99 ${r.result.latencyP99} ms\n`,
@@ -107,6 +128,7 @@ export async function compareStores(settings: StoreSettings): Promise<string> {
     }
   } finally {
     await Promise.all([memory.child.stop(), shared.child.stop()]);
+    client.disconnect();
     await redis.stop();
   }
   const pick = (f: (row: (typeof rows)[number]) => number) => median(rows.map(f));
@@ -117,6 +139,7 @@ export async function compareStores(settings: StoreSettings): Promise<string> {
   const cpuM = pick((x) => x.memory.cpuMicrosPerRequest);
   const cpuR = pick((x) => x.redis.cpuMicrosPerRequest);
   const redisCpu = pick((x) => x.redis.redisMicrosPerRequest ?? 0);
+  const calls = pick((x) => x.redis.scriptCallsPerRequest ?? 0);
   // As run.ts: each round's own ratio (its two runs shared the machine's state), then the median.
   const ratios = rows.map(
     (x) => x.redis.result.requestsPerSecond / x.memory.result.requestsPerSecond,
@@ -137,7 +160,7 @@ export async function compareStores(settings: StoreSettings): Promise<string> {
     `| redis | ${Math.round(rpsR)} | ${p99R} | ${cpuR.toFixed(1)} | ${redisCpu.toFixed(1)} |`,
     '',
     `Ratio redis/memory (median of the rounds' own ratios, lowest-highest round): throughput ${median(ratios).toFixed(2)} (${spread(ratios)}), p99 ${median(p99Ratios).toFixed(2)} (${spread(p99Ratios)}). ` +
-      `Added per request: ${(cpuR - cpuM).toFixed(1)} us of the mock's CPU, ${redisCpu.toFixed(1)} us of redis-server's` +
+      `Added per request: ${(cpuR - cpuM).toFixed(1)} us of the mock's CPU, ${redisCpu.toFixed(1)} us of redis-server's, ${calls.toFixed(3)} script calls (${(1 / Math.max(calls, 1e-9)).toFixed(1)} requests a call)` +
       `${errors > 0 ? `; ${errors} non-2xx or failed requests under Redis` : ''}.`,
     '',
   ].join('\n');

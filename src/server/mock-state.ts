@@ -99,7 +99,7 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
       : dataset;
     return createApiContext(environment, basePath, seed, contract);
   });
-  const records = await RecordControl.create(options, { contract, validators, apis });
+  const records = RecordControl.create(store, { contract, validators, apis });
   const examples = buildExamples({
     contract,
     api: apis[0],

@@ -13,6 +13,7 @@ import type { RateLimiter } from './rate-limiter.js';
 import type { Admission, JournalEntry, StateStore } from './store.js';
 import type { MatchFacts } from './match.js';
 import { StubBook, type Stub } from './stubs.js';
+import { MemoryRecordLog, type RecordLog } from './records.js';
 
 export class MemoryStore implements StateStore {
   /** Nothing but this process writes its state: nothing to repair. */
@@ -32,6 +33,10 @@ export class MemoryStore implements StateStore {
 
   get journalCapacity(): number {
     return this.parts.journal.capacity;
+  }
+
+  recordLog(): RecordLog {
+    return new MemoryRecordLog();
   }
 
   admit(keyName: string, tierName: string): Admission {

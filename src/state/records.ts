@@ -6,7 +6,6 @@
  * (in memory: a number read, no promise) and re-reads the log only when they differ.
  */
 import type { RecordEdit } from '../fixtures/overlay.js';
-import type { MaybePromise } from './store.js';
 
 /** At most this many edits are kept (a test edits a handful; a `--records` file is loaded at start, not here). */
 export const MAX_RECORD_EDITS = 10_000;
@@ -34,7 +33,7 @@ export class RecordLogUnavailableError extends Error {
 
 export interface RecordLog {
   /** Changes whenever the edits change. */
-  version(): MaybePromise<string>;
+  version(): string | Promise<string>;
   /** The edits in order, with the version they are at. */
   read(): Promise<{ version: string; edits: RecordEdit[] }>;
   /** Appends one edit (RecordLogFullError past MAX_RECORD_EDITS). */

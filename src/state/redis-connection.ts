@@ -70,8 +70,9 @@ export async function openRedis(
     maxRetriesPerRequest: 0,
     commandTimeout: options.commandTimeoutMs,
     connectTimeout: Math.max(1000, options.commandTimeoutMs * 4),
-    // Commands issued in the same tick go out in one write (fewer syscalls under load).
-    enableAutoPipelining: true,
+    // No auto-pipelining: the store already sends one call per turn of the event loop
+    // (redis-batch.ts), and ioredis would build a pipeline object around each.
+    enableAutoPipelining: false,
     retryStrategy: (times) =>
       started ? Math.min(options.reconnectMaxMs, 50 * 2 ** Math.min(times, 16)) : null,
   };

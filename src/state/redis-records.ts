@@ -1,14 +1,13 @@
 /**
  * @module state/redis-records
  * The record-edit log shared by a fleet: the edits as a Redis list of JSON under the store's
- * prefix, and a version counter every change increments. An instance reads the version per
- * request (one GET) and the list only when the version is not the one it serves. While Redis is
- * away the instance keeps serving the edits it last read.
+ * prefix, and a version counter every change increments. The state store's turn script reads the
+ * version with the turn's admits (no command of its own per request); the instance reads the list
+ * only when the version is not the one it serves. While Redis is away it keeps serving the edits
+ * it last read.
  */
 import type { Redis } from 'ioredis';
 import { isRecordFamily, type RecordEdit } from '../fixtures/overlay.js';
-import { openRedis } from './redis-connection.js';
-import { REDIS_STORE_DEFAULTS, type RedisStoreOptions } from './redis.js';
 import {
   MAX_RECORD_EDITS,
   RecordLogFullError,
@@ -55,42 +54,47 @@ async function shared<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
-export class RedisRecordLog implements RecordLog {
-  readonly #keys: { version: string; edits: string; bytes: string };
-  #lastVersion = '';
+/** The keys of the record log under a store's prefix. */
+export function recordKeys(prefix: string) {
+  return {
+    version: `${prefix}records:version`,
+    edits: `${prefix}records:edits`,
+    bytes: `${prefix}records:bytes`,
+  };
+}
 
-  private constructor(
+/**
+ * The version as the state store's turns read it (redis-batch.ts): each turn's script reads it
+ * after the requests of that turn came, so a request's own turn, or any later one, tells it every
+ * edit made before it came. Undefined when no turn has told since this log's own last change
+ * (replies come in order on the one connection) or since Redis went away.
+ */
+export interface TurnVersions {
+  latest(): string | undefined;
+  forget(): void;
+}
+
+/** The log on the state store's connection (RedisStore.recordLog), which the store closes. */
+export class RedisRecordLog implements RecordLog {
+  readonly #keys: ReturnType<typeof recordKeys>;
+  #lastVersion = '0';
+
+  constructor(
     readonly redis: Redis,
     prefix: string,
+    private readonly turns: TurnVersions,
   ) {
-    this.#keys = {
-      version: `${prefix}records:version`,
-      edits: `${prefix}records:edits`,
-      bytes: `${prefix}records:bytes`,
-    };
+    this.#keys = recordKeys(prefix);
   }
 
-  static async connect(
-    url: string,
-    partial: Partial<Omit<RedisStoreOptions, 'instanceId'>> = {},
-  ): Promise<RedisRecordLog> {
-    const options = {
-      ...REDIS_STORE_DEFAULTS,
-      ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)),
-    } as Omit<RedisStoreOptions, 'instanceId' | 'log'>;
-    const redis = await openRedis(url, options);
-    // Reconnection is logged by the state store; this connection only needs to not crash the process.
-    redis.on('error', () => {});
-    return new RedisRecordLog(redis, options.prefix);
-  }
-
-  async version(): Promise<string> {
-    try {
-      this.#lastVersion = (await this.redis.get(this.#keys.version)) ?? '0';
-    } catch {
-      // Redis away: keep serving the edits last read.
-    }
-    return this.#lastVersion;
+  /** What the last turn read, or one GET when no turn has told yet; Redis away: the edits last read. */
+  version(): string | Promise<string> {
+    const seen = this.turns.latest();
+    if (seen !== undefined) return (this.#lastVersion = seen);
+    return this.redis.get(this.#keys.version).then(
+      (version) => (this.#lastVersion = version ?? '0'),
+      () => this.#lastVersion,
+    );
   }
 
   read(): Promise<{ version: string; edits: RecordEdit[] }> {
@@ -126,6 +130,7 @@ export class RedisRecordLog implements RecordLog {
       .incrby(this.#keys.bytes, text.length)
       .incr(this.#keys.version)
       .exec();
+    this.turns.forget();
   }
 
   clear(): Promise<void> {
@@ -135,10 +140,10 @@ export class RedisRecordLog implements RecordLog {
         .del(this.#keys.edits, this.#keys.bytes)
         .incr(this.#keys.version)
         .exec();
+      this.turns.forget();
     });
   }
 
-  async close(): Promise<void> {
-    this.redis.disconnect();
-  }
+  /** The store closes the connection. */
+  async close(): Promise<void> {}
 }

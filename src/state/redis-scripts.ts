@@ -36,82 +36,130 @@ const REDIS_NOW = `local t = redis.call('TIME')
 local real = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
 /**
- * Admit and count one request (the four kinds, in the in-memory limiter's order: per minute,
- * per hour, data transfer, then concurrent connections), taking a slot with a lease.
- * KEYS: windows hash, slots sorted set (lease id -> lease end), clock offset, armed-fault order,
- * stub order.
- * ARGV: base now, per minute, minute ms, per hour, hour ms, bytes, transfer ms, connections,
- *       lease id, lease ms, windows ttl ms.
- * Returns {1, limit, remaining, offset, armed, repaired, stubs} or {0, kind (1-4), retry after s,
- * offset, armed, repaired, stubs}: so every instance learns with each request whether a fault or a
- * stub is kept anywhere. A window start later than now (spoiled) starts the window now.
+ * One turn of the event loop of one instance (state/redis-batch.ts): its admits and slot releases
+ * in the order they came, then its journal entries, as one script. Each admit is decided exactly
+ * as if it ran alone after the ones before it: the four kinds in the in-memory limiter's order
+ * (per minute, per hour, data transfer, then concurrent connections), a slot taken with a lease.
+ * A release gives its slot back and charges the body bytes to the current transfer window.
+ *
+ * Every key the script writes is first read by a command that fails on a key of another type, so
+ * spoiled data stops it before it has changed anything: the instance repairs those keys (CLAIM)
+ * and sends the same turn again. No TYPE check per request.
+ *
+ * KEYS: clock offset, armed-fault order, stub order, journal, record-edit version, then per key
+ *       name of the turn its windows hash and its slots sorted set (lease id -> lease end).
+ * ARGV: lease ms, journal cap, journal ttl ms, tier count T, journal entry count J, lease id
+ *       prefix, first lease number; T tiers of 8 (per minute, minute ms, per hour, hour ms, bytes,
+ *       transfer ms, connections, windows ttl ms); the ops, two or three numbers each, few
+ *       arguments being what keeps a turn cheap on both sides: an admit is windows KEYS index *
+ *       1024 + tier number, base now (its lease id the prefix and the next lease number); a
+ *       release is minus the windows KEYS index, lease number, bytes; last the J entries' JSON,
+ *       oldest first.
+ * Returns {offset, armed, stubs, repaired, record-edit version, then per admit code, value}:
+ * code 1 admitted under the
+ * minute's limit or 2 under the hour's, value what remains; code -1 to -4 refused by that kind,
+ * value the retry after in seconds. So every instance learns with each turn the shared clock
+ * offset, whether a fault or a stub is kept anywhere and whether the record edits changed. A window start later than now
+ * (spoiled) starts the window now.
  */
-export const ADMIT = `
+export const TURN = `
 ${REPAIR}
-own(KEYS[1], 'hash')
-own(KEYS[2], 'zset')
-own(KEYS[3], 'string')
-own(KEYS[4], 'zset')
-own(KEYS[5], 'zset')
-local offset = whole(redis.call('GET', KEYS[3])) or 0
-local now = tonumber(ARGV[1]) + offset
-local perMinute, minuteMs = tonumber(ARGV[2]), tonumber(ARGV[3])
-local perHour, hourMs = tonumber(ARGV[4]), tonumber(ARGV[5])
-local bytes, transferMs = tonumber(ARGV[6]), tonumber(ARGV[7])
-local connections = tonumber(ARGV[8])
-local armed = redis.call('ZCARD', KEYS[4])
-local stubs = redis.call('ZCARD', KEYS[5])
-local w = redis.call('HMGET', KEYS[1], 'ms', 'mu', 'hs', 'hu', 'ts', 'tu')
-local function start(raw)
-  local n = whole(raw)
+local offset = whole(redis.call('GET', KEYS[1])) or 0
+local armed = redis.call('ZCARD', KEYS[2])
+local stubs = redis.call('ZCARD', KEYS[3])
+local records = redis.call('GET', KEYS[5]) or '0'
+local leaseMs, entries = tonumber(ARGV[1]), tonumber(ARGV[5])
+if entries > 0 then redis.call('LLEN', KEYS[4]) end
+local keys = {}
+for k = 6, #KEYS, 2 do
+  local w = redis.call('HMGET', KEYS[k], 'ms', 'mu', 'hs', 'hu', 'ts', 'tu')
+  redis.call('ZCARD', KEYS[k + 1])
+  keys[k] = {
+    ms = whole(w[1]), mu = whole(w[2]) or 0, hs = whole(w[3]), hu = whole(w[4]) or 0,
+    ts = whole(w[5]), tu = whole(w[6]) or 0,
+    kept = (w[1] or w[2] or w[3] or w[4] or w[5] or w[6]) ~= false, leases = {},
+  }
+end
+-- Reads done: from here on only keys of the right type are written.
+${REDIS_NOW}
+for k = 6, #KEYS, 2 do
+  redis.call('ZREMRANGEBYSCORE', KEYS[k + 1], '-inf', real)
+  keys[k].live = redis.call('ZCARD', KEYS[k + 1])
+end
+local prefix, nextLease = ARGV[6], tonumber(ARGV[7])
+local tiers, at = {}, 8
+for i = 1, tonumber(ARGV[4]) do
+  local t = {}
+  for j = 1, 8 do t[j] = tonumber(ARGV[at + j - 1]) end
+  tiers[i], at = t, at + 8
+end
+local function start(n, now)
   if n ~= nil and n > now then
     repaired = repaired + 1
     return now
   end
   return n or now
 end
-local ms, mu = start(w[1]), whole(w[2]) or 0
-local hs, hu = start(w[3]), whole(w[4]) or 0
-local ts, tu = start(w[5]), whole(w[6]) or 0
-if now - ms >= minuteMs then ms, mu = now, 0 end
-if now - hs >= hourMs then hs, hu = now, 0 end
-if now - ts >= transferMs then ts, tu = now, 0 end
-local function refuse(kind, start, windowMs)
-  redis.call('HSET', KEYS[1], 'ms', ms, 'mu', mu, 'hs', hs, 'hu', hu, 'ts', ts, 'tu', tu)
-  redis.call('PEXPIRE', KEYS[1], ARGV[11])
-  local retry = 1
-  if start then retry = math.max(1, math.ceil((start + windowMs - now) / 1000)) end
-  return {0, kind, retry, offset, armed, repaired, stubs}
+local function retry(start, windowMs, now)
+  return math.max(1, math.ceil((start + windowMs - now) / 1000))
 end
-if mu >= perMinute then return refuse(1, ms, minuteMs) end
-if hu >= perHour then return refuse(2, hs, hourMs) end
-if tu >= bytes then return refuse(3, ts, transferMs) end
-${REDIS_NOW}
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', real)
-if redis.call('ZCARD', KEYS[2]) >= connections then return refuse(4, nil, 0) end
-mu, hu = mu + 1, hu + 1
-redis.call('HSET', KEYS[1], 'ms', ms, 'mu', mu, 'hs', hs, 'hu', hu, 'ts', ts, 'tu', tu)
-redis.call('PEXPIRE', KEYS[1], ARGV[11])
-redis.call('ZADD', KEYS[2], real + tonumber(ARGV[10]), ARGV[9])
-redis.call('PEXPIRE', KEYS[2], 2 * tonumber(ARGV[10]))
-if perHour - hu < perMinute - mu then return {1, perHour, perHour - hu, offset, armed, repaired, stubs} end
-return {1, perMinute, perMinute - mu, offset, armed, repaired, stubs}
-`;
-
-/**
- * Give a slot back and charge the body bytes to the current transfer window (once: the caller's
- * slot releases once). KEYS: windows hash, slots. ARGV: lease id, bytes. Returns repairs made.
- */
-export const RELEASE = `
-${REPAIR}
-own(KEYS[1], 'hash')
-own(KEYS[2], 'zset')
-redis.call('ZREM', KEYS[2], ARGV[1])
-if tonumber(ARGV[2]) > 0 and redis.call('EXISTS', KEYS[1]) == 1 then
-  local tu = whole(redis.call('HGET', KEYS[1], 'tu')) or 0
-  redis.call('HSET', KEYS[1], 'tu', tu + tonumber(ARGV[2]))
+local out = {offset, armed, stubs, 0, records}
+local last = #ARGV - entries
+while at <= last do
+  local op = tonumber(ARGV[at])
+  if op < 0 then
+    local s = keys[-op]
+    if redis.call('ZREM', KEYS[1 - op], prefix .. ARGV[at + 1]) == 1 then s.live = s.live - 1 end
+    local bytes = tonumber(ARGV[at + 2])
+    if bytes > 0 and s.kept then s.tu, s.charged = s.tu + bytes, true end
+    at = at + 3
+  else
+    local s = keys[math.floor(op / 1024)]
+    local t, now = tiers[op % 1024], tonumber(ARGV[at + 1]) + offset
+    local lease = prefix .. nextLease
+    nextLease = nextLease + 1
+    local ms, hs, ts = start(s.ms, now), start(s.hs, now), start(s.ts, now)
+    local mu, hu, tu = s.mu, s.hu, s.tu
+    if now - ms >= t[2] then ms, mu = now, 0 end
+    if now - hs >= t[4] then hs, hu = now, 0 end
+    if now - ts >= t[6] then ts, tu = now, 0 end
+    local code, value
+    if mu >= t[1] then code, value = -1, retry(ms, t[2], now)
+    elseif hu >= t[3] then code, value = -2, retry(hs, t[4], now)
+    elseif tu >= t[5] then code, value = -3, retry(ts, t[6], now)
+    elseif s.live >= t[7] then code, value = -4, 1
+    else
+      mu, hu, s.live = mu + 1, hu + 1, s.live + 1
+      s.leases[#s.leases + 1] = real + leaseMs
+      s.leases[#s.leases + 1] = lease
+      if t[3] - hu < t[1] - mu then code, value = 2, t[3] - hu else code, value = 1, t[1] - mu end
+    end
+    s.ms, s.mu, s.hs, s.hu, s.ts, s.tu = ms, mu, hs, hu, ts, tu
+    s.kept, s.ttl = true, t[8]
+    out[#out + 1], out[#out + 2] = code, value
+    at = at + 2
+  end
 end
-return repaired
+for k = 6, #KEYS, 2 do
+  local s = keys[k]
+  if s.ttl then
+    redis.call('HSET', KEYS[k], 'ms', s.ms, 'mu', s.mu, 'hs', s.hs, 'hu', s.hu, 'ts', s.ts, 'tu', s.tu)
+    redis.call('PEXPIRE', KEYS[k], s.ttl)
+  elseif s.charged then
+    redis.call('HSET', KEYS[k], 'tu', s.tu)
+  end
+  if #s.leases > 0 then
+    redis.call('ZADD', KEYS[k + 1], unpack(s.leases))
+    redis.call('PEXPIRE', KEYS[k + 1], 2 * leaseMs)
+  end
+end
+if entries > 0 then
+  redis.call('LPUSH', KEYS[4], unpack(ARGV, last + 1))
+  redis.call('LTRIM', KEYS[4], 0, tonumber(ARGV[2]) - 1)
+  redis.call('PEXPIRE', KEYS[4], ARGV[3])
+end
+out[4] = repaired
+return out
 `;
 
 /** Extend this instance's live leases on one key. KEYS: slots. ARGV: lease ms, lease ids... Returns repairs made. */
@@ -205,19 +253,6 @@ for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   end
 end
 return out
-`;
-
-/**
- * Add journal entries (oldest first), keep the newest ARGV[1], refresh the ttl.
- * KEYS: journal. ARGV: cap, ttl ms, entry JSON... Returns repairs made.
- */
-export const RECORD = `
-${REPAIR}
-own(KEYS[1], 'list')
-redis.call('LPUSH', KEYS[1], unpack(ARGV, 3))
-redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[1]) - 1)
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return repaired
 `;
 
 /**

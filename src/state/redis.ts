@@ -2,8 +2,10 @@
  * @module state/redis
  * The shared store: several mock instances (replicas behind a balancer, `--workers`) keep their
  * rate-limit windows, slots, armed faults, journal and QA clock in one Redis, each read-then-change
- * decision one Lua script (redis-scripts.ts). A slot is a lease that this instance renews while
- * the request lives, so a crashed instance's slots free themselves when their leases end.
+ * decision one Lua script (redis-scripts.ts). The admits, slot releases and journal entries of one
+ * turn of the event loop go in one call, in the order they came (redis-batch.ts). A slot is a
+ * lease that this instance renews while the request lives, so a crashed instance's slots free
+ * themselves when their leases end.
  *
  * Redis away must never take a test environment down: every command is bounded (a short command
  * timeout, no offline queue), and while Redis is unreachable the instance answers from its own
@@ -12,7 +14,8 @@
  *
  * Spoiled data is not an outage: a key of the wrong type under the prefix, or `nan`, `inf` or
  * text where a count belongs, is repaired by the script that meets it (deleted, or read as
- * absent) or, outside the scripts, ignored; either way counted (`repaired`, at /__mock/config)
+ * absent; a turn's script stops before any write, and this instance repairs the turn's keys and
+ * sends it again) or, outside the scripts, ignored; either way counted (`repaired`, at /__mock/config)
  * and logged once, and the instance stays on shared state. What reaches a client (the rate-limit
  * headers, `retry_after`) is a non-negative integer whatever Redis holds.
  */
@@ -37,6 +40,10 @@ import type { LimitKind } from './rate-limiter.js';
 import type { Tier } from './rate-limiter.js';
 import type { MemoryStore } from './memory.js';
 import * as lua from './redis-scripts.js';
+import { readReply, TurnQueue, type Turn, type WaitingAdmit } from './redis-batch.js';
+import { RedisRecordLog } from './redis-records.js';
+import { keysOf, turnKeys, type KeyKind } from './redis-keys.js';
+import type { RecordLog } from './records.js';
 import {
   journalLine,
   type Admission,
@@ -87,31 +94,25 @@ const KINDS: readonly LimitKind[] = [
 ];
 
 interface Scripted {
-  admit(...args: (string | number)[]): Promise<number[]>;
-  release(...args: (string | number)[]): Promise<number>;
+  turn(keyCount: number, ...args: (string | number)[]): Promise<(number | string)[]>;
   renew(...args: (string | number)[]): Promise<number>;
   takeFault(...args: string[]): Promise<[string | null, number, number]>;
   arm(...args: (string | number)[]): Promise<number>;
   disarm(...args: string[]): Promise<number>;
   listFaults(...args: string[]): Promise<string[]>;
-  record(...args: (string | number)[]): Promise<number>;
   claim(...args: string[]): Promise<number>;
 }
 
-const SCRIPTS: Record<keyof Scripted, { numberOfKeys: number; lua: string }> = {
-  admit: { numberOfKeys: 5, lua: lua.ADMIT },
-  release: { numberOfKeys: 2, lua: lua.RELEASE },
+const SCRIPTS: Record<keyof Scripted, { numberOfKeys?: number; lua: string }> = {
+  // Its key count varies with the turn: passed first.
+  turn: { lua: lua.TURN },
   renew: { numberOfKeys: 1, lua: lua.RENEW },
   takeFault: { numberOfKeys: 3, lua: lua.TAKE_FAULT },
   arm: { numberOfKeys: 4, lua: lua.ARM },
   disarm: { numberOfKeys: 3, lua: lua.DISARM },
   listFaults: { numberOfKeys: 3, lua: lua.LIST_FAULTS },
-  record: { numberOfKeys: 1, lua: lua.RECORD },
   claim: { numberOfKeys: 1, lua: lua.CLAIM },
 };
-
-/** What a key under the prefix must hold; `integer` is a string holding one. */
-type KeyKind = 'hash' | 'zset' | 'list' | 'integer';
 
 /**
  * A reply that says the data is spoiled (a wrong type, text where a number belongs, a script
@@ -130,9 +131,6 @@ function wholeNumber(n: number): number {
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : n === Infinity ? Number.MAX_SAFE_INTEGER : 0;
 }
 
-/** Glob characters in a prefix, escaped for SCAN's MATCH. */
-const globSafe = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
-
 export class RedisStore implements StateStore {
   readonly description: string;
   readonly #redis: Redis & Scripted;
@@ -141,17 +139,23 @@ export class RedisStore implements StateStore {
   readonly #clock: AdjustableClock;
   readonly #o: RedisStoreOptions;
   readonly #k: ReturnType<typeof keysOf>;
-  /** Live leases of this instance: lease id -> key name (renewed by the heartbeat). */
-  readonly #leases = new Map<string, string>();
+  /** Live leases of this instance: lease number -> key name (renewed by the heartbeat). */
+  readonly #leases = new Map<number, string>();
+  /** A lease's id in Redis is this and its number. */
+  readonly #leasePrefix: string;
   readonly #heartbeat: NodeJS.Timeout;
   #up = true;
   #armedSeen = 0;
   #stubsSeen = 0;
-  /** Journal entries of this turn of the event loop, written together. */
-  #pending: JournalEntry[] = [];
-  #leaseCounter = 0;
+  /** This turn of the event loop's admits, releases and journal entries: one script call. */
+  readonly #turns = new TurnQueue<Admission>((turn) => this.#send(turn));
   #closed = false;
   #repaired = 0;
+  /** The record-edit version the newest turn read (redis-records.ts's TurnVersions). */
+  #recordsVersion: string | undefined;
+  /** Turn calls sent so far; those up to #recordsForgotten went out before this log's own last change. */
+  #turnsSent = 0;
+  #recordsForgotten = 0;
 
   private constructor(
     redis: Redis,
@@ -166,6 +170,7 @@ export class RedisStore implements StateStore {
     this.#tiers = parts.tiers;
     this.#clock = parts.clock;
     this.#o = options;
+    this.#leasePrefix = `${options.instanceId}:`;
     this.#k = keysOf(options.prefix);
     redis.on('ready', () => {
       if (this.#up) return;
@@ -194,6 +199,17 @@ export class RedisStore implements StateStore {
 
   get journalCapacity(): number {
     return this.#local.journalCapacity;
+  }
+
+  /** The record-edit log on this store's connection, its version read by each turn. */
+  recordLog(): RecordLog {
+    return new RedisRecordLog(this.#redis, this.#o.prefix, {
+      latest: () => (this.#up ? this.#recordsVersion : undefined),
+      forget: () => {
+        this.#recordsVersion = undefined;
+        this.#recordsForgotten = this.#turnsSent;
+      },
+    });
   }
 
   /** True while Redis is away and this instance decides on its own state. */
@@ -225,6 +241,7 @@ export class RedisStore implements StateStore {
   #down(error: unknown): void {
     if (this.#closed || !this.#up) return;
     this.#up = false;
+    this.#recordsVersion = undefined;
     this.#o.log(
       `[mock] state store ${this.description} unreachable (${(error as Error).message}): ` +
         'serving with local state and reconnecting',
@@ -269,75 +286,82 @@ export class RedisStore implements StateStore {
     if (!this.#up) return { ...this.#local.admit(keyName, tierName), local: true };
     const tier = this.#tiers.get(tierName);
     if (!tier) throw new Error(`unknown tier ${tierName}`);
-    const leaseId = `${this.#o.instanceId}:${(++this.#leaseCounter).toString(36)}`;
-    const windowsTtlMs = Math.ceil(
-      1000 * Math.max(tier.minuteWindowSeconds, tier.hourWindowSeconds, tier.transferWindowSeconds),
-    );
-    return this.#shared(
-      async () => {
-        const reply = await this.#redis.admit(
-          this.#k.windows(keyName),
-          this.#k.slots(keyName),
-          this.#k.clock,
-          this.#k.faultOrder,
-          this.#k.stubOrder,
-          this.#clock.now() - this.#clock.offsetMs,
-          tier.requestsPerMinute,
-          tier.minuteWindowSeconds * 1000,
-          tier.requestsPerHour,
-          tier.hourWindowSeconds * 1000,
-          tier.bytesPerWindow,
-          tier.transferWindowSeconds * 1000,
-          tier.concurrentConnections,
-          leaseId,
-          this.#o.leaseMs,
-          windowsTtlMs + 60_000,
-        );
-        return this.#admission(reply, keyName, leaseId, tier);
-      },
-      () => ({ ...this.#local.admit(keyName, tierName), local: true }),
-    );
-  }
-
-  #admission(reply: number[], keyName: string, leaseId: string, tier: Tier): Admission {
-    this.#noteRepairs(reply[5], `limits of ${keyName}`);
-    this.#stubsSeen = wholeNumber(reply[6]);
-    if (reply[0] === 1) {
-      const [, limit, remaining, offset, armed] = reply;
-      this.#clock.follow(wholeNumber(offset));
-      this.#armedSeen = armed;
-      this.#leases.set(leaseId, keyName);
-      return {
-        ok: true,
-        limit: wholeNumber(limit),
-        remaining: wholeNumber(remaining),
-        slot: new LeasedSlot(this, keyName, leaseId),
-      };
-    }
-    const [, kind, retry, offset, armed] = reply;
-    const retryAfterSeconds = Math.max(1, wholeNumber(retry));
-    this.#clock.follow(wholeNumber(offset));
-    this.#armedSeen = armed;
-    const name = KINDS[kind - 1];
-    // As the in-memory limiter: a refusal announces the request limit of the window that refused.
-    const limit = name === 'requests per hour' ? tier.requestsPerHour : tier.requestsPerMinute;
-    return { ok: false, kind: name, retryAfterSeconds, limit };
+    const baseNow = this.#clock.now() - this.#clock.offsetMs;
+    return this.#turns.open().admit(keyName, tierName, tier, baseNow);
   }
 
   /** Called once per slot (LeasedSlot guards it). */
-  giveBack(keyName: string, leaseId: string, bytes: number): void {
-    this.#leases.delete(leaseId);
+  giveBack(keyName: string, lease: number, bytes: number): void {
+    this.#leases.delete(lease);
     if (!this.#up) return; // the lease runs out on its own; the bytes are not charged
-    this.#redis
-      .release(this.#k.windows(keyName), this.#k.slots(keyName), leaseId, bytes)
-      .then((repairs) => this.#noteRepairs(repairs, `limits of ${keyName}`))
-      .catch((error: unknown) => this.#failed(error));
+    this.#turns.open().release(keyName, lease, bytes);
+  }
+
+  record(entry: JournalEntry): void {
+    if (!this.#up) return this.#local.record(entry);
+    this.#turns.open().record(entry);
+  }
+
+  /**
+   * One turn's call. Redis away: its admits are decided here (`local`), its entries journaled
+   * here, its releases left to their leases. Spoiled data: the turn's keys repaired and the turn
+   * sent once more (the script changes nothing before it has read every key it writes).
+   */
+  #send(turn: Turn<Admission>): Promise<void> {
+    const { keys, owned } = turnKeys(this.#k, turn.keyNames);
+    const argv = turn.argv({
+      leaseMs: this.#o.leaseMs,
+      journalCapacity: this.journalCapacity,
+      keepMs: this.#o.keepMs,
+      leasePrefix: this.#leasePrefix,
+    });
+    return this.#shared(
+      async () => {
+        const sent = ++this.#turnsSent;
+        const reply = await this.#redis.turn(keys.length, ...keys, ...argv);
+        this.#settle(turn, reply, sent);
+      },
+      () => {
+        for (const a of turn.admits)
+          a.answer({ ...this.#local.admit(a.keyName, a.tierName), local: true });
+        for (const entry of turn.entries) this.#local.record(entry);
+      },
+      owned,
+    );
+  }
+
+  #settle(turn: Turn<Admission>, reply: (number | string)[], sent: number): void {
+    const { news, codes } = readReply(reply);
+    if (sent > this.#recordsForgotten) this.#recordsVersion = news.records;
+    this.#noteRepairs(news.repaired, 'limits, slots or the journal');
+    this.#clock.follow(wholeNumber(news.offset));
+    this.#armedSeen = news.armed;
+    this.#stubsSeen = wholeNumber(news.stubs);
+    turn.admits.forEach((a, i) => a.answer(this.#admission(a, codes[2 * i], codes[2 * i + 1])));
+  }
+
+  #admission(a: WaitingAdmit<Admission>, code: number, value: number): Admission {
+    const { tier } = a;
+    if (code > 0) {
+      this.#leases.set(a.lease, a.keyName);
+      return {
+        ok: true,
+        limit: code === 2 ? tier.requestsPerHour : tier.requestsPerMinute,
+        remaining: wholeNumber(value),
+        slot: new LeasedSlot(this, a.keyName, a.lease),
+      };
+    }
+    const kind = KINDS[-code - 1];
+    // As the in-memory limiter: a refusal announces the request limit of the window that refused.
+    const limit = kind === 'requests per hour' ? tier.requestsPerHour : tier.requestsPerMinute;
+    return { ok: false, kind, retryAfterSeconds: Math.max(1, wholeNumber(value)), limit };
   }
 
   #renew(): void {
     if (!this.#up || this.#leases.size === 0) return;
     const byKey = new Map<string, string[]>();
-    for (const [id, key] of this.#leases) byKey.set(key, [...(byKey.get(key) ?? []), id]);
+    for (const [lease, key] of this.#leases)
+      byKey.set(key, [...(byKey.get(key) ?? []), this.#leasePrefix + lease]);
     for (const [key, ids] of byKey)
       this.#redis
         .renew(this.#k.slots(key), this.#o.leaseMs, ...ids)
@@ -553,33 +577,6 @@ export class RedisStore implements StateStore {
     return [this.#k.faultOrder, this.#k.faults, this.#k.faultCounts];
   }
 
-  record(entry: JournalEntry): void {
-    if (!this.#up) return this.#local.record(entry);
-    // Written once per turn of the event loop, all of that turn's entries in one script: under
-    // load that is one call for tens of requests instead of one each.
-    this.#pending.push(entry);
-    if (this.#pending.length === 1) setImmediate(() => this.#flushJournal());
-  }
-
-  #flushJournal(): void {
-    // Only the newest `capacity` can stay in the journal anyway.
-    const batch = this.#pending.slice(-this.journalCapacity);
-    this.#pending = [];
-    if (!this.#up) return batch.forEach((entry) => this.#local.record(entry));
-    this.#redis
-      .record(
-        this.#k.journal,
-        this.journalCapacity,
-        this.#o.keepMs,
-        ...batch.map((entry) => JSON.stringify(entry)),
-      )
-      .then((repairs) => this.#noteRepairs(repairs, 'the journal'))
-      .catch((error: unknown) => {
-        this.#failed(error);
-        batch.forEach((entry) => this.#local.record(entry));
-      });
-  }
-
   async journal(n: number): Promise<JournalLine[]> {
     return this.#shared(
       async () => {
@@ -653,12 +650,8 @@ export class RedisStore implements StateStore {
     // Give back what is still held (a clean shutdown should not leave slots to their leases).
     const held = [...this.#leases];
     this.#leases.clear();
-    if (this.#up && held.length > 0)
-      await Promise.allSettled(
-        held.map(([id, key]) =>
-          this.#redis.release(this.#k.windows(key), this.#k.slots(key), id, 0),
-        ),
-      );
+    if (this.#up) for (const [id, key] of held) this.#turns.open().release(key, id, 0);
+    await this.#turns.flush();
     this.#redis.disconnect();
   }
 }
@@ -678,31 +671,11 @@ class LeasedSlot implements SlotHandle {
   constructor(
     private readonly store: RedisStore,
     private readonly keyName: string,
-    private readonly leaseId: string,
+    private readonly lease: number,
   ) {}
   release(bytesSent: number): void {
     if (this.#released) return;
     this.#released = true;
-    this.store.giveBack(this.keyName, this.leaseId, bytesSent);
+    this.store.giveBack(this.keyName, this.lease, bytesSent);
   }
-}
-
-/** Every key the store writes, under one prefix. */
-function keysOf(prefix: string) {
-  return {
-    windows: (keyName: string) => `${prefix}limits:${keyName}`,
-    slots: (keyName: string) => `${prefix}slots:${keyName}`,
-    allWindows: `${globSafe(prefix)}limits:*`,
-    allSlots: `${globSafe(prefix)}slots:*`,
-    clock: `${prefix}clock-offset-ms`,
-    faultOrder: `${prefix}faults:order`,
-    faults: `${prefix}faults:data`,
-    faultCounts: `${prefix}faults:left`,
-    faultSequence: `${prefix}faults:sequence`,
-    stubOrder: `${prefix}stubs:order`,
-    stubs: `${prefix}stubs:data`,
-    stubCounts: `${prefix}stubs:left`,
-    stubSequence: `${prefix}stubs:sequence`,
-    journal: `${prefix}journal`,
-  };
 }

@@ -13,6 +13,7 @@ import type { ArmedFault, FaultAction, FaultMatch, RequestFacts } from './faults
 import type { LimitKind } from './rate-limiter.js';
 import type { MatchFacts } from './match.js';
 import type { Stub } from './stubs.js';
+import type { RecordLog } from './records.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -119,6 +120,9 @@ export interface StateStore {
   clockOffsetMs(): Promise<number>;
   /** Puts the QA clock back to its base (offset 0). */
   resetClock(): Promise<void>;
+
+  /** The record-edit log kept with this state: in this process, or on the shared store's connection. */
+  recordLog(): RecordLog;
 
   close(): Promise<void>;
 }

@@ -2,13 +2,14 @@
  * @module qa/records-control
  * The record edits of a running mock: put, remove, list and clear through the store's log, and a
  * pipeline step that brings each environment up to the log's version before a request is
- * answered (with the in-memory log a number compared; with a shared one, one read per request
- * and the log itself only when another instance changed it).
+ * answered (with the in-memory log a number compared; with a shared one, the version the
+ * request's turn of the state store read, and the log itself only when another instance changed
+ * it).
  */
 import type { Contract, Validators } from '../../contract/index.js';
 import type { RecordEditEntry, RecordFamily } from '../../fixtures/overlay.js';
-import { MemoryRecordLog, type RecordLog } from '../../state/records.js';
-import type { AppOptions } from '../options.js';
+import type { RecordLog } from '../../state/records.js';
+import type { StateStore } from '../../state/store.js';
 import type { Step } from '../chain.js';
 import type { ApiContext } from '../context.js';
 import { applyRecordEdits } from './records-apply.js';
@@ -61,18 +62,12 @@ export class RecordControl {
     return (this.#families ??= recordFamilies(this.parts.contract, this.parts.apis[0].seed));
   }
 
-  /** The control over the log the options ask for: in this process, or shared through `--state`. */
-  static async create(
-    options: Pick<AppOptions, 'stateUrl' | 'stateOptions'>,
+  /** The control over the store's log: in this process, or shared through `--state`. */
+  static create(
+    store: Pick<StateStore, 'recordLog'>,
     parts: Omit<RecordControl['parts'], 'log'>,
-  ): Promise<RecordControl> {
-    // The Redis log (ioredis) loads only when a fleet shares the edits.
-    const log = options.stateUrl
-      ? await (
-          await import('../../state/redis-records.js')
-        ).RedisRecordLog.connect(options.stateUrl, options.stateOptions)
-      : new MemoryRecordLog();
-    return new RecordControl({ ...parts, log });
+  ): RecordControl {
+    return new RecordControl({ ...parts, log: store.recordLog() });
   }
 
   /** The family's description, or a 404 naming the families there are. */

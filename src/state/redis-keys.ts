@@ -1,0 +1,49 @@
+/**
+ * @module state/redis-keys
+ * Every key the Redis store writes, under one prefix, and what each must hold (spoiled data is
+ * a key of another type: repaired, see redis.ts).
+ */
+import { recordKeys } from './redis-records.js';
+
+/** What a key under the prefix must hold; `integer` is a string holding one. */
+export type KeyKind = 'hash' | 'zset' | 'list' | 'integer';
+
+/** Glob characters in a prefix, escaped for SCAN's MATCH. */
+const globSafe = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
+
+export function keysOf(prefix: string) {
+  return {
+    windows: (keyName: string) => `${prefix}limits:${keyName}`,
+    slots: (keyName: string) => `${prefix}slots:${keyName}`,
+    allWindows: `${globSafe(prefix)}limits:*`,
+    allSlots: `${globSafe(prefix)}slots:*`,
+    clock: `${prefix}clock-offset-ms`,
+    faultOrder: `${prefix}faults:order`,
+    faults: `${prefix}faults:data`,
+    faultCounts: `${prefix}faults:left`,
+    faultSequence: `${prefix}faults:sequence`,
+    stubOrder: `${prefix}stubs:order`,
+    stubs: `${prefix}stubs:data`,
+    stubCounts: `${prefix}stubs:left`,
+    stubSequence: `${prefix}stubs:sequence`,
+    journal: `${prefix}journal`,
+    records: recordKeys(prefix),
+  };
+}
+
+/**
+ * The KEYS of a turn's script (redis-scripts.ts TURN), in its order, and what each must hold:
+ * the five of every turn (redis-batch.ts's FIXED_KEYS), then each key name's windows hash and
+ * slots.
+ */
+export function turnKeys(k: ReturnType<typeof keysOf>, keyNames: readonly string[]) {
+  const owned: [string, KeyKind][] = [
+    [k.clock, 'integer'],
+    [k.faultOrder, 'zset'],
+    [k.stubOrder, 'zset'],
+    [k.journal, 'list'],
+    [k.records.version, 'integer'],
+  ];
+  for (const name of keyNames) owned.push([k.windows(name), 'hash'], [k.slots(name), 'zset']);
+  return { keys: owned.map(([key]) => key), owned };
+}
