@@ -314,3 +314,19 @@ describe('cold-start targets (issue 32)', () => {
     expect(text).toContain('| `createMockApp()` after the import | 80 ms | 80, 90, 70 | 80 ms |');
   });
 });
+
+describe('state-store targets (issue 32)', () => {
+  const judged = (throughputRatio?: number, p99Ratio?: number) =>
+    checkTargets({ ...report([]), stateStore: { section: '', throughputRatio, p99Ratio } })
+      .filter((c) => c.target.startsWith('Redis store'))
+      .map((c) => c.ok);
+
+  it('meet 0.80 of memory and p99 within 1.3x, and only those', () => {
+    expect(judged(0.8, 1.3)).toEqual([true, true]);
+    expect(judged(0.79, 1.31)).toEqual([false, false]);
+  });
+
+  it('count a comparison not measured as not met', () => {
+    expect(judged()).toEqual([false, false]);
+  });
+});

@@ -14,6 +14,7 @@ import type { StartupResult } from './startup.js';
 import type { ColdStartReport, StartKind } from './cold-start.js';
 import { median } from './stats.js';
 import { sizeChecks, type SizeReport } from './sizes.js';
+import { storeChecks, type StoreComparison } from './state-store.js';
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 
@@ -98,6 +99,8 @@ export interface BenchReport {
   coldStart?: ColdStartReport;
   /** The production install and the container image's layers (issue 32); absent when not measured. */
   sizes?: SizeReport;
+  /** The Redis store against memory (issue 32); absent when not run. */
+  stateStore?: StoreComparison;
 }
 
 export function machine(): Machine {
@@ -236,6 +239,7 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
   }
   if (report.coldStart) checks.push(...coldStartChecks(report.coldStart));
   if (report.sizes) checks.push(...sizeChecks(report.sizes));
+  if (report.stateStore) checks.push(...storeChecks(report.stateStore));
   return checks;
 }
 
@@ -454,6 +458,7 @@ export function toMarkdown(report: BenchReport): string {
   }
   if (report.coldStart) lines.push(...coldStartSection(report.coldStart));
   lines.push(...buildComparison(report));
+  if (report.stateStore) lines.push(report.stateStore.section);
   const checks = checkTargets(report);
   const met = checks.filter((c) => c.ok).length;
   lines.push(

@@ -46,7 +46,7 @@ import {
   type Scenario,
 } from './scenarios.js';
 import { BENCH_KEY, combineStartups, probeStartup, type StartupResult } from './startup.js';
-import { compareStores } from './state-store.js';
+import { compareStores, type StoreComparison } from './state-store.js';
 import { installPacked, measureColdStarts, type ColdStartReport } from './cold-start.js';
 import { measureSizes, type SizeReport } from './sizes.js';
 import { writeFileSync } from 'node:fs';
@@ -338,6 +338,14 @@ if (coldStartRounds > 0) {
   sizes = measureSizes(project);
 }
 
+// The shared state store's cost (one instance, Redis against memory): skipped for one scenario.
+let stateStore: StoreComparison | undefined;
+if (!values.only && values['state-store']) {
+  log('state store: one instance with Redis against the same in memory');
+  stateStore = await compareStores(settings);
+  writeFileSync(STATE_REPORT, stateStore.section);
+}
+
 const report: BenchReport = {
   date: new Date().toISOString(),
   machine: machine(),
@@ -347,16 +355,9 @@ const report: BenchReport = {
   startup,
   coldStart,
   sizes,
+  stateStore,
 };
 // The key is a demo key, but reports never carry key values.
 if (JSON.stringify(report).includes(BENCH_KEY))
   throw new Error('the report would contain the API key');
 process.stdout.write(writeReport(report));
-
-// The shared state store's cost (one instance, Redis against memory): skipped for one scenario.
-if (!values.only && values['state-store']) {
-  log('state store: one instance with Redis against the same in memory');
-  const section = await compareStores(settings);
-  writeFileSync(STATE_REPORT, section);
-  process.stdout.write(`\n${section}`);
-}

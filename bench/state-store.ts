@@ -107,10 +107,42 @@ async function startMock(stateUrl?: string): Promise<Mock> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Runs the comparison and returns its Markdown section (or a note when redis-server is missing). */
-export async function compareStores(settings: StoreSettings): Promise<string> {
+/** Issue 32: Redis-backed throughput at least this share of memory's, p99 at most this multiple. */
+export const STORE_TARGETS = { throughputRatio: 0.8, p99Factor: 1.3 } as const;
+
+export interface StoreComparison {
+  /** The Markdown section: the table and the ratios, or why nothing was measured. */
+  section: string;
+  /** Medians of the rounds' own ratios (Redis / memory); absent when not measured. */
+  throughputRatio?: number;
+  p99Ratio?: number;
+}
+
+/** The state store's targets, each with its measure (not measured: not met). */
+export function storeChecks(
+  c: StoreComparison,
+): { target: string; measured: string; ok: boolean }[] {
+  const not = 'not measured (redis-server missing)';
+  return [
+    {
+      target: `Redis store (${SCENARIO}): throughput >= ${STORE_TARGETS.throughputRatio} of the same instance in memory, same rounds`,
+      measured: c.throughputRatio === undefined ? not : c.throughputRatio.toFixed(2),
+      ok: c.throughputRatio !== undefined && c.throughputRatio >= STORE_TARGETS.throughputRatio,
+    },
+    {
+      target: `Redis store (${SCENARIO}): p99 <= ${STORE_TARGETS.p99Factor}x memory's, same rounds`,
+      measured: c.p99Ratio === undefined ? not : `${c.p99Ratio.toFixed(2)}x`,
+      ok: c.p99Ratio !== undefined && c.p99Ratio <= STORE_TARGETS.p99Factor,
+    },
+  ];
+}
+
+/** Runs the comparison: its Markdown section and ratios (or a note when redis-server is missing). */
+export async function compareStores(settings: StoreSettings): Promise<StoreComparison> {
   if (!redisAvailable())
-    return '## State store\n\nNot measured: redis-server is not installed on this machine.\n';
+    return {
+      section: '## State store\n\nNot measured: redis-server is not installed on this machine.\n',
+    };
   const redis = await TestRedis.start();
   const client = new Redis(redis.url);
   const memory = await startMock();
@@ -149,7 +181,7 @@ export async function compareStores(settings: StoreSettings): Promise<string> {
   );
   const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
   const errors = rows.reduce((n, x) => n + x.redis.result.non2xx + x.redis.result.errors, 0);
-  return [
+  const section = [
     '## State store (one instance, Redis against memory)',
     '',
     `Scenario ${SCENARIO}, ${settings.connections} connections, ${settings.rounds} round(s) of ${settings.durationSeconds} s, medians; redis-server on the same machine.`,
@@ -164,6 +196,7 @@ export async function compareStores(settings: StoreSettings): Promise<string> {
       `${errors > 0 ? `; ${errors} non-2xx or failed requests under Redis` : ''}.`,
     '',
   ].join('\n');
+  return { section, throughputRatio: median(ratios), p99Ratio: median(p99Ratios) };
 }
 
 if (process.argv[1]?.endsWith('state-store.ts')) {
@@ -175,12 +208,13 @@ if (process.argv[1]?.endsWith('state-store.ts')) {
       connections: { type: 'string', default: '50' },
     },
   });
-  process.stdout.write(
-    await compareStores({
-      rounds: Number(values.rounds),
-      durationSeconds: Number(values.duration),
-      warmupSeconds: Number(values.warmup),
-      connections: Number(values.connections),
-    }),
-  );
+  const comparison = await compareStores({
+    rounds: Number(values.rounds),
+    durationSeconds: Number(values.duration),
+    warmupSeconds: Number(values.warmup),
+    connections: Number(values.connections),
+  });
+  process.stdout.write(comparison.section);
+  for (const c of storeChecks(comparison))
+    process.stdout.write(`${c.target}: ${c.measured} ${c.ok ? '(met)' : '(not met)'}\n`);
 }
