@@ -207,7 +207,9 @@ export function delivery() {
       // Without a socket (in-process), the end of the stream is the end of the response.
       if (ended && !outgoing) slot?.release(n);
     });
-    // The declared length stays: a cut body then really arrives shorter than announced.
+    // The declared length stays: a cut body then really arrives shorter than announced. Cleared
+    // first: Hono wraps a response set over another in a web Response, to copy the same headers.
+    c.res = undefined;
     c.res = new Response(body, { status: res.status, headers: res.headers });
   });
 }
