@@ -92,12 +92,12 @@ describe('bench targets', () => {
     expect(verdicts(missed, 'products-list').map((c) => c.ok)).toEqual([false, false, false]);
   });
 
-  it('holds by-ID reads to 60% and cross-reference or search to 50%, and reports other rows without a verdict', () => {
+  it('holds by-ID reads to 80% and cross-reference or search to 70% (issue 32), and reports other rows without a verdict', () => {
     const rows = [
-      row('part-by-id', '1', 'byId', side(6_000, 50), side(10_000, 20)),
-      row('tool-by-id', '1', 'byId', side(5_900, 50), side(10_000, 20)),
-      row('search-3-filters', '1', 'heavy', side(500, 50), side(1_000, 20)),
-      row('cross-reference-200', '1', 'heavy', side(490, 50), side(1_000, 20)),
+      row('part-by-id', '1', 'byId', side(8_000, 50), side(10_000, 20)),
+      row('tool-by-id', '1', 'byId', side(7_900, 50), side(10_000, 20)),
+      row('search-3-filters', '1', 'heavy', side(700, 50), side(1_000, 20)),
+      row('cross-reference-200', '1', 'heavy', side(690, 50), side(1_000, 20)),
       row('boards-filtered-sorted', '1', undefined, side(1, 50), side(10_000, 20)),
     ];
     const checks = checkTargets(report(rows));
@@ -107,13 +107,16 @@ describe('bench targets', () => {
       ),
     ).toEqual([[true], [false], [true], [false]]);
     expect(checks.some((c) => c.target.includes('boards-filtered-sorted'))).toBe(false);
+    // Each judged row prints its target whole, the percentage as a person writes it.
+    expect(verdicts(report(rows), 'search-3-filters')[0].target).toContain('>= 70% of bare');
+    expect(verdicts(report(rows), 'part-by-id')[0].target).toContain('>= 80% of bare');
   });
 
   it('with rounds, judges by the median of the ratios of the rounds and shows their spread', () => {
     // Round 2's baseline ran on a slower machine state: its pair still compares like with like.
     const rounds = [
       { mock: side(6_000, 30), baseline: side(10_000, 20) },
-      { mock: side(3_600, 30), baseline: side(5_000, 21) },
+      { mock: side(4_100, 30), baseline: side(5_000, 21) },
       { mock: side(9_000, 33), baseline: side(10_000, 20) },
     ];
     const r = rowFromRounds(
@@ -128,11 +131,12 @@ describe('bench targets', () => {
     );
     expect(r.mock.requestsPerSecond).toBe(6_000);
     expect(r.baseline.requestsPerSecond).toBe(10_000);
-    expect(r.mock.requests).toBe(6_000 * 8 + 3_600 * 8 + 9_000 * 8);
+    expect(r.mock.requests).toBe(6_000 * 8 + 4_100 * 8 + 9_000 * 8);
+    // The median round's 0.82 meets the 0.80 target, though the median req/s (6,000 / 10,000) would not.
     expect(verdicts(report([r]), 'part-by-id')).toEqual([
-      expect.objectContaining({ ok: true, measured: expect.stringMatching(/^72\.0% /) }),
+      expect.objectContaining({ ok: true, measured: expect.stringMatching(/^82\.0% /) }),
     ]);
-    expect(toMarkdown(report([r]))).toContain('| **0.72** | 0.60-0.90 |');
+    expect(toMarkdown(report([r]))).toContain('| **0.82** | 0.60-0.90 |');
     const list = rowFromRounds(
       {
         scenario: 'products-list',

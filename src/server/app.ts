@@ -11,6 +11,7 @@ import type { AppEnv } from './env.js';
 import { buildState, type MockState } from './mock-state.js';
 import { mountRoutes } from './mount.js';
 import type { AppOptions } from './options.js';
+import { RememberingRouter } from './route-memo.js';
 
 export type { MockState } from './mock-state.js';
 
@@ -18,7 +19,7 @@ export type MockApp = Hono<AppEnv> & { state: MockState };
 
 export async function createApp(partial: Partial<AppOptions> = {}): Promise<MockApp> {
   const parts = await buildState(partial);
-  const app = new Hono<AppEnv>() as MockApp;
+  const app = new Hono<AppEnv>({ router: new RememberingRouter() }) as MockApp;
   app.state = parts.state;
   mountRoutes(app, parts);
   return app;

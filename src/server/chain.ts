@@ -15,6 +15,8 @@ import type { AppEnv } from './env.js';
  * One step of a route: Hono's middleware shape, except that a step with nothing to do after the
  * rest (auth, rate limit, validation) may be a plain function that returns `next()` or throws,
  * without the promise and the extra turn of the queue an async function costs on every request.
+ * `next()` returns nothing when the rest answered at once: a step returns it or awaits it, and
+ * never calls `.then` on it.
  */
 export type Step = (c: Context<AppEnv>, next: Next) => Response | void | Promise<Response | void>;
 
@@ -22,20 +24,39 @@ export function chain(
   steps: readonly Step[],
   onError: ErrorHandler<AppEnv>,
 ): MiddlewareHandler<AppEnv> {
-  async function run(c: Context<AppEnv>, i: number): Promise<void> {
+  /** A step's outcome: its Response becomes `c.res` unless a step finalized it already. */
+  function settle(c: Context<AppEnv>, res: Response | void): void {
+    if (res && !c.finalized) c.res = res;
+  }
+  /** A step's error becomes the app's error answer right there. */
+  function fail(c: Context<AppEnv>, error: unknown): void | Promise<void> {
+    if (!(error instanceof Error)) throw error;
+    c.error = error;
+    const res = onError(error, c);
+    if (res instanceof Promise)
+      return res.then((answer) => {
+        c.res = answer;
+      });
+    c.res = res;
+  }
+  /**
+   * Runs step i and those after it. Steps that answer at once run without a promise or a turn of
+   * the queue (most of a request's steps: auth, rate limit, validation, the handler).
+   */
+  function run(c: Context<AppEnv>, i: number): void | Promise<void> {
     const step = steps[i];
     if (!step) return;
-    let res: Response | void;
-    let failed = false;
+    let res: Response | void | Promise<Response | void>;
     try {
-      res = await step(c, () => run(c, i + 1));
+      res = step(c, (() => run(c, i + 1)) as Next);
     } catch (error) {
-      if (!(error instanceof Error)) throw error;
-      c.error = error;
-      res = await onError(error, c);
-      failed = true;
+      return fail(c, error);
     }
-    if (res && (!c.finalized || failed)) c.res = res;
+    if (!(res instanceof Promise)) return settle(c, res);
+    return res.then(
+      (answer) => settle(c, answer),
+      (error: unknown) => fail(c, error),
+    );
   }
   return async function routeSteps(c) {
     await run(c, 0);

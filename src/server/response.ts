@@ -9,15 +9,18 @@
 
 /** Where a response built here keeps its body length (a property: a WeakMap entry per response cost more). */
 const BODY_LENGTH = Symbol('bodyLength');
-type Sized = Response & { [BODY_LENGTH]?: number };
+/** And the body it was built with, so a step that needs the bytes again does not read them back through a web stream. */
+const BODY = Symbol('body');
+type Sized = Response & { [BODY_LENGTH]?: number; [BODY]?: string | Uint8Array<ArrayBuffer> };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const byteLength = (body: string | Uint8Array): number =>
   typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 
-function sized(res: Sized, length: number): Response {
+function sized(res: Sized, length: number, body: string | Uint8Array<ArrayBuffer>): Response {
   res[BODY_LENGTH] = length;
+  res[BODY] = body;
   return res;
 }
 
@@ -35,6 +38,7 @@ export function bytesResponse(
       headers: { 'content-type': contentType, ...headers, 'content-length': String(length) },
     }),
     length,
+    body,
   );
 }
 
@@ -62,4 +66,12 @@ export function declaredLength(res: Response): number | undefined {
   if (known !== undefined) return known;
   const header = res.headers.get('content-length');
   return header === null ? undefined : Number(header);
+}
+
+const UTF8 = new TextEncoder();
+
+/** The body bytes of a response built here (undefined for any other): what reading it would give, without the read. */
+export function knownBody(res: Response): Uint8Array<ArrayBuffer> | undefined {
+  const body = (res as Sized)[BODY];
+  return typeof body === 'string' ? UTF8.encode(body) : body;
 }

@@ -15,7 +15,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AppEnv } from '../env.js';
 import { CLIENT_CLOSED_REQUEST } from '../errors.js';
-import { declaredLength } from '../response.js';
+import { declaredLength, knownBody } from '../response.js';
 import { SLOW_TICK_MS, type BodyShape } from '../qa/actions.js';
 
 /** A body larger than this is written chunk by chunk (smaller ones go to the socket in one write). */
@@ -186,7 +186,9 @@ export function delivery() {
       progress.wholeBody = length;
       return;
     }
-    if (head || !res.body) {
+    // Our own responses say what their body is without `res.body` (which builds the web Response).
+    const known = head ? undefined : knownBody(res);
+    if (head || (!known && !res.body)) {
       // Over HTTP the close reports none written.
       if (!outgoing) slot?.release(0);
       return;
@@ -196,7 +198,7 @@ export function delivery() {
       slot?.release(length ?? (await res.clone().arrayBuffer()).byteLength);
       return;
     }
-    const bytes = new Uint8Array(await res.arrayBuffer());
+    const bytes = known ?? new Uint8Array(await res.arrayBuffer());
     progress.streamed = 0;
     const cut = socket && (() => socket.destroy());
     const body = chunkedBody(bytes, cut, shape ?? {}, (n, ended) => {
@@ -205,7 +207,9 @@ export function delivery() {
       // Without a socket (in-process), the end of the stream is the end of the response.
       if (ended && !outgoing) slot?.release(n);
     });
-    // The declared length stays: a cut body then really arrives shorter than announced.
+    // The declared length stays: a cut body then really arrives shorter than announced. Cleared
+    // first: Hono wraps a response set over another in a web Response, to copy the same headers.
+    c.res = undefined;
     c.res = new Response(body, { status: res.status, headers: res.headers });
   });
 }

@@ -140,8 +140,11 @@ function readIncoming(incoming: IncomingMessage, bounds: BodyBounds): Promise<Bo
       clearTimeout(timer);
       resolve(decodeUtf8(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
     });
-    // Node reports a client that closed mid-body as an 'aborted' error; a close without 'end' is the same.
-    incoming.on('error', () => fail(new ClientGoneError(size, declared)));
-    incoming.on('close', () => fail(new ClientGoneError(size, declared)));
+    // Node reports a client that closed mid-body as an 'aborted' error; a close without 'end' is the
+    // same. Every request closes once answered: the error (and its stack) is made only when it is one.
+    for (const event of ['error', 'close'])
+      incoming.on(event, () => {
+        if (!settled) fail(new ClientGoneError(size, declared));
+      });
   });
 }

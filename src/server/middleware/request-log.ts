@@ -11,7 +11,7 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.js';
 import { splitUrl } from '../query-string.js';
 import { redactQueryKeys, type IsSecret } from './query-keys.js';
-import { requestRecord } from './request-record.js';
+import { requestRecorder } from './request-record.js';
 import { ADMIN_PREFIX } from '../qa/admin-prefix.js';
 import { Journal } from '../../state/journal.js';
 import type { JournalEntry, StateStore } from '../../state/store.js';
@@ -32,6 +32,7 @@ export function requestLog(options: {
   keyPurpose?: (name: string) => string | undefined;
 }) {
   const { store, now, instance, log, isSecret, shortestSecret, keyPurpose } = options;
+  const requestRecord = requestRecorder(isSecret, keyPurpose);
   let counter = 0;
   return createMiddleware<AppEnv>(async function logRequest(c, next) {
     const started = performance.now();
@@ -51,7 +52,7 @@ export function requestLog(options: {
         operation: c.get('operation')?.operationId ?? null,
         ms: Math.round((performance.now() - started) * 100) / 100,
         instance,
-        ...(c.get('operation') ? requestRecord(c, isSecret, keyPurpose) : {}),
+        ...(c.get('operation') ? requestRecord(c) : {}),
       };
       // Control calls are the test's own, not what its client sent: kept out of the API journal.
       if (!control) store.record(entry);

@@ -17,6 +17,7 @@ import {
   type Validators,
 } from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
+import { deepFreeze } from '../deep-freeze.js';
 import { badRequest } from '../errors.js';
 import { Lru } from '../lru.js';
 import { parseQueryString, splitUrl } from '../query-string.js';
@@ -29,14 +30,6 @@ const INPUT_CACHE_MAX_URL = 1024;
 /** Parsed bodies kept, and the longest body text kept (a 200-number cross-reference is about 4 KiB). */
 const BODY_CACHE_ENTRIES = 1024;
 const BODY_CACHE_MAX_TEXT = 16 * 1024;
-
-const deepFreeze = <T>(value: T): T => {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-};
 
 export function inputValidation(options: { validators: Validators; isSecret?: IsSecret }) {
   const { validators, isSecret } = options;
