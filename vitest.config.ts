@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './src/testing/longest-first.js';
 
 /**
  * The mock's own tests in three projects, run together by `npm test` (`vitest run`), one by one
@@ -84,6 +85,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: WORKERS,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
