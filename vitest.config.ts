@@ -9,7 +9,7 @@ import LongestFirstSequencer from './src/testing/longest-first.js';
  *   refuses them), all files in shared worker threads so the graph is imported once per worker:
  *   the inner loop;
  * - e2e: real sockets, spawned commands, redis-server, Chromium, in worker processes that files
- *   share too (each file closes what it starts; 41 of these files took 24 s instead of 66 s);
+ *   share too, sparing each file a fresh process and module graph (each file closes what it starts);
  * - package: the compiled package as a user gets it (npx, npm pack and an install), a process each.
  * Every test file not listed below is a unit test; a listed one that no longer needs its socket or
  * process can leave the list. The contract suite itself has its own config (contract-tests/).
