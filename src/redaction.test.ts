@@ -164,10 +164,13 @@ describe('any case mix or encoding of a key is redacted (property)', () => {
     base64: (s) => Buffer.from(s).toString('base64'),
     base64url: (s) => Buffer.from(s).toString('base64url'),
   };
-  const key = fc.oneof(
-    fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }),
-    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
-  );
+  // A key found in the marker itself ('*', '**') is still "held" once redacted, whatever redaction does.
+  const key = fc
+    .oneof(
+      fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+    )
+    .filter((s) => !REDACTED.includes(s));
   const caseMix = (s: string, flips: boolean[]) =>
     [...s].map((c, i) => (flips[i % flips.length] ? c.toUpperCase() : c.toLowerCase())).join('');
 

@@ -41,10 +41,11 @@ export function mountOperations(
     store,
     validators,
     maxDurationMs: options.maxQaDurationMs,
+    sleep: options.sleep,
   });
   const pipeline: Step[] = [
     // Outermost: writes the body (cut or slowed when QA asked) and tells the rate limiter when it is done.
-    delivery(),
+    delivery({ sleep: options.sleep }),
     // Sees every response whole, before delivery cuts or slows it.
     ...(options.validateResponses ? [responseCheck({ validators })] : []),
     // Varies every answer the steps below build, as the document allows; absent when off.

@@ -9,7 +9,7 @@ import type { RedisStoreOptions } from '../state/redis.js';
 import type { Dataset, Scale } from '../fixtures/dataset.js';
 import type { FaultPlanOptions } from './qa/fault-plan.js';
 import { MAX_QA_DURATION_MS } from './qa/actions.js';
-import { systemClock, type Clock } from '../state/clock.js';
+import { systemClock, systemSleep, type Clock, type Sleep } from '../state/clock.js';
 import { DEFAULT_KEYS_FILE, type EnvironmentName } from './keys.js';
 import { DEFAULT_TIERS_FILE, type Tier } from './tiers.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from './middleware/read-body.js';
@@ -33,6 +33,8 @@ export interface AppOptions {
   /** Applied to every tier (e.g. a QA run with `{ requestsPerMinute: 5, minuteWindowSeconds: 10 }`). */
   tierOverride: Partial<Tier>;
   clock: Clock;
+  /** How QA delays and dribbles wait (real timers; tests drive a ManualSleep instead of sleeping). */
+  sleep: Sleep;
   /** Public origin for absolute hrefs, e.g. `http://127.0.0.1:4010`. */
   origin: string;
   /** Check every response against the document before sending it (off unless the caller asks: `--validate-responses`, the tests' setups). */
@@ -77,6 +79,7 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     tiersFile: DEFAULT_TIERS_FILE,
     tierOverride: {},
     clock: systemClock,
+    sleep: systemSleep,
     origin: `http://localhost:${DEFAULT_PORT}`,
     validateResponses: false,
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,

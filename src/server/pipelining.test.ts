@@ -14,49 +14,69 @@ import {
   mockServers,
   rawConnection,
   requestText,
-  sleep,
   usage,
 } from '../testing/http.js';
+import { ManualSleep } from '../state/clock.js';
 
 const start = mockServers();
 
 describe('1. a concurrency slot is given back exactly once', () => {
-  const parallelPair = async (server: RunningServer) =>
-    (
-      await Promise.all(
-        [1, 2].map(() =>
-          fetch(`${server.url}/packages?limit=1`, {
-            headers: { 'x-api-key': DEMO.production, prefer: 'delay=300' },
-          }),
-        ),
-      )
-    ).map((r) => r.status);
+  /**
+   * Two requests at once, each held by a QA delay the test then ends: both get their 200 when both
+   * slots are free (a 429 answers at once, and shows in the statuses).
+   */
+  const parallelPair = async (server: RunningServer, timers: ManualSleep) => {
+    let answered = 0;
+    const pair = Promise.all(
+      [1, 2].map(() =>
+        fetch(`${server.url}/packages?limit=1`, {
+          headers: { 'x-api-key': DEMO.production, prefer: 'delay=300' },
+        }).finally(() => (answered += 1)),
+      ),
+    );
+    await eventually(() => timers.waiting + answered === 2);
+    timers.advance(300);
+    return (await pair).map((r) => r.status);
+  };
+  /** The journal's statuses, newest first, once it holds `count` requests. */
+  const journaled = async (server: RunningServer, count: number) => {
+    await eventually(() => memoryParts(server.app).journal.last().length >= count);
+    return memoryParts(server.app)
+      .journal.last()
+      .map((e) => e.status);
+  };
 
   it('when a pipelining client closes during the first request`s delay', async () => {
-    const server = await start({ tierOverride: { concurrentConnections: 2 } });
+    const timers = new ManualSleep();
+    const server = await start({
+      tierOverride: { concurrentConnections: 2 },
+      sleep: timers.sleep,
+    });
     const client = rawConnection(server);
     const headers = { 'x-api-key': DEMO.production };
     client.socket.write(
       requestText(server, 'GET', api('/packages?limit=1'), { ...headers, prefer: 'delay=1000' }) +
         requestText(server, 'GET', api('/packages?limit=2'), headers),
     );
-    await eventually(() => usage(server)?.inFlight >= 1);
-    await sleep(100);
+    await eventually(() => timers.waiting === 1);
+    expect(usage(server).inFlight).toBe(1);
     client.socket.destroy();
-    await sleep(1500);
+    // The server has seen the close: the slot is free while the delay still runs.
+    await eventually(() => usage(server).inFlight === 0);
+    // The delay runs its course; the one queued behind it is answered (journaled) without being admitted.
+    timers.advance(1000);
+    expect(await journaled(server, 2)).toContain(499);
     expect(usage(server).inFlight).toBe(0);
-    // The delayed request ran its course; the one queued behind it was never admitted.
     expect(usage(server).minute).toBe(1);
-    expect(
-      memoryParts(server.app)
-        .journal.last(2)
-        .map((e) => e.status),
-    ).toContain(499);
-    expect(await parallelPair(server)).toEqual([200, 200]);
+    expect(await parallelPair(server, timers)).toEqual([200, 200]);
   });
 
   it('when a pipelining client closes during a dribbled body, or during an armed delay', async () => {
-    const server = await start({ tierOverride: { concurrentConnections: 2 } });
+    const timers = new ManualSleep();
+    const server = await start({
+      tierOverride: { concurrentConnections: 2 },
+      sleep: timers.sleep,
+    });
     const headers = { 'x-api-key': DEMO.production };
     const slow = rawConnection(server);
     slow.socket.write(
@@ -66,6 +86,9 @@ describe('1. a concurrency slot is given back exactly once', () => {
     await eventually(() => slow.statuses().length === 1);
     slow.socket.destroy();
     await eventually(() => usage(server).inFlight === 0);
+    // The dribble's tick the socket's close interrupted ends; the pipelined request was never admitted.
+    timers.advance(1000);
+    expect(await journaled(server, 2)).toHaveLength(2);
 
     expect(
       (await admin(server, '/scenarios', { method: 'POST', body: '{"delayMs":800}' })).status,
@@ -75,11 +98,14 @@ describe('1. a concurrency slot is given back exactly once', () => {
       requestText(server, 'GET', api('/packages?limit=1'), headers) +
         requestText(server, 'GET', api('/packages?limit=2'), headers),
     );
-    await eventually(() => usage(server)?.inFlight >= 1);
+    await eventually(() => timers.waiting === 1);
+    expect(usage(server).inFlight).toBe(1);
     armed.socket.destroy();
-    await sleep(1200);
+    await eventually(() => usage(server).inFlight === 0);
+    timers.advance(800);
+    expect(await journaled(server, 4)).toHaveLength(4);
     expect(usage(server).inFlight).toBe(0);
-    expect(await parallelPair(server)).toEqual([200, 200]);
+    expect(await parallelPair(server, timers)).toEqual([200, 200]);
   });
 
   it('a pipelined connection counts as one connection: 30 requests on it are all answered, in order', async () => {

@@ -1,8 +1,9 @@
 /**
  * @module clock
- * Time is passed in, never read deep inside: rate limits and faults take a `Clock` so tests can
- * drive them without sleeping, and QA can move the rate-limit clock forward from an admin call
- * (never more than MAX_CLOCK_OFFSET_SECONDS ahead in all, so every date stays printable).
+ * Time is passed in, never read deep inside: rate limits and faults take a `Clock`, and QA delays
+ * and dribbles a `Sleep`, so tests can drive them without sleeping; QA can move the rate-limit
+ * clock forward from an admin call (never more than MAX_CLOCK_OFFSET_SECONDS ahead in all, so
+ * every date stays printable). Moving that clock wakes no sleep: a QA delay is the request's own.
  */
 
 export interface Clock {
@@ -47,6 +48,30 @@ export class ManualClock implements Clock {
   }
   advance(ms: number): void {
     this.ms += ms;
+  }
+}
+
+/** Waits `ms` milliseconds: a QA delay, a dribbled body's tick. */
+export type Sleep = (ms: number) => Promise<void>;
+
+export const systemSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A sleep tests wake by hand: every wait is held until `advance` has passed its end. */
+export class ManualSleep {
+  #now = 0;
+  #waits: { until: number; wake: () => void }[] = [];
+  readonly sleep: Sleep = (ms) =>
+    new Promise((resolve) => this.#waits.push({ until: this.#now + ms, wake: resolve }));
+  /** Waits not yet over. */
+  get waiting(): number {
+    return this.#waits.length;
+  }
+  /** Moves time on by `ms`, waking every wait that ends by then. */
+  advance(ms: number): void {
+    this.#now += ms;
+    const due = this.#waits.filter((w) => w.until <= this.#now);
+    this.#waits = this.#waits.filter((w) => w.until > this.#now);
+    for (const wait of due) wait.wake();
   }
 }
 

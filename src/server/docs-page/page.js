@@ -255,7 +255,8 @@ function requestForm(document, op, sender) {
 
 /**
  * Sends one request and shows its status line and body (JSON indented, other text as it is,
- * a file as its size).
+ * a file as its size). The status line is marked answered (`data-status`) once the body is
+ * shown too, so whoever waits for the mark finds both.
  * @param {string} url @param {RequestInit & { method: string }} init
  * @param {HTMLElement} statusLine @param {HTMLElement} answer
  */
@@ -263,32 +264,36 @@ async function send(url, init, statusLine, answer) {
   try {
     const response = await fetch(url, init);
     const type = response.headers.get('content-type') ?? '';
-    statusLine.dataset.status = String(response.status);
     statusLine.textContent = `${init.method} ${url}: HTTP ${response.status} ${response.statusText}${type ? `, ${type}` : ''}`;
-    if (init.method === 'HEAD') {
-      answer.textContent = `(no body: HEAD; content-length ${response.headers.get('content-length') ?? 'not sent'})`;
-      return;
-    }
-    if (!/json|^text\//.test(type)) {
-      answer.textContent = `(${(await response.arrayBuffer()).byteLength} bytes of ${type || 'an unnamed type'})`;
-      return;
-    }
-    let shown = await response.text();
-    if (type.includes('json')) {
-      try {
-        shown = JSON.stringify(JSON.parse(shown), null, 2);
-      } catch {
-        // Shown as sent: a body that says it is JSON and is not is worth seeing whole.
-      }
-    }
-    answer.textContent =
-      shown.length > MAX_SHOWN_CHARS
-        ? `${shown.slice(0, MAX_SHOWN_CHARS)}\n… (${shown.length - MAX_SHOWN_CHARS} more characters)`
-        : shown;
+    answer.textContent = await shownBody(response, init.method, type);
+    statusLine.dataset.status = String(response.status);
   } catch (error) {
     statusLine.dataset.status = 'failed';
     statusLine.textContent = `${init.method} ${url}: failed (${error instanceof Error ? error.message : String(error)})`;
   }
+}
+
+/**
+ * What the page shows of a response's body.
+ * @param {Response} response @param {string} method @param {string} type
+ * @returns {Promise<string>}
+ */
+async function shownBody(response, method, type) {
+  if (method === 'HEAD')
+    return `(no body: HEAD; content-length ${response.headers.get('content-length') ?? 'not sent'})`;
+  if (!/json|^text\//.test(type))
+    return `(${(await response.arrayBuffer()).byteLength} bytes of ${type || 'an unnamed type'})`;
+  let shown = await response.text();
+  if (type.includes('json')) {
+    try {
+      shown = JSON.stringify(JSON.parse(shown), null, 2);
+    } catch {
+      // Shown as sent: a body that says it is JSON and is not is worth seeing whole.
+    }
+  }
+  return shown.length > MAX_SHOWN_CHARS
+    ? `${shown.slice(0, MAX_SHOWN_CHARS)}\n… (${shown.length - MAX_SHOWN_CHARS} more characters)`
+    : shown;
 }
 
 /** @param {Json} document @param {Operation} op @param {Sender} sender */

@@ -17,11 +17,10 @@ import type { AppEnv } from '../env.js';
 import { CLIENT_CLOSED_REQUEST } from '../errors.js';
 import { declaredLength, knownBody } from '../response.js';
 import { SLOW_TICK_MS, type BodyShape } from '../qa/actions.js';
+import { systemSleep, type Sleep } from '../../state/clock.js';
 
 /** A body larger than this is written chunk by chunk (smaller ones go to the socket in one write). */
 export const DELIVERY_CHUNK_BYTES = 64 * 1024;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Bytes per tick so that `remaining` bytes end by `deadline`, never slower than asked. */
 export function dribbleRate(requested: number, remaining: number, msLeft: number): number {
@@ -40,6 +39,7 @@ function chunkedBody(
   cut: (() => void) | undefined,
   shape: BodyShape,
   onProgress: (written: number, ended: boolean) => void,
+  sleep: Sleep,
 ): ReadableStream<Uint8Array> {
   let offset = 0;
   let pending = 0;
@@ -144,7 +144,9 @@ function passTurn(socket: Socket): void {
   else turns.busy = false;
 }
 
-export function delivery() {
+/** `sleep`: how a dribble's tick waits (real timers unless a test drives it). */
+export function delivery(options: { sleep?: Sleep } = {}) {
+  const sleep = options.sleep ?? systemSleep;
   return createMiddleware<AppEnv>(async function deliver(c, next) {
     const env = c.env as Partial<HttpBindings> | undefined;
     const outgoing = env?.outgoing;
@@ -201,12 +203,18 @@ export function delivery() {
     const bytes = known ?? new Uint8Array(await res.arrayBuffer());
     progress.streamed = 0;
     const cut = socket && (() => socket.destroy());
-    const body = chunkedBody(bytes, cut, shape ?? {}, (n, ended) => {
-      // The stream's own count: a truncated response ends "finished" too once its error is written out.
-      progress.streamed = n;
-      // Without a socket (in-process), the end of the stream is the end of the response.
-      if (ended && !outgoing) slot?.release(n);
-    });
+    const body = chunkedBody(
+      bytes,
+      cut,
+      shape ?? {},
+      (n, ended) => {
+        // The stream's own count: a truncated response ends "finished" too once its error is written out.
+        progress.streamed = n;
+        // Without a socket (in-process), the end of the stream is the end of the response.
+        if (ended && !outgoing) slot?.release(n);
+      },
+      sleep,
+    );
     // The declared length stays: a cut body then really arrives shorter than announced. Cleared
     // first: Hono wraps a response set over another in a web Response, to copy the same headers.
     c.res = undefined;

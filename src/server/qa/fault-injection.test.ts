@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { call, DEMO, testApp, validatorsFor } from '../../testing/mock-app.js';
+import { describe, expect, it, vi } from 'vitest';
+import { call, DEMO, TEST_ORIGIN, testApp, validatorsFor } from '../../testing/mock-app.js';
+import { ManualSleep } from '../../state/clock.js';
 import { FaultPlan } from './fault-plan.js';
-import { parsePrefer, parseRandomFaults, PREFER_RULE } from './actions.js';
+import { parsePrefer, parseRandomFaults, PREFER_RULE, SLOW_TICK_MS } from './actions.js';
 
 describe('Prefer overrides', async () => {
   const app = await testApp();
@@ -44,10 +45,32 @@ describe('Prefer overrides', async () => {
     expect((await call(app, '/products', { headers: { prefer: 'code=500' } })).status).toBe(500);
     expect((await call(app, '/products')).status).toBe(200);
   });
-  it('delays a request', async () => {
-    const started = performance.now();
-    expect((await call(app, '/products', { headers: { prefer: 'delay=120' } })).status).toBe(200);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(100);
+  it('delays a request by what Prefer asks, on the sleep the app is given', async () => {
+    const timers = new ManualSleep();
+    const delayed = await testApp({ sleep: timers.sleep });
+    let answered = false;
+    const answer = call(delayed, '/products', { headers: { prefer: 'delay=120' } }).then((res) => {
+      answered = true;
+      return res;
+    });
+    await vi.waitFor(() => expect(timers.waiting).toBe(1));
+    timers.advance(119);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    timers.advance(1);
+    expect((await answer).status).toBe(200);
+  });
+  it('cuts a truncated body one tick of the given sleep after its first half', async () => {
+    const timers = new ManualSleep();
+    const cutting = await testApp({ sleep: timers.sleep });
+    const res = await cutting.request(`${TEST_ORIGIN}/web-data/v1/products?limit=50`, {
+      headers: { 'x-api-key': DEMO.unlimited, prefer: 'truncate' },
+    });
+    expect(res.status).toBe(200);
+    const read = res.text();
+    await vi.waitFor(() => expect(timers.waiting).toBe(1));
+    timers.advance(SLOW_TICK_MS);
+    await expect(read).rejects.toThrow('truncated');
   });
 });
 

@@ -24,10 +24,9 @@ import {
 import type { FaultPlan } from './fault-plan.js';
 import type { RequestFacts } from '../../state/faults.js';
 import type { StateStore } from '../../state/store.js';
+import { systemSleep, type Sleep } from '../../state/clock.js';
 import { forcedError } from './forced-response.js';
 import { matchFactsOf } from './request-facts.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function preferOf(c: Context<AppEnv>): FaultAction | undefined {
   const header = c.req.header('prefer');
@@ -48,8 +47,11 @@ export function faultInjection(options: {
   store?: Pick<StateStore, 'mayHaveArmed' | 'takeFault'>;
   validators: Validators;
   maxDurationMs?: number;
+  /** How a delay waits (real timers unless a test drives it). */
+  sleep?: Sleep;
 }) {
   const { plan, validators } = options;
+  const sleep = options.sleep ?? systemSleep;
   const store = options.store ?? {
     mayHaveArmed: () => plan.armedCount > 0,
     takeFault: (request: RequestFacts) => plan.takeArmed(request),

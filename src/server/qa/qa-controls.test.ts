@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../listen.js';
 import { call, DEMO, sharedDataset, testApp, memoryParts } from '../../testing/mock-app.js';
 import { parseLatency } from './actions.js';
+import { ManualSleep } from '../../state/clock.js';
 
 const running: RunningServer[] = [];
 afterAll(async () => {
@@ -97,24 +98,33 @@ describe('the concurrent-connection slot', () => {
   });
 
   it('is freed at once, charged nothing, when the client goes away before the response is made (during a delay)', async () => {
-    const server = await start({ tierOverride: { concurrentConnections: 1 } });
+    // The delay waits on a sleep this test drives: it ends when the test says, not after 5 s.
+    const timers = new ManualSleep();
+    const server = await start({
+      tierOverride: { concurrentConnections: 1 },
+      sleep: timers.sleep,
+    });
     const waiting = rawRequest(server, '/packages?limit=1', {
       'x-api-key': DEMO.production,
       prefer: 'delay=5000',
     });
-    await eventually(() => usage(server)?.inFlight === 1);
+    await eventually(() => timers.waiting === 1);
+    expect(usage(server).inFlight).toBe(1);
     waiting.socket.destroy();
-    // Well within the delay: the slot does not wait for the response that nobody will read.
-    await eventually(() => usage(server).inFlight === 0, 2000);
+    // Within the delay: the slot does not wait for the response that nobody will read.
+    await eventually(() => usage(server).inFlight === 0);
     expect(usage(server).bytes).toBe(0);
     expect(
       (await fetch(`${server.url}/packages?limit=1`, { headers: { 'x-api-key': DEMO.production } }))
         .status,
     ).toBe(200);
-    // And once the delay is over, the abandoned request does not count the slot again.
-    await sleep(5200);
+    timers.advance(4999);
+    expect(timers.waiting).toBe(1);
+    // And once the delay is over and the abandoned request answered (journaled), it does not count the slot again.
+    timers.advance(1);
+    await eventually(() => memoryParts(server.app).journal.last().length === 2);
     expect(usage(server).inFlight).toBe(0);
-  }, 15_000);
+  });
 });
 
 describe('data transfer is charged for the body bytes actually written', () => {
