@@ -51,6 +51,31 @@ export function firstDifference(expected: string, actual: string): FirstDifferen
   return undefined;
 }
 
+/**
+ * The failure text when the committed file at `path` is missing or is not `expected` (what
+ * `specPath` gives today), else undefined: the check of every file generated from the document
+ * but the types themselves, whose message also quotes the differing lines.
+ */
+export function staleGenerated(
+  path: string,
+  expected: string,
+  specPath = SPEC_PATH,
+): string | undefined {
+  const shown = relative(process.cwd(), path);
+  let actual = '';
+  try {
+    actual = readFileSync(path, 'utf8');
+  } catch {
+    return `${shown} is missing. Fix: run \`npm run types:gen\` and commit it.`;
+  }
+  const diff = firstDifference(expected, actual);
+  if (!diff) return undefined;
+  return [
+    `${shown} is stale: it does not match ${relative(process.cwd(), specPath)} (first difference at line ${diff.line}).`,
+    `  Fix: run \`npm run types:gen\` and commit ${shown} together with the spec change.`,
+  ].join('\n');
+}
+
 /** Compares the committed types with a fresh generation; returns the failure text or undefined. */
 export async function checkTypesFresh(
   specPath = SPEC_PATH,

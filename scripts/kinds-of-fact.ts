@@ -4,11 +4,9 @@
  * vendor's reference and from us, generated from `spec/openapi.yaml` (never edited by hand).
  * `npm run types:gen` writes it (`--write`); `npm run types:check` fails when it is stale.
  */
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContract, renderKindsTable, UNRELEASED } from '../src/contract/index.js';
-import { firstDifference, runGeneratedFile } from './check-types-fresh.js';
+import { runGeneratedFile, staleGenerated } from './check-types-fresh.js';
 
 export const KINDS_PATH = fileURLToPath(new URL('../docs/kinds-of-fact.md', import.meta.url));
 
@@ -29,19 +27,7 @@ export async function checkKindsFresh(
   path = KINDS_PATH,
   specPath?: string,
 ): Promise<string | undefined> {
-  const expected = await renderKindsDocument(specPath);
-  let actual = '';
-  try {
-    actual = readFileSync(path, 'utf8');
-  } catch {
-    return `${relative(process.cwd(), path)} is missing. Fix: run \`npm run types:gen\` and commit it.`;
-  }
-  const diff = firstDifference(expected, actual);
-  if (!diff) return undefined;
-  return [
-    `${relative(process.cwd(), path)} is stale: it does not match spec/openapi.yaml (first difference at line ${diff.line}).`,
-    `  Fix: run \`npm run types:gen\` and commit docs/kinds-of-fact.md together with the spec change.`,
-  ].join('\n');
+  return staleGenerated(path, await renderKindsDocument(specPath), specPath);
 }
 
 async function main(): Promise<void> {

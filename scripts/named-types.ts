@@ -7,11 +7,10 @@
  * has written `types.gen.ts`, which it aliases); `npm run types:check` fails when it is stale.
  */
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { parse } from 'yaml';
-import { firstDifference, SPEC_PATH, runGeneratedFile } from './check-types-fresh.js';
+import { SPEC_PATH, runGeneratedFile, staleGenerated } from './check-types-fresh.js';
 
 export const NAMED_TYPES_PATH = fileURLToPath(
   new URL('../src/contract/named-types.gen.ts', import.meta.url),
@@ -147,19 +146,7 @@ export async function checkNamedTypesFresh(
   path = NAMED_TYPES_PATH,
   specPath = SPEC_PATH,
 ): Promise<string | undefined> {
-  const expected = await renderNamedTypes(readFileSync(specPath, 'utf8'));
-  let actual = '';
-  try {
-    actual = readFileSync(path, 'utf8');
-  } catch {
-    return `${relative(process.cwd(), path)} is missing. Fix: run \`npm run types:gen\` and commit it.`;
-  }
-  const diff = firstDifference(expected, actual);
-  if (!diff) return undefined;
-  return [
-    `${relative(process.cwd(), path)} is stale: it does not match ${relative(process.cwd(), specPath)} (first difference at line ${diff.line}).`,
-    `  Fix: run \`npm run types:gen\` and commit src/contract/named-types.gen.ts together with the spec change.`,
-  ].join('\n');
+  return staleGenerated(path, await renderNamedTypes(readFileSync(specPath, 'utf8')), specPath);
 }
 
 async function main(): Promise<void> {
