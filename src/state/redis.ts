@@ -484,13 +484,8 @@ export class RedisStore implements StateStore {
   async armed(): Promise<ArmedFault[]> {
     return this.#shared(
       async () => {
-        const flat = await this.#redis.listFaults(...this.#faultKeys());
-        const out: ArmedFault[] = [];
-        for (let i = 0; i < flat.length; i += 2) {
-          const fault = parsed<ArmedFault>(flat[i]);
-          if (fault) out.push({ ...fault, remaining: wholeNumber(Number(flat[i + 1])) });
-          else this.#noteRepairs(1, 'an armed fault that is not JSON (ignored)');
-        }
+        const kept = await this.#listKept<ArmedFault>(this.#faultKeys(), 'an armed fault');
+        const out = kept.map(({ entry, left }) => ({ ...entry, remaining: left }));
         this.#armedSeen = out.length;
         return out;
       },
@@ -554,19 +549,33 @@ export class RedisStore implements StateStore {
   async stubs(): Promise<Stub[]> {
     return this.#shared(
       async () => {
-        const flat = await this.#redis.listFaults(...this.#stubKeys());
-        const out: Stub[] = [];
-        for (let i = 0; i < flat.length; i += 2) {
-          const stub = parsed<Stub>(flat[i]);
-          if (!stub) this.#noteRepairs(1, 'a stub that is not JSON (ignored)');
-          else if (stub.remaining === undefined) out.push(stub);
-          else out.push({ ...stub, remaining: wholeNumber(Number(flat[i + 1])) });
-        }
+        const kept = await this.#listKept<Stub>(this.#stubKeys(), 'a stub');
+        const out = kept.map(({ entry, left }) =>
+          entry.remaining === undefined ? entry : { ...entry, remaining: left },
+        );
         this.#stubsSeen = out.length;
         return out;
       },
       () => this.#local.stubs(),
     );
+  }
+
+  /**
+   * The armed faults or the stubs (the same three keys each, listed by the same script), oldest
+   * first, each with the count it has left; an entry that is not JSON is counted and left out.
+   */
+  async #listKept<T>(
+    keys: [string, string, string],
+    what: string,
+  ): Promise<{ entry: T; left: number }[]> {
+    const flat = await this.#redis.listFaults(...keys);
+    const out: { entry: T; left: number }[] = [];
+    for (let i = 0; i < flat.length; i += 2) {
+      const entry = parsed<T>(flat[i]);
+      if (entry) out.push({ entry, left: wholeNumber(Number(flat[i + 1])) });
+      else this.#noteRepairs(1, `${what} that is not JSON (ignored)`);
+    }
+    return out;
   }
 
   #stubKeys(): [string, string, string] {
