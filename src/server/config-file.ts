@@ -76,6 +76,11 @@ export function readJsonFile(file: string): unknown {
       `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
+  return parseJsonFile(file, text);
+}
+
+/** The JSON value of a file's text already read; bad JSON or a member named twice is a ConfigFileError naming the file. */
+export function parseJsonFile(file: string, text: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;

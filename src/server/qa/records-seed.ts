@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import type { Contract, Validators } from '../../contract/index.js';
 import type { Dataset } from '../../fixtures/dataset.js';
 import { overlayDataset, type RecordEdit } from '../../fixtures/overlay.js';
-import { ConfigFileError, readJsonFile } from '../config-file.js';
+import { ConfigFileError, parseJsonFile } from '../config-file.js';
 import { checkRecord, problemLine, recordFamilies } from './records.js';
 
 /** yaml loads only when a --records file is YAML: a start without one must not pay for it. */
@@ -62,7 +62,9 @@ export function readRecordsFile(file: string): StartRecords {
   } finally {
     closeSync(fd);
   }
-  if (/\.json$/i.test(file)) return { source: `--records ${file}`, families: readJsonFile(file) };
+  // The text read within the bound above, not the file read again.
+  if (/\.json$/i.test(file))
+    return { source: `--records ${file}`, families: parseJsonFile(file, text) };
   try {
     return {
       source: `--records ${file}`,
