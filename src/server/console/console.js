@@ -1,5 +1,5 @@
 // @ts-check
-/* global document, location, sessionStorage, navigator, getSelection, window, AbortController, URLSearchParams, HTMLButtonElement, HTMLSelectElement, setTimeout, clearTimeout */
+/* global document, location, sessionStorage, navigator, getSelection, window, AbortController, URLSearchParams, HTMLButtonElement, HTMLSelectElement, HTMLElement, setTimeout, clearTimeout */
 /**
  * @module console/console
  * The QA console's script: plain DOM, no framework. Everything it shows came from requests the
@@ -572,11 +572,15 @@ function renderFindings(list, text, verdict) {
   /** @type {HTMLElement[]} */
   const items = [];
   text.split('\n').forEach((content, index) => {
-    const li = el('li', { text: content || ' ' });
+    const li = /** @type {HTMLLIElement} */ (el('li', { text: content || ' ' }));
+    li.value = index + 1; // a finding between lines takes no number
     li.dataset.line = String(index + 1);
     items.push(li, ...(byLine.get(index + 1) ?? []));
   });
   list.replaceChildren(...items);
+  // The first finding in view, with the line it names just above it.
+  const first = list.querySelector('li.finding');
+  if (first instanceof HTMLElement) list.scrollTop = Math.max(0, first.offsetTop - list.offsetTop - 60);
 }
 
 /** @param {string} text */
