@@ -250,18 +250,24 @@ describe.runIf(hasChromium)('the QA console in Chromium', () => {
     expect(await adminGet('/records')).toEqual({ edits: [] });
     expect((await adminGet('/requests')).requests).toEqual([]);
 
-    // The token: only ever the admin header of a same-origin call.
+    // The token: only ever the admin header of a same-origin call, and gone at sign-out.
+    expect(await page.evaluate(() => sessionStorage.getItem('mockAdminToken'))).toBe(TOKEN);
+    await page.click('#signout');
+    await page.waitForFunction(
+      () => document.getElementById('live')?.textContent === 'not connected',
+    );
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     expect(page.url()).not.toContain(TOKEN);
     expect(await context.cookies()).toEqual([]);
-    for (const request of seen) {
+    const allHeaders = await Promise.all(seen.map((request) => request.allHeaders()));
+    seen.forEach((request, i) => {
       expect(request.url().startsWith(`${mock.origin}/`), request.url()).toBe(true);
       expect(request.url()).not.toContain(TOKEN);
       expect(request.postData() ?? '').not.toContain(TOKEN);
-      const headers = await request.allHeaders();
-      for (const [name, value] of Object.entries(headers))
+      for (const [name, value] of Object.entries(allHeaders[i]))
         if (name !== 'x-mock-admin-token') expect(value, name).not.toContain(TOKEN);
       expect(request.url()).not.toMatch(/\/x$|csp-report/);
-    }
+    });
     expect(seen.filter((r) => r.headers()['x-mock-admin-token'] === TOKEN).length).toBeGreaterThan(
       10,
     );
