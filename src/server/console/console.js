@@ -580,7 +580,8 @@ function renderFindings(list, text, verdict) {
   list.replaceChildren(...items);
   // The first finding in view, with the line it names just above it.
   const first = list.querySelector('li.finding');
-  if (first instanceof HTMLElement) list.scrollTop = Math.max(0, first.offsetTop - list.offsetTop - 60);
+  if (first instanceof HTMLElement)
+    list.scrollTop = Math.max(0, first.offsetTop - list.offsetTop - 60);
 }
 
 /** @param {string} text */

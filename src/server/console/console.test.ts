@@ -96,6 +96,14 @@ describe.runIf(hasChromium)('the QA console in Chromium', () => {
     await page.waitForSelector('#main:not([hidden])');
     await page.waitForFunction(() => document.getElementById('live')?.textContent === 'live');
 
+    // Every control has a label (or is a button with its text).
+    const unlabelled = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('input, select, textarea'))
+        .filter((c) => (c as HTMLInputElement).labels?.length === 0)
+        .map((c) => c.id),
+    );
+    expect(unlabelled).toEqual([]);
+
     // Faults: the form offers listProducts' own parameters and statuses only.
     await tab(page, 'faults');
     await page.selectOption('#fault-operation', 'listProducts');
@@ -114,6 +122,15 @@ describe.runIf(hasChromium)('the QA console in Chromium', () => {
     await page.waitForSelector('#armed tbody tr');
     expect(await page.textContent('#armed tbody tr')).toContain('status=500');
     await panelShot(page, 'faults');
+    // A second fault, armed and disarmed from its row.
+    await page.fill('#fault-query-offset', '7');
+    await page.click('#fault-arm');
+    await page.waitForFunction(() => document.querySelectorAll('#armed tbody tr').length === 2);
+    await page.locator('#armed tbody tr', { hasText: '"offset":7' }).locator('button').click();
+    await page.waitForFunction(() => document.querySelectorAll('#armed tbody tr').length === 1);
+    expect((await adminGet('/faults')).armed.map((f: { match: unknown }) => f.match)).toEqual([
+      { operationId: 'listProducts', query: { offset: 1 } },
+    ]);
 
     // The journal, live: three requests, the second answered by the fault.
     await tab(page, 'journal');
@@ -151,7 +168,9 @@ describe.runIf(hasChromium)('the QA console in Chromium', () => {
     const detail = (await page.textContent('#detail-json')) ?? '';
     expect(detail).toContain(HOSTILE_UA);
     expect(detail).toContain(HOSTILE_QUERY);
-    await page.locator('#journal tbody tr').nth(0).locator('button').click();
+    // From the keyboard: the row's own button, focused and pressed.
+    await page.locator('#journal tbody tr').nth(0).locator('button').focus();
+    await page.keyboard.press('Enter');
     const bodyDetail = (await page.textContent('#detail-json')) ?? '';
     expect(bodyDetail).toContain('abc\\u{202E}gnp.exe');
     expect(bodyDetail).not.toContain('\u202E');
@@ -192,6 +211,13 @@ describe.runIf(hasChromium)('the QA console in Chromium', () => {
       images: unknown;
     };
     expect(stubbed.images).toEqual([]);
+    await page.locator('#stubs tbody tr button').click();
+    await page.waitForFunction(() => document.querySelectorAll('#stubs tbody tr').length === 0);
+    expect(await adminGet('/stubs')).toEqual({ stubs: [] });
+    const unstubbed = (await (await call(`/products/${encodeURIComponent(productId)}`)).json()) as {
+      images: unknown[];
+    };
+    expect(unstubbed.images.length).toBeGreaterThan(0);
 
     // Records: find, check live, put; the edit is in force in a list request.
     await tab(page, 'records');

@@ -182,7 +182,7 @@ h1{font-size:1.3rem;margin:0 0 .5rem}h2{font-size:1.15rem;margin:.5rem 0}h3{font
 nav{display:flex;gap:.25rem;padding:.5rem 1.5rem;border-bottom:1px solid #c8c8c8}
 main{padding:0 1.5rem 3rem}
 button{font:inherit;padding:.25rem .75rem;border:1px solid #1d4f91;border-radius:4px;background:#1d4f91;color:#fff;cursor:pointer}
-button[aria-selected=true]{background:#0b2a52}
+button[aria-selected=true]{background:#fff;color:#0b2a52;font-weight:600;box-shadow:inset 0 -3px 0 #0b2a52}
 button.quiet{background:#fff;color:#1d4f91}
 button:disabled{background:#6b6b6b;border-color:#6b6b6b}
 :focus-visible{outline:3px solid #b34700;outline-offset:2px}
