@@ -91,6 +91,12 @@ describe.runIf(hasChromium)('the QA console in Chromium', () => {
     expect(await page.textContent('#status')).toBe('Not signed in.');
     expect(await page.textContent('#signin-help')).toContain('--admin-token');
     await page.locator('header').screenshot({ path: shot('signin').pathname });
+    await page.fill('#token', 'not-the-token');
+    await page.press('#token', 'Enter');
+    await page.waitForFunction(() =>
+      /refused/.test(document.getElementById('status')?.textContent ?? ''),
+    );
+    expect(await page.isHidden('#main')).toBe(true);
     await page.fill('#token', TOKEN);
     await page.press('#token', 'Enter');
     await page.waitForSelector('#main:not([hidden])');
@@ -152,6 +158,11 @@ describe.runIf(hasChromium)('the QA console in Chromium', () => {
     await page.selectOption('#f-status', '5');
     expect(await page.locator('#journal tbody tr').count()).toBe(1);
     await page.selectOption('#f-status', '');
+    await page.fill('#f-text', 'offset=2');
+    expect(await page.locator('#journal tbody tr').allTextContents()).toEqual([
+      expect.stringContaining('offset=2'),
+    ]);
+    await page.fill('#f-text', '');
     expect(await adminGet('/faults')).toEqual({ armed: [] });
 
     // Hostile strings in the user-agent, the query and a JSON body: text only.
