@@ -50,7 +50,9 @@ export function takeDryRun(body: Record<string, unknown>): {
 }
 
 /** The verdict on a stub as the judge read it: its problems, or the stub and its warnings. */
-export function stubVerdict(read: InputProblem[] | { warnings?: readonly string[] }): Verdict {
+export function stubVerdict(
+  read: InputProblem[] | { warnings?: readonly string[]; respond?: unknown },
+): Verdict {
   if (Array.isArray(read))
     return {
       dryRun: true,
@@ -62,7 +64,9 @@ export function stubVerdict(read: InputProblem[] | { warnings?: readonly string[
     dryRun: true,
     ok: true,
     refusals: [],
-    warnings: (read.warnings ?? []).map((w) => lineOf(w, '/patch', 'inferred fact')),
+    warnings: (read.warnings ?? []).map((w) =>
+      lineOf(w, read.respond === undefined ? '/patch' : '/respond', 'inferred fact'),
+    ),
   };
 }
 
