@@ -4,7 +4,7 @@
  */
 import type { Operation, ParsedInput } from '../contract/index.js';
 import type { KeyRecord } from './keys.js';
-import type { SlotHandle } from '../state/store.js';
+import type { JournalFault, SlotHandle } from '../state/store.js';
 import type { ApiContext } from './context.js';
 import type { BodyShape } from './qa/actions.js';
 
@@ -30,6 +30,8 @@ export interface AppEnv {
     rateLimitHeaders: Record<string, string>;
     /** The stub that answered this request, if one did (the journal names it). */
     stub: { id: string; unchecked: boolean; skipped?: string };
+    /** The QA fault that shaped this answer, and who asked for it (the journal names it). */
+    fault: JournalFault;
     /** The rate limiter's concurrent-connection slot, released by the delivery step with the body bytes actually written. */
     slot: SlotHandle;
   };

@@ -61,6 +61,7 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
         plan: faults,
         store,
         records,
+        tiers: parts.tiers,
         sampleAnswer: sampleAnswerOf({
           api: apis[0],
           validators: state.validators,

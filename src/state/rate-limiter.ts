@@ -20,17 +20,12 @@ export interface Tier {
 
 const MS_PER_SECOND = 1000;
 
-interface Window {
+export interface Window {
   startedAt: number;
   used: number;
 }
 
-interface KeyState {
-  minute: Window;
-  hour: Window;
-  transfer: Window;
-  inFlight: number;
-}
+type KeyState = LimitWindows;
 
 export type LimitKind =
   'requests per minute' | 'requests per hour' | 'concurrent connections' | 'data transfer';
@@ -52,6 +47,8 @@ export type Admission =
   | { ok: true; limit: number; remaining: number; slot: Slot }
   | { ok: false; kind: LimitKind; retryAfterSeconds: number; limit: number };
 
+type Refusal = Extract<Admission, { ok: false }>;
+
 /** Opens a new window when the current one has run out. */
 function roll(window: Window, now: number, seconds: number): void {
   if (now - window.startedAt >= seconds * MS_PER_SECOND) {
@@ -68,7 +65,7 @@ function refusal(
   seconds: number,
   now: number,
   announced: number,
-): Admission | undefined {
+): Refusal | undefined {
   if (window.used < limit) return undefined;
   const waitMs = window.startedAt + seconds * MS_PER_SECOND - now;
   return {
@@ -77,6 +74,66 @@ function refusal(
     retryAfterSeconds: Math.max(1, Math.ceil(waitMs / MS_PER_SECOND)),
     limit: announced,
   };
+}
+
+/** The windows and slots of one key, as the limiter keeps them (epoch ms on the mock's clock). */
+export interface LimitWindows {
+  minute: Window;
+  hour: Window;
+  transfer: Window;
+  inFlight: number;
+}
+
+/**
+ * The limit that refuses a key's next request at `now` (its windows already rolled), else
+ * undefined: what `admit` answers, and what the QA console shows as the next `Retry-After`.
+ */
+export function nextRefusal(tier: Tier, state: LimitWindows, now: number): Refusal | undefined {
+  const refused =
+    refusal(
+      'requests per minute',
+      state.minute,
+      tier.requestsPerMinute,
+      tier.minuteWindowSeconds,
+      now,
+      tier.requestsPerMinute,
+    ) ??
+    refusal(
+      'requests per hour',
+      state.hour,
+      tier.requestsPerHour,
+      tier.hourWindowSeconds,
+      now,
+      tier.requestsPerHour,
+    ) ??
+    // A transfer refusal announces the request limit: `x-ratelimit-limit` counts requests.
+    refusal(
+      'data transfer',
+      state.transfer,
+      tier.bytesPerWindow,
+      tier.transferWindowSeconds,
+      now,
+      tier.requestsPerMinute,
+    );
+  if (refused) return refused;
+  if (state.inFlight >= tier.concurrentConnections)
+    // A connection frees up as soon as a request finishes; one second is the honest minimum.
+    return {
+      ok: false,
+      kind: 'concurrent connections',
+      retryAfterSeconds: 1,
+      limit: tier.requestsPerMinute,
+    };
+  return undefined;
+}
+
+/** One key's counters, and when each window opened (epoch ms on the mock's clock). */
+export interface LimitSnapshot {
+  minute: number;
+  hour: number;
+  bytes: number;
+  inFlight: number;
+  startedAt?: { minute: number; hour: number; transfer: number };
 }
 
 export class RateLimiter {
@@ -96,42 +153,8 @@ export class RateLimiter {
     roll(state.minute, now, tier.minuteWindowSeconds);
     roll(state.hour, now, tier.hourWindowSeconds);
     roll(state.transfer, now, tier.transferWindowSeconds);
-    const refused =
-      refusal(
-        'requests per minute',
-        state.minute,
-        tier.requestsPerMinute,
-        tier.minuteWindowSeconds,
-        now,
-        tier.requestsPerMinute,
-      ) ??
-      refusal(
-        'requests per hour',
-        state.hour,
-        tier.requestsPerHour,
-        tier.hourWindowSeconds,
-        now,
-        tier.requestsPerHour,
-      ) ??
-      // A transfer refusal announces the request limit: `x-ratelimit-limit` counts requests.
-      refusal(
-        'data transfer',
-        state.transfer,
-        tier.bytesPerWindow,
-        tier.transferWindowSeconds,
-        now,
-        tier.requestsPerMinute,
-      );
+    const refused = nextRefusal(tier, state, now);
     if (refused) return refused;
-    if (state.inFlight >= tier.concurrentConnections) {
-      // A connection frees up as soon as a request finishes; one second is the honest minimum.
-      return {
-        ok: false,
-        kind: 'concurrent connections',
-        retryAfterSeconds: 1,
-        limit: tier.requestsPerMinute,
-      };
-    }
     state.minute.used += 1;
     state.hour.used += 1;
     state.inFlight += 1;
@@ -149,16 +172,20 @@ export class RateLimiter {
     else this.#states.delete(keyName);
   }
 
-  /** Read-only view for the admin endpoint. */
-  snapshot(): Record<string, { minute: number; hour: number; bytes: number; inFlight: number }> {
-    const out: Record<string, { minute: number; hour: number; bytes: number; inFlight: number }> =
-      {};
+  /** Read-only view for the admin endpoint: what each window used, and when each opened. */
+  snapshot(): Record<string, LimitSnapshot> {
+    const out: Record<string, LimitSnapshot> = {};
     for (const [name, s] of this.#states)
       out[name] = {
         minute: s.minute.used,
         hour: s.hour.used,
         bytes: s.transfer.used,
         inFlight: s.inFlight,
+        startedAt: {
+          minute: s.minute.startedAt,
+          hour: s.hour.startedAt,
+          transfer: s.transfer.startedAt,
+        },
       };
     return out;
   }

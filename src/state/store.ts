@@ -10,7 +10,7 @@
  * in-memory store costs the hot path no promise; what only the admin endpoints need is async.
  */
 import type { ArmedFault, FaultAction, FaultMatch, RequestFacts } from './faults.js';
-import type { LimitKind } from './rate-limiter.js';
+import type { LimitKind, LimitSnapshot } from './rate-limiter.js';
 import type { MatchFacts } from './match.js';
 import type { Stub } from './stubs.js';
 import type { RecordLog } from './records.js';
@@ -30,12 +30,8 @@ export type Admission = (
   local?: boolean;
 };
 
-export interface LimitUsage {
-  minute: number;
-  hour: number;
-  bytes: number;
-  inFlight: number;
-}
+/** A key's counters; `startedAt` (when each window opened) where the store knows it. */
+export type LimitUsage = LimitSnapshot;
 
 /** What the journal keeps of an API request beyond its line; members absent when empty. */
 export interface JournalRequest {
@@ -59,6 +55,14 @@ export interface JournalRequest {
   unchecked?: boolean;
   /** Why the stub's patch was not applied to this answer (it did not apply, or broke a fact). */
   stubSkipped?: string;
+  /** The QA fault that shaped the answer: a `Prefer` header's, an armed one's, or the plan's (random, latency). */
+  fault?: JournalFault;
+}
+
+/** A fault as the journal names it. */
+export interface JournalFault {
+  by: 'prefer' | 'armed' | 'plan';
+  action: FaultAction;
 }
 
 /** One request as the journal keeps it. */

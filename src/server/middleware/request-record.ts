@@ -61,6 +61,8 @@ function requestRecord(
     if (stub.unchecked) record.unchecked = true;
     if (stub.skipped) record.stubSkipped = stub.skipped;
   }
+  const fault = c.get('fault');
+  if (fault) record.fault = fault;
   const text = c.get('bodyText');
   if (text) {
     if (text.length > MAX_JOURNAL_BODY_CHARS) {

@@ -28,6 +28,12 @@ import { recordRoutes, refusal } from './records-admin.js';
 import type { RecordControl } from './records-control.js';
 import type { StateStore } from '../../state/store.js';
 import { STATE_HEADER } from '../middleware/rate-limit.js';
+import type { Tier } from '../../state/rate-limiter.js';
+import { CspReports } from '../console/csp-reports.js';
+import { stubVerdict, takeDryRun } from '../console/dry-run.js';
+import { mountConsolePage } from '../console/page.js';
+import { consoleRoutes } from '../console/routes.js';
+import { ADMIN_PREFIX } from './admin-prefix.js';
 
 /** A key's name for its name, its purpose (`fullAccess`, as /examples names them) or its secret. */
 function keyNameOf(state: AdminParts, value: string): string | undefined {
@@ -103,11 +109,16 @@ export function adminRoutes(options: {
    * `POST /__mock/reset` after the stubs, faults, journal, limits and clock.
    */
   resetHooks?: readonly (() => Promise<void> | void)[];
+  /** The rate-limit tiers, for the console's per-key view (`GET /__mock/limits`). */
+  tiers?: ReadonlyMap<string, Tier>;
 }): Hono {
   const { state, plan, store, records } = options;
   const bodyOf = (c: Context<Env, string>) => jsonBody(c, state.options.bodyTimeoutMs);
   const expected = digest(options.token);
   const admin = new Hono();
+  // The console's page and files ask for the token themselves (src/server/console/).
+  const reports = new CspReports();
+  mountConsolePage(admin, ADMIN_PREFIX, reports, state.options.bodyTimeoutMs);
   admin.use('*', async (c, next) => {
     const presented = c.req.header(ADMIN_TOKEN_HEADER);
     if (!presented || !timingSafeEqual(digest(presented), expected))
@@ -255,12 +266,15 @@ export function adminRoutes(options: {
     const { validators } = state;
     const sampleAnswer = options.sampleAnswer;
     if (!validators || !sampleAnswer) throw apiError(501, 'stubs are not available here');
-    const read = await readStubRequest(await bodyOf(c), {
+    // `dryRun: true`: the judge's verdict, nothing stored (the console's live check).
+    const { dryRun, rest } = takeDryRun(await bodyOf(c));
+    const read = await readStubRequest(rest, {
       contract: state.contract,
       keyNameOf: (v) => keyNameOf(state, v),
       validators,
       sampleAnswer,
     });
+    if (dryRun) return c.json(stubVerdict(read));
     if (Array.isArray(read)) throw badRequest(read);
     try {
       return c.json(await store.addStub(newStub(read)), 201);
@@ -295,6 +309,19 @@ export function adminRoutes(options: {
     return c.json({ cleared: true });
   });
   recordRoutes(admin, records, bodyOf);
+  consoleRoutes(
+    admin,
+    {
+      ...state,
+      store,
+      records,
+      reports,
+      tiers: options.tiers ?? new Map(),
+      sampleAnswer: options.sampleAnswer,
+      keyNameOf: (v) => keyNameOf(state, v),
+    },
+    bodyOf,
+  );
   admin.notFound((c) =>
     jsonResponse(404, { error: `No such control endpoint: ${c.req.method} ${c.req.path}` }),
   );

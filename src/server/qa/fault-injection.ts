@@ -23,7 +23,7 @@ import {
 } from './actions.js';
 import type { FaultPlan } from './fault-plan.js';
 import type { RequestFacts } from '../../state/faults.js';
-import type { StateStore } from '../../state/store.js';
+import type { JournalFault, StateStore } from '../../state/store.js';
 import { systemSleep, type Sleep } from '../../state/clock.js';
 import { forcedError } from './forced-response.js';
 import { matchFactsOf } from './request-facts.js';
@@ -78,12 +78,16 @@ export function faultInjection(options: {
       ]);
     }
     let action: FaultAction | undefined = prefer;
+    let by: JournalFault['by'] = 'prefer';
     if (!action) {
       const facts = { ...matchFactsOf(c), declares };
       // Armed faults from the store (counted down once across every instance sharing it), random ones from this plan.
-      action = plan.decide(facts, store.mayHaveArmed() ? await store.takeFault(facts) : undefined);
+      const armed = store.mayHaveArmed() ? await store.takeFault(facts) : undefined;
+      action = plan.decide(facts, armed);
+      by = armed ? 'armed' : 'plan';
     }
     if (!action) return next();
+    c.set('fault', { by, action });
     if (action.delayMs) await sleep(Math.min(action.delayMs, budgetMs));
     if (action.reset) {
       // The delivery step drops the connection instead of answering; the answer it drops is the normal one.

@@ -1,0 +1,103 @@
+/**
+ * @module console/routes
+ * The admin endpoints the QA console needs beyond the ones every test uses, mounted on the
+ * `/__mock` router behind its token: the catalogue its forms are filled from
+ * (`GET /console/catalogue`), the journal as a long poll (`GET /requests/poll`), each key's limits
+ * (`GET /limits`), the dataset's answer to a journal row (`POST /console/answer`), a record as the
+ * API serves it (`GET /console/records/{family}/{id}`), a record's check without storing it
+ * (`POST /console/records/{family}/check`) and the CSP reports (`GET /console/csp-reports`).
+ */
+import type { Context, Env, Hono } from 'hono';
+import type { Contract, Validators } from '../../contract/index.js';
+import type { AdjustableClock } from '../../state/clock.js';
+import type { Tier } from '../../state/rate-limiter.js';
+import type { StateStore } from '../../state/store.js';
+import { apiError, badRequest } from '../errors.js';
+import type { KeyStore } from '../keys.js';
+import { readMatchOnly, type ArmContext } from '../qa/arm-request.js';
+import { checkRecord } from '../qa/records.js';
+import type { RecordControl } from '../qa/records-control.js';
+import { refusal } from '../qa/records-admin.js';
+import type { SampleAnswer } from '../qa/sample-answer.js';
+import { catalogue } from './catalogue.js';
+import type { CspReports } from './csp-reports.js';
+import { recordVerdict } from './dry-run.js';
+import { journalPoll, type Wait } from './journal-poll.js';
+import { limitsView } from './limits-view.js';
+
+export interface ConsoleParts {
+  contract: Contract;
+  keys: KeyStore;
+  clock: AdjustableClock;
+  validators?: Validators;
+  store: StateStore;
+  records: RecordControl;
+  tiers: ReadonlyMap<string, Tier>;
+  reports: CspReports;
+  sampleAnswer?: SampleAnswer;
+  keyNameOf: ArmContext['keyNameOf'];
+  /** How a held poll waits (a test may pass its own). */
+  wait?: Wait;
+}
+
+type BodyOf = (c: Context<Env, string>) => Promise<Record<string, unknown>>;
+
+export function consoleRoutes(admin: Hono, parts: ConsoleParts, bodyOf: BodyOf): void {
+  const { store, records } = parts;
+  admin.get('/console/catalogue', (c) =>
+    c.json(catalogue(parts.contract, parts.keys, records.families.values())),
+  );
+  admin.get('/requests/poll', journalPoll(store, parts.wait));
+  admin.get('/limits', async (c) =>
+    c.json(limitsView(parts.keys.records, parts.tiers, await store.limits(), parts.clock.now())),
+  );
+  admin.get('/console/csp-reports', (c) => c.json(parts.reports.read()));
+
+  const sample = parts.sampleAnswer;
+  // The dataset's answer to the request a match describes: what "Stub this" opens.
+  admin.post('/console/answer', async (c) => {
+    if (!sample) throw apiError(501, 'answers are not available here');
+    const body = await bodyOf(c);
+    const match = readMatchOnly(body.match, {
+      contract: parts.contract,
+      keyNameOf: parts.keyNameOf,
+    });
+    if (Array.isArray(match)) throw badRequest(match);
+    if (match.operationId === undefined)
+      throw badRequest([
+        { in: 'body', name: '/match/operationId', rule: 'an operationId', message: 'required' },
+      ]);
+    await records.sync();
+    const answer = await sample(parts.contract.operation(match.operationId), match);
+    if (typeof answer === 'string') throw apiError(400, answer);
+    return c.json(answer);
+  });
+  admin.get('/console/records/:family/:id', async (c) => {
+    if (!sample) throw apiError(501, 'records are not available here');
+    try {
+      const info = records.family(c.req.param('family'));
+      const param = info.byId.parameters.find((p) => p.in === 'path');
+      await records.sync();
+      const answer = await sample(info.byId, {
+        operationId: info.byId.operationId,
+        params: param ? { [param.name]: c.req.param('id') } : {},
+      });
+      if (typeof answer === 'string') throw apiError(400, answer);
+      if (answer.status !== 200)
+        throw apiError(404, `no ${info.family} record "${c.req.param('id').slice(0, 100)}"`);
+      return c.json({ family: info.family, idField: info.idField, record: answer.body });
+    } catch (error) {
+      return refusal(error);
+    }
+  });
+  admin.post('/console/records/:family/check', async (c) => {
+    if (!parts.validators) throw apiError(501, 'records are not available here');
+    try {
+      const info = records.family(c.req.param('family'));
+      const baseUrl = records.parts.apis[0].seed.options.baseUrl;
+      return c.json(recordVerdict(checkRecord(info, parts.validators, await bodyOf(c), baseUrl)));
+    } catch (error) {
+      return refusal(error);
+    }
+  });
+}
