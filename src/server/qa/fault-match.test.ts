@@ -174,7 +174,8 @@ describe('armFault from the library with a match', () => {
     expect((await get('limit=5')).status).toBe(200);
     expect((await get('limit=5&offset=1')).status).toBe(500);
     const refused = mock.qa.armFault({
-      match: { query: 'offset=5' } as unknown as { query: Record<string, unknown> },
+      operationId: 'listProducts',
+      match: { query: 'offset=5' as unknown as { offset: number } },
       status: 500,
     });
     await expect(refused).rejects.toBeInstanceOf(QaControlError);
