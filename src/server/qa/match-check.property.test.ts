@@ -26,7 +26,8 @@ const scalar = fc.oneof(
 /** A value for a parameter: often one its schema allows (an enum member), else any kind at all. */
 function valueFor(schema: Schema): fc.Arbitrary<unknown> {
   const items = (schema.items ?? {}) as Schema;
-  const members = [...(schema.enum ?? []), ...(items.enum ?? [])] as unknown[];
+  const enumOf = (s: Schema): unknown[] => (Array.isArray(s.enum) ? (s.enum as unknown[]) : []);
+  const members = [...enumOf(schema), ...enumOf(items)];
   return fc.oneof(
     scalar,
     fc.array(scalar, { maxLength: 3 }),
