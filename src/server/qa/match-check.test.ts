@@ -73,6 +73,25 @@ describe('a match held to its operation', async () => {
     }
   });
 
+  it('holds a match to the operation named beside it (a stub, a fault)', async () => {
+    const stub = await post('/stubs', {
+      operationId: 'getProduct',
+      match: { params: { productId: 'LT6138' } },
+      patch: { images: [] },
+    });
+    expect(stub.status).toBe(400);
+    expect(stub.body.error).toContain(
+      'body at "/match/params/productId": getProduct has no path parameter productId (it has product_id)',
+    );
+    const fault = await post('/faults', {
+      operationId: 'listProducts',
+      match: { query: { page: 1 } },
+      status: 500,
+    });
+    expect(fault.status).toBe(400);
+    expect(fault.body.error).toContain('body at "/match/query/page": listProducts has no query');
+  });
+
   it('accepts what some request meets, as the mock parses it', async () => {
     for (const match of [
       { operationId: 'getProduct', params: { product_id: 'LT6138' } },
