@@ -3,10 +3,11 @@
  * `npm run types:check`: fails when `src/contract/types.gen.ts` is not what `npm run types:gen`
  * would write from `spec/openapi.yaml` today, so a spec edit cannot ship with stale types.
  *
- * It regenerates in memory with the `openapi-typescript` Node API, configured as its CLI configures
- * itself for `openapi-typescript spec/openapi.yaml -o src/contract/types.gen.ts`: no flags (library
- * defaults), the Redocly config the CLI would find in the working directory (else the `minimal` ruleset),
- * and the CLI's comment header. `@redocly/openapi-core` is not our dependency but openapi-typescript's;
+ * `npm run types:gen` writes it (`--write`) and the check regenerates it in memory, both with the
+ * `openapi-typescript` Node API configured as its CLI configures itself: no flags (library
+ * defaults), the Redocly config the CLI would find in the working directory (else the `minimal`
+ * ruleset), the CLI's comment header; and one hook the CLI cannot take, a request body's defaulted
+ * members optional (request-side.ts). `@redocly/openapi-core` is not our dependency but openapi-typescript's;
  * it resolves to the very copy openapi-typescript itself loads (hoisted beside it).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { createConfig, findConfig, loadConfig } from '@redocly/openapi-core';
+import { requestDefaultsOptional } from './request-side.js';
 
 export const SPEC_PATH = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
 export const TYPES_PATH = fileURLToPath(new URL('../src/contract/types.gen.ts', import.meta.url));
@@ -30,7 +32,11 @@ export async function generateTypes(
     ? await loadConfig({ configPath })
     : await createConfig({}, { extends: ['minimal'] });
   // No flags: the CLI leaves every unset flag undefined, so the library defaults apply as they do there.
-  const ast = await openapiTS(source, { redocly, silent: true });
+  const ast = await openapiTS(source, {
+    redocly,
+    silent: true,
+    transformProperty: requestDefaultsOptional(source),
+  });
   return `${COMMENT_HEADER}${astToString(ast)}`;
 }
 
@@ -121,13 +127,11 @@ export async function runGeneratedFile(generated: {
 }
 
 async function main(): Promise<void> {
-  const failure = await checkTypesFresh();
-  if (failure) {
-    console.error(failure);
-    process.exitCode = 1;
-    return;
-  }
-  console.log('types:check: src/contract/types.gen.ts matches spec/openapi.yaml.');
+  await runGeneratedFile({
+    path: TYPES_PATH,
+    render: () => generateTypes(),
+    check: () => checkTypesFresh(),
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -7,18 +7,74 @@
  */
 import { ADMIN_PREFIX, ADMIN_TOKEN_HEADER } from '../server/qa/admin.js';
 import type { FaultAction } from '../server/qa/actions.js';
-import type { ArmedFault, FaultMatch } from '../state/faults.js';
+import type { ArmedFault } from '../state/faults.js';
 import type { JournalEntry } from '../server/middleware/request-log.js';
 import type { OperationId } from '../contract/named-types.gen.js';
+import type { operations } from '../contract/types.gen.js';
 import type { RecordEditEntry, RecordFamily } from '../fixtures/overlay.js';
 import type { PutResult as RecordPutResult } from '../server/qa/records-control.js';
-import type { RequestMatch } from '../state/match.js';
 import type { Stub, StubAnswer } from '../state/stubs.js';
 
-/** A stub to add: what it matches, and what it answers (a patch of the dataset's answer, or a whole one). */
-export interface StubToAdd {
-  operationId: OperationId;
-  match?: Match;
+/** A value a URL carries for a number or boolean parameter: the value, or the text that prints it. */
+type AsSent<T> = T extends number | boolean ? T | `${T}` : T;
+/** A JSON subset of a body: any members of an object, recursively; arrays and scalars whole. */
+type Subset<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T]?: Subset<T[K]> }
+    : T;
+type Parameters<Op extends OperationId> = operations[Op]['parameters'];
+type PathOf<Op extends OperationId> = NonNullable<Parameters<Op>['path']>;
+type QueryOf<Op extends OperationId> = NonNullable<Parameters<Op>['query']>;
+type RequestBodyOf<Op extends OperationId> = NonNullable<operations[Op]['requestBody']>;
+type BodyOf<Op extends OperationId> = [RequestBodyOf<Op>] extends [never]
+  ? never
+  : RequestBodyOf<Op> extends { content: { 'application/json': infer Body } }
+    ? Body
+    : never;
+
+/**
+ * What a match may say about one operation's requests, typed from the document: its path
+ * parameters (as the mock parses them: strings), its query parameters (typed, or the text that
+ * prints a number or boolean), a JSON subset of its body (only where it takes one), the key's name.
+ */
+export interface MatchOf<Op extends OperationId> {
+  operationId?: Op;
+  /** Path parameters the operation declares, as the mock parsed them. */
+  params?: [PathOf<Op>] extends [never] ? never : { [K in keyof PathOf<Op>]?: PathOf<Op>[K] };
+  /** Query parameters the operation declares, as the mock parsed them (typed, defaults applied). */
+  query?: [QueryOf<Op>] extends [never]
+    ? never
+    : { [K in keyof QueryOf<Op>]?: AsSent<QueryOf<Op>[K]> };
+  /** A JSON subset of the request body, where the operation takes one. */
+  body?: [BodyOf<Op>] extends [never] ? never : Subset<BodyOf<Op>>;
+  /** The key's name in the keys file (or a purpose such as `fullAccess`). */
+  key?: string;
+}
+
+/** A match of no one operation: only what every request has (the key). */
+export interface AnyOperationMatch {
+  operationId?: undefined;
+  key?: string;
+  params?: never;
+  query?: never;
+  body?: never;
+}
+
+/**
+ * Which requests a control means: every member given must hold, and each must be one some
+ * request can meet (docs/library.md). Typed per operation: `params`, `query` and `body` name
+ * what `operationId`'s operation declares.
+ */
+export type Match =
+  { [Op in OperationId]: MatchOf<Op> & { operationId: Op } }[OperationId] | AnyOperationMatch;
+
+/** The match of a control that names its operation beside it (a stub, a fault): no second operationId. */
+type MatchBeside<Op extends OperationId> = Omit<MatchOf<Op>, 'operationId'> & {
+  operationId?: Op;
+};
+
+interface StubAnswerSpec {
   /** A JSON Merge Patch (RFC 7396) object or a JSON Patch (RFC 6902) array. */
   patch?: Record<string, unknown> | readonly Record<string, unknown>[];
   respond?: StubAnswer;
@@ -28,19 +84,31 @@ export interface StubToAdd {
   unchecked?: boolean;
 }
 
-/** Which requests a control means: every member given must hold (see docs/library.md). */
-export interface Match extends RequestMatch {
-  operationId?: OperationId;
+/** A stub to add: what it matches, and what it answers (a patch of the dataset's answer, or a whole one). */
+export type StubToAdd = {
+  [Op in OperationId]: StubAnswerSpec & { operationId: Op; match?: MatchBeside<Op> };
+}[OperationId];
+
+interface FaultSpec extends FaultAction {
+  /** How many matching requests the fault hits; default 1 (DEFAULT_FAULT_TIMES). */
+  times?: number;
+  /** The older name of `times` (give one of the two). */
+  count?: number;
+  /** Only requests made with this key (its name, or a purpose such as `fullAccess`). */
+  key?: string;
 }
 
-/** A fault to arm for the next `count` matching requests (default 1). */
-export interface FaultToArm extends FaultMatch, FaultAction {
-  /** Only this operation (one of the document's operationIds); default any. */
-  operationId?: OperationId;
-  /** Only requests like this (operation, path parameters, parsed query, a body subset, key). */
-  match?: Match;
-  count?: number;
-}
+/** A fault to arm for the next `times` matching requests (default 1): only what the mock takes. */
+export type FaultToArm =
+  | (FaultSpec & { operationId?: undefined; match?: Match })
+  | {
+      [Op in OperationId]: FaultSpec & {
+        /** Only this operation (one of the document's operationIds); default any. */
+        operationId: Op;
+        /** Only requests like this (path parameters, parsed query, a body subset, key). */
+        match?: Omit<MatchBeside<Op>, 'operationId'> & { operationId?: never };
+      };
+    }[OperationId];
 
 /** One request as the journal keeps it (never a key's secret), newest first. */
 export type JournalRecord = Omit<JournalEntry, 'atMs'> & { at: string };

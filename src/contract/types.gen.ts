@@ -816,12 +816,12 @@ export interface components {
             /** @description The product whose parts are searched. */
             productId: string;
             /** @default 10 */
-            limit: number;
+            limit?: number;
             /**
              * @description Page number, as on the lists.
              * @default 0
              */
-            offset: number;
+            offset?: number;
             /** @description Optional; filters combine with AND. */
             filters?: components["schemas"]["SearchFilter"][];
         };
@@ -835,7 +835,7 @@ export interface components {
             productPartAttributeId: string;
             values?: (string | number | boolean)[];
             /** @default eq */
-            operator: components["schemas"]["SearchOperator"];
+            operator?: components["schemas"]["SearchOperator"];
             min?: number;
             max?: number;
         };

@@ -6,6 +6,7 @@
  * The shape is stable: the contract suite and the docs page read it.
  */
 import type { Contract, Operation } from '../contract/index.js';
+import type { ProductPartSearchRequest, SearchOperator } from '../contract/named-types.gen.js';
 import type { Collection, Dataset, Scale } from '../fixtures/dataset.js';
 import { MATCH_TYPES } from '../fixtures/catalog.js';
 import type { ApiContext } from './context.js';
@@ -24,10 +25,11 @@ export interface SearchExample {
   productId: string;
   productPartAttributeId: string;
   attributeName: string;
-  operator: string;
+  /** One of the document's search operators (`SearchOperator`), so a `SearchFilter` takes it as is. */
+  operator: SearchOperator;
   values: (number | string | boolean)[];
   /** The request body of `searchProductParts` for this search, ready to send. */
-  body: unknown;
+  body: ProductPartSearchRequest;
 }
 
 export interface KeyExample {
@@ -151,14 +153,15 @@ function crossReferenceExamples(dataset: Dataset): Examples['crossReference'] {
 type Scalar = number | string | boolean;
 
 /** The request body of `searchProductParts` for a search described in plain terms. */
-export function searchBody(search: Omit<SearchExample, 'body'>): unknown {
+export function searchBody(search: Omit<SearchExample, 'body'>): ProductPartSearchRequest {
+  const [min, max] = search.values;
   const filter =
-    search.operator === 'range'
+    search.operator === 'range' && typeof min === 'number' && typeof max === 'number'
       ? {
           productPartAttributeId: search.productPartAttributeId,
           operator: search.operator,
-          min: search.values[0],
-          max: search.values[1],
+          min,
+          max,
         }
       : {
           productPartAttributeId: search.productPartAttributeId,
@@ -196,7 +199,7 @@ function searchExamples(dataset: Dataset): Examples['search'] {
         productPartAttributeId: attributeId,
         attributeName: attribute.attributeName ?? attributeId,
       };
-      const make = (operator: string, vals: Scalar[]): SearchExample => {
+      const make = (operator: SearchOperator, vals: Scalar[]): SearchExample => {
         const plain = { ...base, operator, values: vals };
         return { ...plain, body: searchBody(plain) };
       };

@@ -68,7 +68,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /** A query or path value: equal as parsed, or a string that prints the parsed scalar. */
-const parameterEqual = (expected: unknown, actual: unknown) =>
+export const parameterEqual = (expected: unknown, actual: unknown) =>
   jsonEqual(expected, actual) ||
   (typeof expected === 'string' &&
     (typeof actual === 'number' || typeof actual === 'boolean') &&

@@ -29,7 +29,7 @@ export interface ConsoleParts {
   contract: Contract;
   keys: KeyStore;
   clock: AdjustableClock;
-  validators?: Validators;
+  validators: Validators;
   store: StateStore;
   records: RecordControl;
   tiers: ReadonlyMap<string, Tier>;
@@ -60,6 +60,7 @@ export function consoleRoutes(admin: Hono, parts: ConsoleParts, bodyOf: BodyOf):
     const body = await bodyOf(c);
     const match = readMatchOnly(body.match, {
       contract: parts.contract,
+      validators: parts.validators,
       keyNameOf: parts.keyNameOf,
     });
     if (Array.isArray(match)) throw badRequest(match);

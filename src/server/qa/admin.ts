@@ -88,7 +88,7 @@ export interface AdminParts {
   keys: KeyStore;
   clock: AdjustableClock;
   apis: readonly Pick<ApiContext, 'environment' | 'basePath'>[];
-  validators?: Validators;
+  validators: Validators;
   /** Each purpose's demo key name (`fullAccess` -> its name), as /examples names them. */
   keyNamesByPurpose?: ReadonlyMap<string, string>;
 }
@@ -201,11 +201,12 @@ export function adminRoutes(options: {
     admin.post(route, async (c) => {
       const request = readArmRequest(await bodyOf(c), {
         contract: state.contract,
+        validators: state.validators,
         keyNameOf: (value) => keyNameOf(state, value),
       });
       if (Array.isArray(request)) throw badRequest(request);
       try {
-        return c.json(await store.arm(request.match, request.count, request.action), 201);
+        return c.json(await store.arm(request.match, request.times, request.action), 201);
       } catch (error) {
         return badAction(error);
       }
@@ -225,6 +226,7 @@ export function adminRoutes(options: {
   const matchOf = (value: unknown) => {
     const match = readMatchOnly(value, {
       contract: state.contract,
+      validators: state.validators,
       keyNameOf: (v) => keyNameOf(state, v),
     });
     if (Array.isArray(match)) throw badRequest(match);
@@ -265,7 +267,7 @@ export function adminRoutes(options: {
   admin.post('/stubs', async (c) => {
     const { validators } = state;
     const sampleAnswer = options.sampleAnswer;
-    if (!validators || !sampleAnswer) throw apiError(501, 'stubs are not available here');
+    if (!sampleAnswer) throw apiError(501, 'stubs are not available here');
     // `dryRun: true`: the judge's verdict, nothing stored (the console's live check).
     const { dryRun, rest } = takeDryRun(await bodyOf(c));
     const read = await readStubRequest(rest, {

@@ -5,30 +5,40 @@
  * the keys file (strings: `["listProducts"]` or `42` once armed a fault for every request), the
  * action fields by the parsers `Prefer` uses, a status must be one the operation declares (or, for
  * any operation, one some operation declares: a fault that can never fire is refused, not kept),
- * `retryAfterSeconds` only with a status whose response declares `Retry-After`. An unknown field
- * is refused too: a typo must not widen a fault to every request. Every problem is named.
+ * `retryAfterSeconds` only with a status whose response declares `Retry-After`, and the match held
+ * to its operation (match-check.ts: declared parameter names, values a request can carry, a body
+ * only where one is taken). `times` (alias `count`) says how many requests it hits. An unknown
+ * field is refused too: a typo must not widen a fault to every request. Every problem is named.
  */
 import {
   declaredResponse,
   truncate,
   type Contract,
   type InputProblem,
+  type Validators,
 } from '../../contract/index.js';
 import { ACTION_FIELD_NAMES, ActionError, setActionField, type FaultAction } from './actions.js';
 import { MAX_ARMED_COUNT, type FaultMatch } from '../../state/faults.js';
 import { readMatch } from '../../state/match.js';
+import { checkMatchAgainstOperation } from './match-check.js';
 
 export interface ArmRequest {
   match: FaultMatch;
-  count: number;
+  /** How many matching requests the fault hits (the body's `times`, or its alias `count`). */
+  times: number;
   action: FaultAction;
 }
+
+/** Requests a fault hits when the body gives neither `times` nor `count`: the one default. */
+export const DEFAULT_FAULT_TIMES = 1;
+/** The field saying how many requests a fault hits, and its older name, kept as an alias. */
+const TIMES_FIELDS = ['times', 'count'] as const;
 
 const MATCH_FIELDS = ['operationId', 'key'] as const;
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   'match',
   ...MATCH_FIELDS,
-  'count',
+  ...TIMES_FIELDS,
   ...ACTION_FIELD_NAMES,
 ]);
 const RETRY_AFTER_HEADER = 'retry-after';
@@ -42,6 +52,8 @@ const pointer = (name: string) =>
 /** What the request's fields must name: the served release's operations and the keys file's names. */
 export interface ArmContext {
   contract: Contract;
+  /** The mock's parameter parser: a match's values are read as a request's would be. */
+  validators: Validators;
   /** The key's name for a name, a purpose (`fullAccess`) or a secret of the keys file, else undefined. */
   keyNameOf(value: string): string | undefined;
 }
@@ -78,9 +90,13 @@ export function readArmRequest(
 
   const match = readMatchField(body, context, problemAt);
 
-  const count = body.count ?? 1;
-  if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > MAX_ARMED_COUNT)
-    problem('count', `an integer from 1 to ${MAX_ARMED_COUNT}`, 'out of range', count);
+  const timesGiven = TIMES_FIELDS.filter((name) => body[name] !== undefined);
+  if (timesGiven.length > 1)
+    problem('count', 'either times or count (count is the older name of times)', 'given twice');
+  const timesField = timesGiven[0] ?? 'times';
+  const times = body[timesField] ?? DEFAULT_FAULT_TIMES;
+  if (!Number.isInteger(times) || (times as number) < 1 || (times as number) > MAX_ARMED_COUNT)
+    problem(timesField, `an integer from 1 to ${MAX_ARMED_COUNT}`, 'out of range', times);
 
   const action: FaultAction = {};
   for (const name of ACTION_FIELD_NAMES) {
@@ -101,7 +117,7 @@ export function readArmRequest(
     });
   if (problems.length > 0) return problems;
   problems.push(...declaredProblems(match, action, context.contract));
-  return problems.length > 0 ? problems : { match, count: count as number, action };
+  return problems.length > 0 ? problems : { match, times: times as number, action };
 }
 
 /**
@@ -130,6 +146,7 @@ export function readMatchField(
     else match[name] = body[name];
   }
   const where = (name: string) => (Object.hasOwn(body, name) ? `/${name}` : `/match/${name}`);
+  checkMatchAgainstOperation(match, context.contract.operations, context.validators, problem);
   if (
     match.operationId !== undefined &&
     !context.contract.operations.some((op) => op.operationId === match.operationId)

@@ -73,21 +73,31 @@ describe('a fault with a match', async () => {
     expect(
       await fires(
         app,
-        { body: { productId: searchBody.productId } },
+        { operationId: 'searchProductParts', body: { productId: searchBody.productId } },
         { ...search, body: searchBody },
       ),
     ).toBe(true);
-    expect(await fires(app, { body: { productId: 'none-such' } }, search)).toBe(false);
-    // The body as the client sent it, as verify reads it: a schema default is not a sent member.
-    const { limit, ...withoutLimit } = searchBody;
-    expect(limit).toBeUndefined();
-    expect(await fires(app, { body: { limit: 10 } }, { ...search, body: withoutLimit })).toBe(
-      false,
-    );
     expect(
       await fires(
         app,
-        { body: { limit: 10 } },
+        { operationId: 'searchProductParts', body: { productId: 'none-such' } },
+        search,
+      ),
+    ).toBe(false);
+    // The body as the client sent it, as verify reads it: a schema default is not a sent member.
+    const { limit, ...withoutLimit } = searchBody;
+    expect(limit).toBeUndefined();
+    expect(
+      await fires(
+        app,
+        { operationId: 'searchProductParts', body: { limit: 10 } },
+        { ...search, body: withoutLimit },
+      ),
+    ).toBe(false);
+    expect(
+      await fires(
+        app,
+        { operationId: 'searchProductParts', body: { limit: 10 } },
         { ...search, body: { ...withoutLimit, limit: 10 } },
       ),
     ).toBe(true);
@@ -95,8 +105,16 @@ describe('a fault with a match', async () => {
     const productId = Object.values(
       (byId as unknown as { pathParameters: Record<string, string> }).pathParameters,
     )[0];
-    expect(await fires(app, { params: { product_id: productId } }, byId)).toBe(true);
-    expect(await fires(app, { params: { product_id: `${productId}x` } }, byId)).toBe(false);
+    expect(
+      await fires(app, { operationId: 'getProduct', params: { product_id: productId } }, byId),
+    ).toBe(true);
+    expect(
+      await fires(
+        app,
+        { operationId: 'getProduct', params: { product_id: `${productId}x` } },
+        byId,
+      ),
+    ).toBe(false);
   });
 
   it('keeps a key given by its secret as the key name, never the secret', async () => {
@@ -156,7 +174,8 @@ describe('armFault from the library with a match', () => {
     expect((await get('limit=5')).status).toBe(200);
     expect((await get('limit=5&offset=1')).status).toBe(500);
     const refused = mock.qa.armFault({
-      match: { query: 'offset=5' } as unknown as { query: Record<string, unknown> },
+      operationId: 'listProducts',
+      match: { query: 'offset=5' as unknown as { offset: number } },
       status: 500,
     });
     await expect(refused).rejects.toBeInstanceOf(QaControlError);
@@ -186,13 +205,13 @@ describe.runIf(redisAvailable())('memory and Redis agree on every match case', (
       [{}, ops.listProducts],
       [{ operationId: 'listProducts' }, ops.listProducts],
       [{ operationId: 'getProduct' }, ops.listProducts],
-      [{ query: { offset: 5 } }, { path: '/products?offset=5' }],
-      [{ query: { offset: '5' } }, { path: '/products?offset=5' }],
-      [{ query: { offset: 6 } }, { path: '/products?offset=5' }],
-      [{ query: { limit: 10 } }, { path: '/products' }],
-      [{ body: { productId: body.productId } }, search],
-      [{ body: { productId: 'x' } }, search],
-      [{ body: body }, search],
+      [{ operationId: 'listProducts', query: { offset: 5 } }, { path: '/products?offset=5' }],
+      [{ operationId: 'listProducts', query: { offset: '5' } }, { path: '/products?offset=5' }],
+      [{ operationId: 'listProducts', query: { offset: 6 } }, { path: '/products?offset=5' }],
+      [{ operationId: 'listProducts', query: { limit: 10 } }, { path: '/products' }],
+      [{ operationId: 'searchProductParts', body: { productId: body.productId } }, search],
+      [{ operationId: 'searchProductParts', body: { productId: 'x' } }, search],
+      [{ operationId: 'searchProductParts', body: body }, search],
       [{ key: 'demo-production' }, { ...ops.listProducts, key: DEMO.production }],
       [{ key: 'demo-production' }, { ...ops.listProducts, key: DEMO.unlimited }],
       [{ key: 'fullAccess', operationId: 'listPackages' }, ops.listPackages],

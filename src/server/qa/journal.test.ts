@@ -71,10 +71,16 @@ describe('requests and verify', () => {
   it('find by the same match as faults; verify counts exactly, at least, at most', async () => {
     await (await search({ productId, filters: [] })).text();
     await (await search({ productId, limit: 20 })).text();
-    const found = await mock.qa.requests({ body: { productId, limit: 20 } });
+    const found = await mock.qa.requests({
+      operationId: 'searchProductParts',
+      body: { productId, limit: 20 },
+    });
     expect(found).toHaveLength(1);
     await mock.qa.verify({ operationId: 'searchProductParts' }, { times: 2 });
-    await mock.qa.verify({ body: { productId } }, { atLeast: 1 });
+    await mock.qa.verify(
+      { operationId: 'searchProductParts', body: { productId } },
+      { atLeast: 1 },
+    );
     await mock.qa.verify({ operationId: 'listPackages' }, { atMost: 0 });
     await expect(
       mock.qa.verify({ operationId: 'searchProductParts' }, { times: 1 }),

@@ -120,7 +120,7 @@ describe('stubs in process', () => {
     const page2 = await get('/products?limit=2&offset=1');
     expect(page2.status).toBe(200);
     expect(page2.body.data).toHaveLength(2);
-    const [entry] = await mock.qa.requests({ query: { offset: 1 } });
+    const [entry] = await mock.qa.requests({ operationId: 'listProducts', query: { offset: 1 } });
     expect(entry.stub).toBe(stub.id);
     expect(entry.stubSkipped).toMatch(/the patch does not apply: \/0: test failed/);
   });
