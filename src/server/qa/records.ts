@@ -14,6 +14,7 @@ import {
   type Validators,
   type Violation,
 } from '../../contract/index.js';
+import { MAX_CONTROL_DEPTH, nestsDeeper } from '../../contract/judge/json.js';
 import type { Dataset } from '../../fixtures/dataset.js';
 import { canonicalPath, links } from '../../fixtures/links.js';
 import { RECORD_FAMILIES, type RecordFamily } from '../../fixtures/overlay.js';
@@ -125,19 +126,7 @@ export function withCanonicalHrefs(value: unknown, baseUrl: string): unknown {
 }
 
 /** Records nest a few levels (a part's `regulatory.hazardousMaterials`); deeper is refused before any walk. */
-export const MAX_RECORD_DEPTH = 32;
-
-/** Whether a JSON value nests deeper than `max` (iterative: a hostile depth never costs the stack). */
-function nestsDeeper(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
+export const MAX_RECORD_DEPTH = MAX_CONTROL_DEPTH;
 
 /** Checks a record for a family against the document; the taken record has canonical hrefs. */
 export function checkRecord(

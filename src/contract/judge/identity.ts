@@ -1,0 +1,34 @@
+/**
+ * @module contract/judge/identity
+ * A by-ID answer is the record that was asked for: for each path parameter, some member of the
+ * body carries its value (identifiers survive percent-encoding). The suite holds every by-ID
+ * answer it gets to it; the mock holds a stub's answer to it for the identifiers of the request.
+ */
+import type { Operation } from '../model.js';
+import type { Judgement } from './finding.js';
+import { isJsonObject } from './json.js';
+
+const quoted = (value: string) =>
+  JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}...` : value);
+
+/** A finding for each path parameter whose value no member of the body carries. */
+export function judgeIdentifiers(
+  op: Operation,
+  params: Readonly<Record<string, string>>,
+  body: unknown,
+): Judgement[] {
+  if (!isJsonObject(body)) return [];
+  const values = Object.values(body);
+  const out: Judgement[] = [];
+  for (const [name, value] of Object.entries(params))
+    if (!values.includes(value))
+      out.push({
+        rule: 'id-round-trip',
+        source: op.source,
+        pointer: '',
+        expected: `a body naming the requested ${name} ${quoted(value)}`,
+        actual: body,
+        message: `the body does not carry the requested identifier ${quoted(value)}`,
+      });
+  return out;
+}
