@@ -32,3 +32,27 @@ export function judgeIdentifiers(
       });
   return out;
 }
+
+/** The words of a name in any case style: `dcp_id` and `dcpId` are both `dcp id`. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .map((w) => w.toLowerCase())
+    .filter(Boolean);
+}
+
+/**
+ * The field of `fields` a path parameter names: the same words (`product_id`: `productId`), else
+ * the parameter's words in order (`dcp_id`: `dcpDocumentId`); undefined when none does.
+ */
+export function fieldNamedBy(param: string, fields: readonly string[]): string | undefined {
+  const wanted = nameWords(param);
+  const exact = fields.find((f) => nameWords(f).join(' ') === wanted.join(' '));
+  if (exact) return exact;
+  return fields.find((f) => {
+    let k = 0;
+    for (const w of nameWords(f)) if (w === wanted[k]) k++;
+    return k === wanted.length;
+  });
+}

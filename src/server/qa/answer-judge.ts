@@ -53,9 +53,18 @@ export interface AnswerFacts {
   knownHrefs?: ReadonlySet<string>;
 }
 
+/** One breach, structured: where, the line the refusal or warning says, whose rule. */
+export interface AnswerProblem {
+  pointer: string;
+  line: string;
+  source: Source;
+}
+
 export interface AnswerJudgement {
   refusals: string[];
   warnings: string[];
+  /** The same breaches as the two lists, with their pointers. */
+  problems: AnswerProblem[];
   /** Hrefs that name an operation, to follow (`followRefusals`). */
   hrefs: ResolvedHref[];
 }
@@ -81,15 +90,19 @@ export function judgeAnswer(
   const refusals: string[] = [];
   const warnings: string[] = [];
   const hrefs: ResolvedHref[] = [];
+  const problems: AnswerProblem[] = [];
   const declared = validators.responseFor(op, answer.status);
   if (!declared) {
     refusals.push(
       `status ${answer.status} is not declared by ${op.operationId} (declared: ${[...op.responses.keys()].join(', ')})`,
     );
-    return { refusals, warnings, hrefs };
+    problems.push({ pointer: 'status', line: refusals[0], source: 'documented' });
+    return { refusals, warnings, problems, hrefs };
   }
-  const say = (line: string, source: Source) =>
+  const say = (pointer: string, line: string, source: Source) => {
     (source === 'inferred' ? warnings : refusals).push(line);
+    problems.push({ pointer, line, source });
+  };
   const headers = answer.headers ?? { 'content-type': JSON_TYPE };
   const header = (name: string) => headers[name] ?? null;
   const body = NO_BODY_STATUSES.has(answer.status)
@@ -104,7 +117,7 @@ export function judgeAnswer(
     const said = f.message.startsWith(f.pointer)
       ? f.message.slice(f.pointer.length).trim()
       : f.message;
-    say(`"${f.pointer}" ${said} (${f.source})`, f.source);
+    say(f.pointer, `"${f.pointer}" ${said} (${f.source})`, f.source);
   }
   const meaning: Judgement[] = [];
   if (facts.handMadeHeaders)
@@ -124,8 +137,8 @@ export function judgeAnswer(
       if ('judgement' in judged) meaning.push(judged.judgement);
       else hrefs.push(judged);
     }
-  for (const j of meaning) say(judgementLine(j), j.source);
-  return { refusals, warnings, hrefs };
+  for (const j of meaning) say(j.pointer, judgementLine(j), j.source);
+  return { refusals, warnings, problems, hrefs };
 }
 
 /** The hrefs of a judgement followed in process: a refusal for each that does not answer 200. */
@@ -133,25 +146,26 @@ export async function followRefusals(
   follow: FollowHref,
   hrefs: readonly ResolvedHref[],
   api?: ApiContext,
-): Promise<string[]> {
-  const refusals: string[] = [];
+): Promise<AnswerProblem[]> {
+  const refusals: AnswerProblem[] = [];
   const seen = new Map<string, number>();
   for (const href of hrefs) {
     let status = seen.get(href.url);
     if (status === undefined) {
       if (seen.size >= MAX_FOLLOWED_HREFS) {
-        refusals.push(
-          `"" more than ${MAX_FOLLOWED_HREFS} distinct hrefs to follow (the bound) (documented)`,
-        );
+        const line = `"${href.pointer}" more than ${MAX_FOLLOWED_HREFS} distinct hrefs to follow (the bound) (documented)`;
+        refusals.push({ pointer: href.pointer, line, source: 'documented' });
         break;
       }
       status = await follow(href.target, href.rawPath, new URL(href.url).search, api);
       seen.set(href.url, status);
     }
     if (status !== 200)
-      refusals.push(
-        `"${href.pointer}" href ${shown(href.value)} does not resolve: GET ${href.target.operationId} answers ${status}, not 200 (documented)`,
-      );
+      refusals.push({
+        pointer: href.pointer,
+        line: `"${href.pointer}" href ${shown(href.value)} does not resolve: GET ${href.target.operationId} answers ${status}, not 200 (documented)`,
+        source: 'documented',
+      });
   }
   return refusals;
 }

@@ -62,8 +62,8 @@ interface Deps {
   origin: string;
 }
 
-/** Runs an operation's handler on a parsed request; a thrown HTTP error is its answer. */
-async function handle(
+/** Runs an operation's handler on a parsed request, in an environment; a thrown HTTP error is its answer. */
+export async function handle(
   api: ApiContext,
   op: Operation,
   url: string,

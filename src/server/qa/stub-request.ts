@@ -192,7 +192,10 @@ async function judgedAnswer(
     );
   }
   const unresolved = await followRefusals(sampleAnswer.follow, judgement.hrefs);
-  return { refusals: [...judgement.refusals, ...unresolved], warnings: judgement.warnings };
+  return {
+    refusals: [...judgement.refusals, ...unresolved.map((p) => p.line)],
+    warnings: judgement.warnings,
+  };
 }
 
 function readRespond(

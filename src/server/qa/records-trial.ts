@@ -1,0 +1,242 @@
+/**
+ * @module qa/records-trial
+ * A record a test puts is served on trial before it is taken: the edit laid over the dataset as it
+ * stands (a copy of the environment, its caches empty), then every operation that will serve the
+ * record answers as it would: the by-ID lookup, the family's list (filtered to the record), and
+ * the parametric search where the family takes part (parts, and the product whose parts they are).
+ * Each answer goes through the one judge (answer-judge.ts: checkResponse and the suite's own
+ * judgements), and the record's hrefs are followed in the trial dataset, so an href to a record
+ * that does not exist (or to itself, once put) is judged as the suite would see it. A refusal
+ * names the operation and the pointer.
+ */
+import {
+  collectHrefs,
+  judgeHref,
+  PAGING,
+  type Contract,
+  type Operation,
+  type ResolvedHref,
+  type Validators,
+} from '../../contract/index.js';
+import { overlayDataset, type RecordEdit } from '../../fixtures/overlay.js';
+import { listingsOf, LIST_OPERATION, type ApiContext } from '../context.js';
+import { Lru } from '../lru.js';
+import {
+  followRefusals,
+  judgeAnswer,
+  judgementLine,
+  JSON_TYPE,
+  type AnswerProblem,
+} from './answer-judge.js';
+import type { RecordFamilyInfo, RecordProblem } from './records.js';
+import { followHrefOf, getInProcess, handle, type AnswerRequest } from './sample-answer.js';
+
+/** Cached bodies a trial keeps: one record's few answers. */
+const TRIAL_CACHE_ENTRIES = 64;
+/** The search operation parts and products take part in, and its body's product member. */
+const SEARCH = { operationId: 'searchProductParts', productField: 'productId' } as const;
+
+/** The environment with the edit over it; the real one is left as it is. */
+function trialOf(api: ApiContext, edit: RecordEdit): ApiContext {
+  const overlay = overlayDataset(api.dataset, [edit]);
+  return {
+    ...api,
+    dataset: overlay.dataset,
+    listings: listingsOf(overlay.dataset, api.listings, overlay.touched),
+    recordTexts: new Lru(TRIAL_CACHE_ENTRIES),
+    encoded: new Lru(TRIAL_CACHE_ENTRIES),
+  };
+}
+
+interface Served {
+  op: Operation;
+  /** The family's by-ID operation (the one whose answer is the record itself). */
+  byId: Operation;
+  run: (trial: ApiContext) => Promise<Response>;
+  request: AnswerRequest;
+  /** Where the record sits in the answer, found in its body. */
+  find: (body: unknown) => unknown;
+}
+
+const maxLimit = (op: Operation): number =>
+  Number(
+    op.parameters.find((p) => p.in === 'query' && p.name === PAGING.limit)?.schema.maximum ?? 10,
+  );
+
+function itemIn(body: unknown, idField: string, id: string): unknown {
+  const data = (body as { data?: unknown[] } | null)?.data;
+  return Array.isArray(data)
+    ? data.find((item) => (item as Record<string, unknown> | null)?.[idField] === id)
+    : undefined;
+}
+
+/** The answers that serve the record: by ID, its list filtered to it, the search it shows in. */
+function servings(
+  contract: Contract,
+  validators: Validators,
+  info: RecordFamilyInfo,
+  id: string,
+  record: Record<string, unknown>,
+): Served[] {
+  const out: Served[] = [];
+  const param = info.byId.parameters.find((p) => p.in === 'path')!;
+  const value =
+    typeof record[info.pathField] === 'string' ? (record[info.pathField] as string) : id;
+  const rawPath = info.byId.path.replace(`{${param.name}}`, encodeURIComponent(value));
+  out.push({
+    op: info.byId,
+    byId: info.byId,
+    run: (trial) => getInProcess(validators, trial, info.byId, rawPath, ''),
+    request: { params: { [param.name]: value }, query: {} },
+    find: (body) => body,
+  });
+  const list = contract.operations.find((o) => o.operationId === LIST_OPERATION[info.family]);
+  const filter = list?.parameters.find((p) => p.filter?.field === info.idField && p.in === 'query');
+  if (list && filter) {
+    const search = `?${new URLSearchParams({ [filter.name]: id, [PAGING.limit]: String(maxLimit(list)) })}`;
+    out.push({
+      op: list,
+      byId: info.byId,
+      run: (trial) => getInProcess(validators, trial, list, list.path, search),
+      request: { params: {}, query: { [PAGING.limit]: maxLimit(list), [filter.name]: id } },
+      find: (body) => itemIn(body, info.idField, id),
+    });
+  }
+  const product =
+    info.family === 'products' ? id : info.family === 'productParts' ? record.genericId : undefined;
+  const searchOp = contract.operations.find((o) => o.operationId === SEARCH.operationId);
+  if (searchOp && typeof product === 'string' && product !== '') {
+    const body: Record<string, unknown> = {
+      [SEARCH.productField]: product,
+      [PAGING.limit]: maxLimit(searchOp),
+    };
+    if (validators.checkRequestBody(searchOp, body).length === 0)
+      out.push({
+        op: searchOp,
+        byId: info.byId,
+        run: (trial) =>
+          handle(trial, searchOp, `${trial.seed.options.baseUrl}${searchOp.path}`, {
+            params: {},
+            query: {},
+            body,
+          }),
+        request: { params: {}, query: {}, body },
+        // A product is served by the search, not listed in it: the answer is judged whole.
+        find: (answer) => (info.family === 'products' ? answer : itemIn(answer, info.idField, id)),
+      });
+  }
+  return out;
+}
+
+/** A judged line as a record's problem: `"/x" served by getProduct: <what breaks>`. */
+function problemOf(op: Operation, p: AnswerProblem): RecordProblem {
+  const said = p.line.startsWith(`"${p.pointer}" `) ? p.line.slice(p.pointer.length + 3) : p.line;
+  return {
+    pointer: p.pointer,
+    rule: `served by ${op.operationId}: ${said}`,
+    message: `${op.operationId}: ${p.line}`,
+    source: p.source,
+  };
+}
+
+/** One serving's answer judged, or why it could not be served. */
+async function judgeServing(
+  served: Served,
+  trial: ApiContext,
+  validators: Validators,
+  contract: Contract,
+): Promise<RecordProblem[]> {
+  const { op } = served;
+  let res: Response;
+  try {
+    res = await served.run(trial);
+  } catch (error) {
+    // A handler that cannot serve the record (a field it relies on absent or of another type).
+    const message = error instanceof Error ? error.message : String(error);
+    return [
+      {
+        pointer: '',
+        rule: `served by ${op.operationId}: it cannot serve the record (${message.slice(0, 200)})`,
+        message: `${op.operationId} cannot serve the record: ${message.slice(0, 200)}`,
+        source: 'documented',
+      },
+    ];
+  }
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch {
+    body = undefined;
+  }
+  const judged = judgeAnswer(
+    validators,
+    op,
+    {
+      status: res.status,
+      body,
+      headers: { 'content-type': res.headers.get('content-type') ?? JSON_TYPE },
+    },
+    { request: served.request },
+  );
+  const problems = judged.problems.map((p) => problemOf(op, p));
+  if (res.status !== 200)
+    problems.push({
+      pointer: 'status',
+      rule: `served by ${op.operationId}: answers ${res.status}, not 200`,
+      message: `${op.operationId} answers ${res.status}, not 200, with the record in place`,
+      source: 'documented',
+    });
+  const item = served.find(body);
+  if (res.status === 200 && item === undefined)
+    problems.push({
+      pointer: '',
+      rule: `served by ${op.operationId}: the record is not in the answer`,
+      message: `${op.operationId} does not serve the record`,
+      source: 'documented',
+    });
+  for (const p of await hrefProblems(item, trial, validators, contract))
+    problems.push(problemOf(op, p));
+  return problems;
+}
+
+/** The record's hrefs as an answer serves them, judged and followed in the trial dataset. */
+async function hrefProblems(
+  item: unknown,
+  trial: ApiContext,
+  validators: Validators,
+  contract: Contract,
+): Promise<AnswerProblem[]> {
+  const problems: AnswerProblem[] = [];
+  const resolved: ResolvedHref[] = [];
+  for (const found of collectHrefs(item)) {
+    const judged = judgeHref(found, contract.operations, trial.seed.options.baseUrl);
+    if ('judgement' in judged)
+      problems.push({
+        pointer: found.pointer,
+        line: judgementLine(judged.judgement),
+        source: judged.judgement.source,
+      });
+    else resolved.push(judged);
+  }
+  return [...problems, ...(await followRefusals(followHrefOf(validators, trial), resolved))];
+}
+
+/**
+ * Every problem the record would have where it is served (refusals and warnings alike, by
+ * source), with the record put over `api`'s dataset on trial.
+ */
+export async function trialProblems(
+  api: ApiContext,
+  contract: Contract,
+  validators: Validators,
+  info: RecordFamilyInfo,
+  id: string,
+  record: Record<string, unknown>,
+): Promise<RecordProblem[]> {
+  const trial = trialOf(api, { op: 'put', family: info.family, id, record });
+  const problems: RecordProblem[] = [];
+  for (const served of servings(contract, validators, info, id, record))
+    problems.push(...(await judgeServing(served, trial, validators, contract)));
+  return problems;
+}
