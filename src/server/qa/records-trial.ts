@@ -16,6 +16,7 @@ import {
   type Contract,
   type Operation,
   type ResolvedHref,
+  type Schema,
   type Validators,
 } from '../../contract/index.js';
 import { overlayDataset, type RecordEdit } from '../../fixtures/overlay.js';
@@ -58,16 +59,53 @@ interface Served {
   find: (body: unknown) => unknown;
 }
 
-const maxLimit = (op: Operation): number =>
-  Number(
-    op.parameters.find((p) => p.in === 'query' && p.name === PAGING.limit)?.schema.maximum ?? 10,
-  );
+/** The largest page an operation serves: its `limit`'s maximum, in the query or (a search) the body. */
+function maxLimit(op: Operation): number {
+  const inQuery = op.parameters.find((p) => p.in === 'query' && p.name === PAGING.limit)?.schema;
+  const properties = op.requestBody?.schema.properties as Record<string, Schema> | undefined;
+  return Number((inQuery ?? properties?.[PAGING.limit])?.maximum ?? 10);
+}
 
 function itemIn(body: unknown, idField: string, id: string): unknown {
   const data = (body as { data?: unknown[] } | null)?.data;
   return Array.isArray(data)
     ? data.find((item) => (item as Record<string, unknown> | null)?.[idField] === id)
     : undefined;
+}
+
+/**
+ * The family's list filtered to the record: the filter on its identifier (or on the field its
+ * by-ID path takes), the largest page, and every `include` filter on (a discontinued tool is listed
+ * only so); undefined when the list has no such filter.
+ */
+function listServing(
+  list: Operation,
+  info: RecordFamilyInfo,
+  id: string,
+  pathValue: string,
+  validators: Validators,
+): Served | undefined {
+  const filters = list.parameters.filter((p) => p.in === 'query' && p.filter);
+  const byId = filters.find((p) => p.filter!.field === info.idField);
+  const filter = byId ?? filters.find((p) => p.filter!.field === info.pathField);
+  if (!filter) return undefined;
+  const query: [string, string][] = [
+    [filter.name, byId ? id : pathValue],
+    [PAGING.limit, String(maxLimit(list))],
+    ...filters
+      .filter((p) => p.filter!.match === 'include')
+      .map((p): [string, string] => [p.name, 'true']),
+  ];
+  const parsed = validators.parseParameters(list, query, {});
+  if (parsed.problems.length > 0) return undefined;
+  return {
+    op: list,
+    byId: info.byId,
+    run: (trial) =>
+      getInProcess(validators, trial, list, list.path, `?${new URLSearchParams(query)}`),
+    request: { params: {}, query: parsed.input.query },
+    find: (body) => itemIn(body, info.idField, id),
+  };
 }
 
 /** The answers that serve the record: by ID, its list filtered to it, the search it shows in. */
@@ -91,16 +129,9 @@ function servings(
     find: (body) => body,
   });
   const list = contract.operations.find((o) => o.operationId === LIST_OPERATION[info.family]);
-  const filter = list?.parameters.find((p) => p.filter?.field === info.idField && p.in === 'query');
-  if (list && filter) {
-    const search = `?${new URLSearchParams({ [filter.name]: id, [PAGING.limit]: String(maxLimit(list)) })}`;
-    out.push({
-      op: list,
-      byId: info.byId,
-      run: (trial) => getInProcess(validators, trial, list, list.path, search),
-      request: { params: {}, query: { [PAGING.limit]: maxLimit(list), [filter.name]: id } },
-      find: (body) => itemIn(body, info.idField, id),
-    });
+  if (list) {
+    const listed = listServing(list, info, id, value, validators);
+    if (listed) out.push(listed);
   }
   const product =
     info.family === 'products' ? id : info.family === 'productParts' ? record.genericId : undefined;
