@@ -83,19 +83,7 @@ export async function readStubRequest(
       'a JSON Merge Patch object or a JSON Patch array',
       'must be an object or an array',
     );
-  // Checked or not, nothing deeper than the records' bound is kept: no walk of it can then reach the stack's limit.
-  if (patch !== undefined && nestsDeeper(patch, MAX_CONTROL_DEPTH))
-    problem(
-      '/patch',
-      `nesting depth <= ${MAX_CONTROL_DEPTH}`,
-      `nests deeper than ${MAX_CONTROL_DEPTH} levels (the bound)`,
-    );
-  if (isObject(respond) && nestsDeeper(respond.body, MAX_CONTROL_DEPTH))
-    problem(
-      '/respond/body',
-      `nesting depth <= ${MAX_CONTROL_DEPTH}`,
-      `nests deeper than ${MAX_CONTROL_DEPTH} levels (the bound)`,
-    );
+  boundDepth(patch, respond, problem);
   let answer: StubAnswer | undefined;
   if (respond !== undefined) answer = readRespond(respond, problem);
   if (
@@ -196,6 +184,19 @@ async function judgedAnswer(
     refusals: [...judgement.refusals, ...unresolved.map((p) => p.line)],
     warnings: judgement.warnings,
   };
+}
+
+/** Checked or not, nothing deeper than the records' bound is kept: no walk of it can then reach the stack's limit. */
+function boundDepth(
+  patch: unknown,
+  respond: unknown,
+  problem: (at: string, rule: string, message: string) => void,
+): void {
+  const tooDeep = `nests deeper than ${MAX_CONTROL_DEPTH} levels (the bound)`;
+  if (patch !== undefined && nestsDeeper(patch, MAX_CONTROL_DEPTH))
+    problem('/patch', `nesting depth <= ${MAX_CONTROL_DEPTH}`, tooDeep);
+  if (isObject(respond) && nestsDeeper(respond.body, MAX_CONTROL_DEPTH))
+    problem('/respond/body', `nesting depth <= ${MAX_CONTROL_DEPTH}`, tooDeep);
 }
 
 function readRespond(
