@@ -146,9 +146,10 @@ export async function followRefusals(
   follow: FollowHref,
   hrefs: readonly ResolvedHref[],
   api?: ApiContext,
+  /** Statuses already seen, by URL (shared by the answers of one record's trial). */
+  seen = new Map<string, number>(),
 ): Promise<AnswerProblem[]> {
   const refusals: AnswerProblem[] = [];
-  const seen = new Map<string, number>();
   for (const href of hrefs) {
     let status = seen.get(href.url);
     if (status === undefined) {

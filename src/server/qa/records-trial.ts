@@ -86,8 +86,12 @@ function listServing(
   validators: Validators,
 ): Served | undefined {
   const filters = list.parameters.filter((p) => p.in === 'query' && p.filter);
-  const byId = filters.find((p) => p.filter!.field === info.idField);
-  const filter = byId ?? filters.find((p) => p.filter!.field === info.pathField);
+  // An exact filter first: the page then holds the record alone.
+  const on = (field: string) =>
+    filters.find((p) => p.filter!.field === field && p.filter!.match === 'exact') ??
+    filters.find((p) => p.filter!.field === field);
+  const byId = on(info.idField);
+  const filter = byId ?? on(info.pathField);
   if (!filter) return undefined;
   const query: [string, string][] = [
     [filter.name, byId ? id : pathValue],
@@ -176,6 +180,7 @@ async function judgeServing(
   trial: ApiContext,
   validators: Validators,
   contract: Contract,
+  followed: Map<string, number>,
 ): Promise<RecordProblem[]> {
   const { op } = served;
   let res: Response;
@@ -226,7 +231,7 @@ async function judgeServing(
       message: `${op.operationId} does not serve the record`,
       source: 'documented',
     });
-  for (const p of await hrefProblems(item, trial, validators, contract))
+  for (const p of await hrefProblems(item, trial, validators, contract, followed))
     problems.push(problemOf(op, p));
   return problems;
 }
@@ -237,6 +242,7 @@ async function hrefProblems(
   trial: ApiContext,
   validators: Validators,
   contract: Contract,
+  followed: Map<string, number>,
 ): Promise<AnswerProblem[]> {
   const problems: AnswerProblem[] = [];
   const resolved: ResolvedHref[] = [];
@@ -250,7 +256,8 @@ async function hrefProblems(
       });
     else resolved.push(judged);
   }
-  return [...problems, ...(await followRefusals(followHrefOf(validators, trial), resolved))];
+  const follow = followHrefOf(validators, trial);
+  return [...problems, ...(await followRefusals(follow, resolved, undefined, followed))];
 }
 
 /**
@@ -267,7 +274,9 @@ export async function trialProblems(
 ): Promise<RecordProblem[]> {
   const trial = trialOf(api, { op: 'put', family: info.family, id, record });
   const problems: RecordProblem[] = [];
+  // One href is followed once per trial, whichever answers carry it.
+  const followed = new Map<string, number>();
   for (const served of servings(contract, validators, info, id, record))
-    problems.push(...(await judgeServing(served, trial, validators, contract)));
+    problems.push(...(await judgeServing(served, trial, validators, contract, followed)));
   return problems;
 }
