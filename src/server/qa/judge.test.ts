@@ -9,6 +9,7 @@
  */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMockApp, QaControlError, type MockAppHandle } from '../../index.js';
+import { call, testApp } from '../../testing/mock-app.js';
 import { jsonPatch, mergePatch } from './json-patch.js';
 
 const TOKEN = 'qa';
@@ -346,5 +347,41 @@ describe('records are judged on every operation that serves them', () => {
     expect((listed.body.data as { productId: string }[]).map((p) => p.productId)).toEqual([
       'COPY-1',
     ]);
+  });
+});
+
+describe('a stub kept before the rules (or read from a shared store) is judged when served', () => {
+  it('a 1xx or a lying whole answer is skipped: the dataset answers and the journal says why', async () => {
+    const app = await testApp({ adminToken: TOKEN });
+    const [id] = (await call(app, '/products?limit=1')).body.data as { productId: string }[];
+    const path = `/products/${encodeURIComponent(id.productId)}`;
+    await app.state.store.addStub({
+      id: 'interim',
+      match: { operationId: 'getProduct' },
+      respond: { status: 100, body: {} },
+      unchecked: true,
+    });
+    const interim = await call(app, path);
+    expect(interim.status).toBe(200);
+    expect(interim.body.productId).toBe(id.productId);
+    await app.state.store.addStub({
+      id: 'liar',
+      match: { operationId: 'getProduct' },
+      respond: {
+        status: 200,
+        body: { ...interim.body, productId: 'SOMETHING-ELSE' },
+        headers: { 'set-cookie': 'a=b' },
+      },
+    });
+    const lied = await call(app, path);
+    expect(lied.body.productId).toBe(id.productId);
+    expect(lied.headers.get('set-cookie')).toBeNull();
+    const journal = await call(app, '/__mock/requests', {
+      key: null,
+      headers: { 'x-mock-admin-token': TOKEN },
+    });
+    const skipped = (journal.body.requests as { stubSkipped?: string }[]).map((r) => r.stubSkipped);
+    expect(skipped).toContainEqual(expect.stringMatching(/set-cookie|requested identifier/));
+    expect(skipped).toContainEqual('status 100 is not a final answer');
   });
 });
