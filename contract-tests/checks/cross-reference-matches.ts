@@ -7,13 +7,13 @@
  * held to the document (its documented fields, the match-type enum) by the probe; the first match's
  * part resolves. Without known numbers the check says so instead of passing silently.
  */
+import { operationForPath, resolveOnTarget } from '../../src/contract/index.js';
 import { applicable, type Check, type CheckContext } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { seededTokens } from '../support/inputs.js';
 import { Probe } from '../support/probe.js';
 import { inScope, isRecord, scopeName, type Json } from '../support/records.js';
 import { boundedLists } from './cross-reference.js';
-import { operationForPath, resolveOnTarget } from './hrefs.js';
 
 /** Where the mock lists inputs that work against it (outside the API's base path; no key). */
 const EXAMPLES_PATH = '/examples.json';

@@ -6,6 +6,7 @@
  */
 import {
   PAGING,
+  fieldNamedBy,
   offsetForPage,
   offsetUnitOf,
   type Contract,
@@ -107,14 +108,6 @@ export function sourceListOf(contract: Contract, byId: Operation): Operation | u
   return undefined;
 }
 
-function words(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .split(/[\s_-]+/)
-    .map((w) => w.toLowerCase())
-    .filter(Boolean);
-}
-
 /**
  * The record field holding the value for a path parameter: the field whose words contain the
  * parameter's words in order (`dcp_id` -> `dcpDocumentId`), else the record's identifier.
@@ -123,17 +116,9 @@ export function fieldForPathParameter(
   param: string,
   itemSchema: Schema | undefined,
 ): string | undefined {
-  const wanted = words(param);
-  const fields = Object.keys(collectProperties(itemSchema));
-  const exact = fields.find((f) => words(f).join(' ') === wanted.join(' '));
-  if (exact) return exact;
-  const ordered = fields.find((f) => {
-    const have = words(f);
-    let k = 0;
-    for (const w of have) if (w === wanted[k]) k++;
-    return k === wanted.length;
-  });
-  return ordered ?? identifierOf(itemSchema);
+  return (
+    fieldNamedBy(param, Object.keys(collectProperties(itemSchema))) ?? identifierOf(itemSchema)
+  );
 }
 
 /** Declared properties of a schema, through `allOf`. */

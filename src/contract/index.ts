@@ -28,3 +28,4 @@ export * from './fact-kinds.js';
 export { child, isNode, markOf, place, rootPlace, type Placed } from './marks.js';
 export * from './truncate.js';
 export { capName, MAX_NAME_LENGTH } from './names.js';
+export * from './judge/index.js';

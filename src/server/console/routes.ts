@@ -15,7 +15,7 @@ import type { StateStore } from '../../state/store.js';
 import { apiError, badRequest } from '../errors.js';
 import type { KeyStore } from '../keys.js';
 import { readMatchOnly, type ArmContext } from '../qa/arm-request.js';
-import { checkRecord } from '../qa/records.js';
+import { checkRecord, type RecordFamilyInfo } from '../qa/records.js';
 import type { RecordControl } from '../qa/records-control.js';
 import { refusal } from '../qa/records-admin.js';
 import type { SampleAnswer } from '../qa/sample-answer.js';
@@ -86,7 +86,11 @@ export function consoleRoutes(admin: Hono, parts: ConsoleParts, bodyOf: BodyOf):
       if (typeof answer === 'string') throw apiError(400, answer);
       if (answer.status !== 200)
         throw apiError(404, `no ${info.family} record "${c.req.param('id').slice(0, 100)}"`);
-      return c.json({ family: info.family, idField: info.idField, record: answer.body });
+      const item = await listItemOf(sample, info, c.req.param('id'));
+      // The list may carry members the by-ID answer leaves out (a product's `additionalDetails`):
+      // a record is both, so the editor opens their union and a put of it passes the list's check.
+      const record = item ? { ...(answer.body as object), ...item } : answer.body;
+      return c.json({ family: info.family, idField: info.idField, record });
     } catch (error) {
       return refusal(error);
     }
@@ -101,4 +105,21 @@ export function consoleRoutes(admin: Hono, parts: ConsoleParts, bodyOf: BodyOf):
       return refusal(error);
     }
   });
+}
+
+/** The family's list item for one identifier, where the list takes that identifier as a filter. */
+async function listItemOf(
+  sample: SampleAnswer,
+  info: RecordFamilyInfo,
+  id: string,
+): Promise<object | undefined> {
+  if (!info.list.parameters.some((p) => p.in === 'query' && p.name === info.idField)) return;
+  const answer = await sample(info.list, {
+    operationId: info.list.operationId,
+    query: { [info.idField]: id },
+  });
+  if (typeof answer === 'string' || answer.status !== 200) return;
+  const data = (answer.body as { data?: unknown }).data;
+  const first: unknown = Array.isArray(data) ? data[0] : undefined;
+  return first !== null && typeof first === 'object' ? first : undefined;
 }

@@ -13,6 +13,7 @@ import type { StateStore } from '../../state/store.js';
 import type { Step } from '../chain.js';
 import type { ApiContext } from '../context.js';
 import { applyRecordEdits } from './records-apply.js';
+import { trialProblems } from './records-trial.js';
 import {
   checkRecord,
   recordFamilies,
@@ -117,6 +118,18 @@ export class RecordControl {
         },
       ]);
     if (info.family === 'documents') this.#checkDcpId(api, checked.record, checked.id);
+    // Served on trial by every operation that will serve it: refused there, never served broken.
+    const served = await trialProblems(
+      api,
+      this.parts.contract,
+      this.parts.validators,
+      info,
+      checked.id,
+      checked.record,
+    );
+    const refused = served.filter((p) => p.source !== 'inferred');
+    if (refused.length > 0)
+      throw new RecordEditError(400, `${info.family} record refused`, refused);
     const created = api.dataset[info.family].indexOf(checked.id) === undefined;
     await this.parts.log.append({
       op: 'put',

@@ -9,11 +9,15 @@
  */
 import {
   BASE_PATH,
+  fieldNamedBy,
+  findAbsent,
+  listItemSchema,
   type Contract,
   type Operation,
   type Validators,
   type Violation,
 } from '../../contract/index.js';
+import { MAX_CONTROL_DEPTH, nestsDeeper } from '../../contract/judge/json.js';
 import type { Dataset } from '../../fixtures/dataset.js';
 import { canonicalPath, links } from '../../fixtures/links.js';
 import { RECORD_FAMILIES, type RecordFamily } from '../../fixtures/overlay.js';
@@ -25,6 +29,10 @@ export interface RecordFamilyInfo {
   byId: Operation;
   /** The record property holding the family's identifier (`productId`, `orderableId`, `agileId`...). */
   idField: string;
+  /** The family's list: its item schema is the record's too (a list serves the record as it is). */
+  list: Operation;
+  /** The record property the by-ID path takes (`dcpDocumentId` for `/documents/{dcp_id}`; else `idField`). */
+  pathField: string;
 }
 
 /** How many seed records must agree on the identifier property (all of them, when fewer). */
@@ -58,7 +66,11 @@ export function recordFamilies(
       (op) => op.method === 'get' && pattern.test(op.path) && op.responses.has('200'),
     );
     const idField = idFieldOf(dataset[family]);
-    if (byId && idField) families.set(family, { family, byId, idField });
+    const param = byId?.parameters.find((p) => p.in === 'path');
+    const fields = dataset[family].size > 0 ? Object.keys(dataset[family].record(0)) : [];
+    const pathField = (param && fieldNamedBy(param.name, fields)) ?? idField;
+    if (byId && idField && pathField)
+      families.set(family, { family, byId, idField, list, pathField });
   }
   return families;
 }
@@ -125,18 +137,43 @@ export function withCanonicalHrefs(value: unknown, baseUrl: string): unknown {
 }
 
 /** Records nest a few levels (a part's `regulatory.hazardousMaterials`); deeper is refused before any walk. */
-export const MAX_RECORD_DEPTH = 32;
+export const MAX_RECORD_DEPTH = MAX_CONTROL_DEPTH;
 
-/** Whether a JSON value nests deeper than `max` (iterative: a hostile depth never costs the stack). */
-function nestsDeeper(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
+/** The record as an item of its family's list: the list item schema's problems, named by the list. */
+function listItemProblems(
+  info: RecordFamilyInfo,
+  validators: Validators,
+  record: Record<string, unknown>,
+): RecordProblem[] {
+  const page = { data: [record], pagination: { offset: 0, limit: 1, total: 1, has_more: false } };
+  const item = '/data/0';
+  return validators
+    .checkResponseBody(info.list, 200, page)
+    .filter((v) => v.pointer === item || v.pointer.startsWith(`${item}/`))
+    .map((v) => ({
+      ...problemOf(v),
+      pointer: v.pointer.slice(item.length),
+      message: v.message.replace(item, ''),
+      rule: `${v.rule} (as an item of ${info.list.operationId})`,
+    }));
+}
+
+/**
+ * The fields the record leaves out that its answers declare where presence is not stated: the
+ * suite warns of each (`absent-field`), so the put does too, naming each pointer (DECISIONS 103).
+ * A field an operation cannot serve the record without is refused by the trial (records-trial.ts).
+ */
+function absentProblems(info: RecordFamilyInfo, record: Record<string, unknown>): RecordProblem[] {
+  const absent = new Set([
+    ...findAbsent(info.byId.responses.get('200')?.jsonSchema, record),
+    ...findAbsent(listItemSchema(info.list), record),
+  ]);
+  return [...absent].map((pointer) => ({
+    pointer,
+    rule: 'present: the mock sends every declared field (null where nullable); presence is not stated',
+    message: `${pointer} is declared by ${info.byId.operationId} or ${info.list.operationId} but absent`,
+    source: 'inferred',
+  }));
 }
 
 /** Checks a record for a family against the document; the taken record has canonical hrefs. */
@@ -171,7 +208,15 @@ export function checkRecord(
       ],
     };
   const record = withCanonicalHrefs(given, baseUrl) as Record<string, unknown>;
-  const violations = validators.checkResponseBody(info.byId, 200, record).map(problemOf);
+  const byId = validators.checkResponseBody(info.byId, 200, record).map(problemOf);
+  const said = new Set(byId.map((p) => `${p.pointer} ${p.message}`));
+  const violations = [
+    ...byId,
+    ...listItemProblems(info, validators, record).filter(
+      (p) => !said.has(`${p.pointer} ${p.message}`),
+    ),
+    ...absentProblems(info, record),
+  ];
   const id = record[info.idField];
   if (typeof id !== 'string' || id === '')
     violations.unshift({

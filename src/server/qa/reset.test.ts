@@ -16,7 +16,10 @@ describe('reset', () => {
       mock.fetch(
         new Request(`${mock.url}${path}`, { headers: { 'x-api-key': mock.keys.fullAccess } }),
       );
-    await mock.qa.stub({ operationId: 'listPackages', patch: { data: [] } });
+    await mock.qa.stub({
+      operationId: 'listPackages',
+      patch: { data: [], pagination: { total: 0, has_more: false } },
+    });
     await mock.qa.armFault({ operationId: 'listProducts', status: 500, count: 5 });
     await (await get('/packages?limit=1')).text();
     await mock.qa.advanceClock(3600);

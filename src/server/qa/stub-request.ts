@@ -7,8 +7,17 @@
  * judged on the answer the dataset gives to the request the match describes. `unchecked: true`
  * skips the judgement on purpose. Every problem is named by its field.
  */
-import type { Contract, InputProblem, Validators } from '../../contract/index.js';
+import {
+  collectHrefs,
+  MAX_CONTROL_DEPTH,
+  nestsDeeper,
+  type InputProblem,
+  type Operation,
+  type Validators,
+} from '../../contract/index.js';
+import type { RequestMatch } from '../../state/match.js';
 import { MAX_STUB_TIMES, type Stub, type StubAnswer } from '../../state/stubs.js';
+import { followRefusals, judgeAnswer, JSON_TYPE } from './answer-judge.js';
 import { bodyProblems, readMatchField, type ArmContext } from './arm-request.js';
 import { applyPatch, PatchError } from './json-patch.js';
 import type { SampleAnswer } from './sample-answer.js';
@@ -22,6 +31,11 @@ const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   'unchecked',
 ]);
 const MAX_HEADERS = 50;
+/**
+ * The lowest status a stub answers with, checked or not: a 1xx is an interim response, not an
+ * answer (100 would leave the client waiting for the real one, 101 switches protocols).
+ */
+export const MIN_STUB_STATUS = 200;
 const MAX_HEADER_CHARS = 1000;
 
 export interface StubContext extends ArmContext {
@@ -32,29 +46,8 @@ export interface StubContext extends ArmContext {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The answer's breaches of the contract: refusals (documented, reference) and warnings (inferred). */
-export function judgeAnswer(
-  validators: Validators,
-  op: Contract['operations'][number],
-  answer: { status: number; body: unknown },
-): { refusals: string[]; warnings: string[] } {
-  const refusals: string[] = [];
-  const warnings: string[] = [];
-  if (!validators.responseFor(op, answer.status)) {
-    refusals.push(
-      `status ${answer.status} is not declared by ${op.operationId} (declared: ${[...op.responses.keys()].join(', ')})`,
-    );
-    return { refusals, warnings };
-  }
-  for (const v of validators.checkResponseBody(op, answer.status, answer.body)) {
-    const said = v.message.startsWith(v.pointer)
-      ? v.message.slice(v.pointer.length).trim()
-      : v.message;
-    const line = `"${v.pointer}" ${said} (${v.source})`;
-    (v.source === 'inferred' ? warnings : refusals).push(line);
-  }
-  return { refusals, warnings };
-}
+// The console's dry run and the stub step judge through this module, as the admin route does.
+export { judgeAnswer } from './answer-judge.js';
 
 /** A stub asked for, checked; or every problem found (each with its pointer and rule). */
 export async function readStubRequest(
@@ -90,6 +83,7 @@ export async function readStubRequest(
       'a JSON Merge Patch object or a JSON Patch array',
       'must be an object or an array',
     );
+  boundDepth(patch, respond, problem);
   let answer: StubAnswer | undefined;
   if (respond !== undefined) answer = readRespond(respond, problem);
   if (
@@ -110,24 +104,13 @@ export async function readStubRequest(
   };
   if (unchecked) return stub;
 
-  let judged: { status: number; body: unknown };
-  if (answer) judged = { status: answer.status, body: answer.body };
-  else {
-    const sample = await context.sampleAnswer(op, match);
-    if (typeof sample === 'string')
-      return [
-        { in: 'body', name: '/match', rule: 'a request the operation answers', message: sample },
-      ];
-    try {
-      judged = { status: sample.status, body: applyPatch(sample.body, patch) };
-    } catch (error) {
-      if (!(error instanceof PatchError)) throw error;
-      return [
-        { in: 'body', name: '/patch', rule: 'RFC 6902 / RFC 7396', message: `${error.message}` },
-      ];
-    }
-  }
-  const { refusals, warnings } = judgeAnswer(context.validators, op, judged);
+  const judged = await judgedAnswer(op, match, stub, context);
+  if (typeof judged === 'string')
+    return [
+      { in: 'body', name: '/match', rule: 'a request the operation answers', message: judged },
+    ];
+  if ('problem' in judged) return [judged.problem];
+  const { refusals, warnings } = judged;
   if (refusals.length > 0)
     return refusals.map((message) => ({
       in: 'body' as const,
@@ -136,6 +119,84 @@ export async function readStubRequest(
       message,
     }));
   return warnings.length > 0 ? { ...stub, warnings } : stub;
+}
+
+/**
+ * The stub's answer judged for the request its match describes: a whole answer with the headers
+ * it goes out with, or the dataset's answer with the patch applied; hrefs the dataset's answer
+ * did not carry are followed. A string when the match describes no request the dataset answers.
+ */
+async function judgedAnswer(
+  op: Operation,
+  match: RequestMatch,
+  stub: Omit<Stub, 'id'>,
+  context: StubContext,
+): Promise<string | { problem: InputProblem } | { refusals: string[]; warnings: string[] }> {
+  const { sampleAnswer, validators } = context;
+  const common = { baseUrl: sampleAnswer.baseUrl, operations: context.contract.operations };
+  let judgement: ReturnType<typeof judgeAnswer>;
+  if (stub.respond) {
+    const asked = sampleAnswer.request(op, match);
+    // The identifiers a whole answer is judged for are the ones its match names (any other
+    // request it answers is judged when it is served).
+    const named = new Set(Object.keys(match.params ?? {}));
+    const request =
+      typeof asked === 'string'
+        ? {}
+        : {
+            ...asked,
+            params: Object.fromEntries(Object.entries(asked.params).filter(([n]) => named.has(n))),
+          };
+    const { status, body, headers = {} } = stub.respond;
+    judgement = judgeAnswer(
+      validators,
+      op,
+      { status, body, headers: { 'content-type': JSON_TYPE, ...headers } },
+      { ...common, request, handMadeHeaders: headers },
+    );
+  } else {
+    const sample = await sampleAnswer(op, match);
+    if (typeof sample === 'string') return sample;
+    let body: unknown;
+    try {
+      body = applyPatch(sample.body, stub.patch);
+    } catch (error) {
+      if (!(error instanceof PatchError)) throw error;
+      return {
+        problem: {
+          in: 'body',
+          name: '/patch',
+          rule: 'RFC 6902 / RFC 7396',
+          message: error.message,
+        },
+      };
+    }
+    const knownHrefs = new Set(collectHrefs(sample.body).map((h) => h.value));
+    judgement = judgeAnswer(
+      validators,
+      op,
+      { status: sample.status, body, headers: sample.headers },
+      { ...common, request: sample.request, knownHrefs },
+    );
+  }
+  const unresolved = await followRefusals(sampleAnswer.follow, judgement.hrefs);
+  return {
+    refusals: [...judgement.refusals, ...unresolved.map((p) => p.line)],
+    warnings: judgement.warnings,
+  };
+}
+
+/** Checked or not, nothing deeper than the records' bound is kept: no walk of it can then reach the stack's limit. */
+function boundDepth(
+  patch: unknown,
+  respond: unknown,
+  problem: (at: string, rule: string, message: string) => void,
+): void {
+  const tooDeep = `nests deeper than ${MAX_CONTROL_DEPTH} levels (the bound)`;
+  if (patch !== undefined && nestsDeeper(patch, MAX_CONTROL_DEPTH))
+    problem('/patch', `nesting depth <= ${MAX_CONTROL_DEPTH}`, tooDeep);
+  if (isObject(respond) && nestsDeeper(respond.body, MAX_CONTROL_DEPTH))
+    problem('/respond/body', `nesting depth <= ${MAX_CONTROL_DEPTH}`, tooDeep);
 }
 
 function readRespond(
@@ -149,8 +210,17 @@ function readRespond(
   const { status, body, headers, ...rest } = respond;
   for (const name of Object.keys(rest))
     problem(`/respond/${name.slice(0, 100)}`, 'one of status, body, headers', 'unknown field');
-  if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599) {
-    problem('/respond/status', 'an HTTP status (100-599)', 'required, an integer', status);
+  if (
+    !Number.isInteger(status) ||
+    (status as number) < MIN_STUB_STATUS ||
+    (status as number) > 599
+  ) {
+    problem(
+      '/respond/status',
+      `a final HTTP status (${MIN_STUB_STATUS}-599; a 1xx is no answer, even unchecked)`,
+      'required, an integer',
+      status,
+    );
     return undefined;
   }
   const kept: Record<string, string> = {};

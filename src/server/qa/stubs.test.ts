@@ -114,6 +114,9 @@ describe('stubs in process', () => {
       patch: [
         { op: 'test', path: '/pagination/offset', value: 0 },
         { op: 'replace', path: '/data', value: [] },
+        // An empty page says so: the suite's page arithmetic holds a stub's page too.
+        { op: 'replace', path: '/pagination/total', value: 0 },
+        { op: 'replace', path: '/pagination/has_more', value: false },
       ],
     });
     expect((await get('/products?limit=2')).body.data).toEqual([]);
@@ -207,7 +210,11 @@ describe.runIf(redisAvailable())('stubs across two instances sharing Redis', () 
     const added = await fetch(`${fleet[0].origin}/__mock/stubs`, {
       method: 'POST',
       headers: { 'x-mock-admin-token': TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify({ operationId: 'listPackages', patch: { data: [] }, times: 2 }),
+      body: JSON.stringify({
+        operationId: 'listPackages',
+        patch: { data: [], pagination: { total: 0, has_more: false } },
+        times: 2,
+      }),
     });
     expect(added.status, await added.clone().text()).toBe(201);
     const sizes = [];

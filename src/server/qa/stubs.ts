@@ -15,11 +15,33 @@ import type { AppEnv } from '../env.js';
 import { jsonResponse } from '../response.js';
 import type { Validators } from '../../contract/index.js';
 import { applyPatch, PatchError } from './json-patch.js';
-import { judgeAnswer } from './stub-request.js';
+import { judgeAnswer, JSON_TYPE } from './answer-judge.js';
+import { MIN_STUB_STATUS } from './stub-request.js';
 import { matchFactsOf } from './request-facts.js';
 
 /** Headers a rewritten body must not carry over from the dataset's answer. */
 const BODY_HEADERS = new Set(['content-length', 'content-type', 'etag']);
+
+/** What the judge says of an answer to this very request (its identifiers, its page, its headers). */
+function refusalsHere(
+  c: Context<AppEnv>,
+  validators: Validators,
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+  handMadeHeaders?: Record<string, string>,
+): string[] {
+  const input = c.get('input');
+  return judgeAnswer(
+    validators,
+    c.get('operation'),
+    { status, body, headers },
+    {
+      request: { params: input.path, query: input.query, body: c.get('body') },
+      ...(handMadeHeaders ? { handMadeHeaders } : {}),
+    },
+  ).refusals;
+}
 
 /**
  * The dataset's answer with the stub's patch applied, judged again on this very answer: a patch
@@ -53,20 +75,20 @@ async function patched(
     });
     return;
   }
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (!BODY_HEADERS.has(name)) headers[name] = value;
+  });
   if (!stub.unchecked) {
-    const { refusals } = judgeAnswer(validators, c.get('operation'), {
-      status: res.status,
-      body: result,
+    const refusals = refusalsHere(c, validators, res.status, result, {
+      ...headers,
+      'content-type': JSON_TYPE,
     });
     if (refusals.length > 0) {
       c.set('stub', { id: stub.id, unchecked: false, skipped: refusals.join('; ') });
       return;
     }
   }
-  const headers: Record<string, string> = {};
-  res.headers.forEach((value, name) => {
-    if (!BODY_HEADERS.has(name)) headers[name] = value;
-  });
   // Cleared first: Hono copies the old response's headers (its content-length too) onto a new one.
   c.res = undefined;
   c.res = jsonResponse(res.status, result, headers);
@@ -83,8 +105,32 @@ export function stubs(options: {
     c.set('stub', { id: stub.id, unchecked: stub.unchecked === true });
     if (stub.patch !== undefined) return patched(c, stub, next, validators);
     const { status, body, headers = {} } = stub.respond!;
+    // A 1xx is no answer (one kept before this rule, or read from a shared store): never sent.
+    if (!(status >= MIN_STUB_STATUS && status <= 599)) {
+      c.set('stub', {
+        id: stub.id,
+        unchecked: stub.unchecked === true,
+        skipped: `status ${status} is not a final answer`,
+      });
+      return next();
+    }
     const ok = status >= 200 && status < 300;
     const all = { ...(ok ? c.get('rateLimitHeaders') : {}), ...headers };
+    if (!stub.unchecked) {
+      // Judged again on this request: its identifiers, its page, the rate-limit headers it goes out with.
+      const refusals = refusalsHere(
+        c,
+        validators,
+        status,
+        body,
+        { 'content-type': JSON_TYPE, ...all },
+        headers,
+      );
+      if (refusals.length > 0) {
+        c.set('stub', { id: stub.id, unchecked: false, skipped: refusals.join('; ') });
+        return next();
+      }
+    }
     if (body === undefined) return new Response(null, { status, headers: all });
     return jsonResponse(status, body, all);
   }
