@@ -70,6 +70,7 @@ const END_TO_END = [
   'src/server/robustness.test.ts',
   'src/state/redis-batch.test.ts',
   'src/state/redis-data.test.ts',
+  'src/state/redis-poison.test.ts',
   'src/state/redis-records.test.ts',
   'src/state/redis.test.ts',
 ];

@@ -32,6 +32,8 @@ export class RecordLogUnavailableError extends Error {
 }
 
 export interface RecordLog {
+  /** True when others write it too (Redis): its edits are checked again when read back. */
+  readonly shared: boolean;
   /** Changes whenever the edits change. */
   version(): string | Promise<string>;
   /** The edits in order, with the version they are at. */
@@ -45,6 +47,7 @@ export interface RecordLog {
 
 /** One process's log. */
 export class MemoryRecordLog implements RecordLog {
+  readonly shared = false;
   #edits: RecordEdit[] = [];
   #bytes = 0;
   #version = 0;

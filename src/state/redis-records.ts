@@ -76,6 +76,7 @@ export interface TurnVersions {
 
 /** The log on the state store's connection (RedisStore.recordLog), which the store closes. */
 export class RedisRecordLog implements RecordLog {
+  readonly shared = true;
   readonly #keys: ReturnType<typeof recordKeys>;
   #lastVersion = '0';
 

@@ -13,7 +13,7 @@
  * to `repaired`, which the script returns last, so the instance counts the repairs and never
  * mistakes spoiled data for a Redis outage.
  */
-const REPAIR = `local repaired = 0
+export const REPAIR = `local repaired = 0
 local function own(key, kind)
   local t = redis.call('TYPE', key).ok
   if t ~= 'none' and t ~= kind then

@@ -26,11 +26,14 @@ import { newStub, StubLimitError } from '../../state/stubs.js';
 import type { FaultPlan } from './fault-plan.js';
 import { recordRoutes, refusal } from './records-admin.js';
 import type { RecordControl } from './records-control.js';
-import type { StateStore } from '../../state/store.js';
+import { StoreUnavailableError, type StateStore } from '../../state/store.js';
 import { STATE_HEADER } from '../middleware/rate-limit.js';
 
 /** A key's name for its name, its purpose (`fullAccess`, as /examples names them) or its secret. */
-function keyNameOf(state: AdminParts, value: string): string | undefined {
+export function keyNameOf(
+  state: Pick<AdminParts, 'keys' | 'keyNamesByPurpose'>,
+  value: string,
+): string | undefined {
   if (state.keys.records.some((k) => k.name === value)) return value;
   const byPurpose = state.keyNamesByPurpose?.get(value);
   if (byPurpose !== undefined) return byPurpose;
@@ -75,6 +78,11 @@ async function jsonBody(
   });
 }
 
+/** A stub or fault added while the shared store is away: 503, like a record edit then. */
+function unavailable(error: unknown): void {
+  if (error instanceof StoreUnavailableError) throw apiError(503, error.message);
+}
+
 /** The parts of the app the control endpoints read and change (not the app itself). */
 export interface AdminParts {
   options: Pick<AppOptions, 'seed' | 'scale' | 'tierOverride' | 'bodyTimeoutMs' | 'instanceId'>;
@@ -117,6 +125,7 @@ export function adminRoutes(options: {
     if (store.local) c.res.headers.set(STATE_HEADER, 'local');
   });
   const badAction = (error: unknown) => {
+    unavailable(error);
     if (error instanceof ActionError)
       throw apiError(400, error.message, {
         details: [{ in: 'body', name: '', rule: 'fault action', message: error.message }],
@@ -266,6 +275,7 @@ export function adminRoutes(options: {
       return c.json(await store.addStub(newStub(read)), 201);
     } catch (error) {
       if (error instanceof StubLimitError) throw apiError(409, error.message);
+      unavailable(error);
       throw error;
     }
   });

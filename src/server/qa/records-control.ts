@@ -7,7 +7,7 @@
  * it).
  */
 import type { Contract, Validators } from '../../contract/index.js';
-import type { RecordEditEntry, RecordFamily } from '../../fixtures/overlay.js';
+import type { RecordEdit, RecordEditEntry, RecordFamily } from '../../fixtures/overlay.js';
 import type { RecordLog } from '../../state/records.js';
 import type { StateStore } from '../../state/store.js';
 import type { Step } from '../chain.js';
@@ -51,6 +51,8 @@ export class RecordControl {
       validators: Validators;
       apis: readonly ApiContext[];
       log: RecordLog;
+      /** Counts edits of a shared log that its check refuses when read back (the store's `repaired`). */
+      spoiled?: (n: number, what: string) => void;
     },
   ) {}
 
@@ -64,10 +66,14 @@ export class RecordControl {
 
   /** The control over the store's log: in this process, or shared through `--state`. */
   static create(
-    store: Pick<StateStore, 'recordLog'>,
-    parts: Omit<RecordControl['parts'], 'log'>,
+    store: Pick<StateStore, 'recordLog' | 'noteSpoiled'>,
+    parts: Omit<RecordControl['parts'], 'log' | 'spoiled'>,
   ): RecordControl {
-    return new RecordControl({ ...parts, log: store.recordLog() });
+    return new RecordControl({
+      ...parts,
+      log: store.recordLog(),
+      spoiled: (n, what) => store.noteSpoiled(n, what),
+    });
   }
 
   /** The family's description, or a 404 naming the families there are. */
@@ -96,8 +102,30 @@ export class RecordControl {
       return; // a shared log away: keep serving the edits last read
     }
     if (read.version === this.#version) return;
-    for (const api of this.parts.apis) applyRecordEdits(api, read.edits);
+    const edits = this.parts.log.shared ? this.#readBack(read.edits) : read.edits;
+    for (const api of this.parts.apis) applyRecordEdits(api, edits);
     this.#version = read.version;
+  }
+
+  /**
+   * The edits of a shared log that a put would take (Redis is input too): the same record check
+   * as `PUT /__mock/records`; one it refuses is skipped and counted, never served.
+   */
+  #readBack(edits: readonly RecordEdit[]): RecordEdit[] {
+    const baseUrl = this.parts.apis[0].seed.options.baseUrl;
+    const kept = edits.filter((edit) => {
+      if (edit.op === 'remove') return true;
+      const info = this.families.get(edit.family);
+      if (!info) return false;
+      const checked = checkRecord(info, this.parts.validators, edit.record, baseUrl);
+      return checked.ok && checked.id === edit.id;
+    });
+    if (kept.length < edits.length)
+      this.parts.spoiled?.(
+        edits.length - kept.length,
+        'a record edit the record check refuses (skipped)',
+      );
+    return kept;
   }
 
   async put(familyName: string, record: unknown, id?: string): Promise<PutResult> {
