@@ -58,6 +58,7 @@ const END_TO_END = [
   'src/server/middleware/auth.test.ts',
   'src/server/pipelining.test.ts',
   'src/server/qa/admin-bounds.test.ts',
+  'src/server/qa/control-plane.test.ts',
   'src/server/qa/arm-fault.test.ts',
   'src/server/qa/curl-smoke.test.ts',
   'src/server/qa/fault-match.test.ts',

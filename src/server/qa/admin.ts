@@ -7,7 +7,6 @@
  * All of it reads and changes the state store, so with a shared store any instance's controls act
  * on the whole fleet.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context, type Env } from 'hono';
 import type { Contract, Validators } from '../../contract/index.js';
 import { MAX_CLOCK_OFFSET_SECONDS, type AdjustableClock } from '../../state/clock.js';
@@ -28,6 +27,7 @@ import { recordRoutes, refusal } from './records-admin.js';
 import type { RecordControl } from './records-control.js';
 import { StoreUnavailableError, type StateStore } from '../../state/store.js';
 import { STATE_HEADER } from '../middleware/rate-limit.js';
+import { adminGuard } from './admin-guard.js';
 
 /** A key's name for its name, its purpose (`fullAccess`, as /examples names them) or its secret. */
 export function keyNameOf(
@@ -41,11 +41,9 @@ export function keyNameOf(
 }
 
 export { ADMIN_PREFIX } from './admin-prefix.js';
-export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token';
+export { ADMIN_TOKEN_HEADER } from './admin-guard.js';
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
 const MAX_CLOCK_ADVANCE_SECONDS = 366 * 24 * 3600;
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** The admin request's body as a JSON object (empty body: `{}`), read within the admin bounds. */
 async function jsonBody(
@@ -85,7 +83,10 @@ function unavailable(error: unknown): void {
 
 /** The parts of the app the control endpoints read and change (not the app itself). */
 export interface AdminParts {
-  options: Pick<AppOptions, 'seed' | 'scale' | 'tierOverride' | 'bodyTimeoutMs' | 'instanceId'>;
+  options: Pick<
+    AppOptions,
+    'seed' | 'scale' | 'tierOverride' | 'bodyTimeoutMs' | 'instanceId' | 'origin' | 'adminHosts'
+  >;
   contract: Contract;
   keys: KeyStore;
   clock: AdjustableClock;
@@ -114,12 +115,15 @@ export function adminRoutes(options: {
 }): Hono {
   const { state, plan, store, records } = options;
   const bodyOf = (c: Context<Env, string>) => jsonBody(c, state.options.bodyTimeoutMs);
-  const expected = digest(options.token);
   const admin = new Hono();
+  admin.use(
+    '*',
+    ...adminGuard({
+      token: options.token,
+      allowedHosts: [...state.options.adminHosts, new URL(state.options.origin).hostname],
+    }),
+  );
   admin.use('*', async (c, next) => {
-    const presented = c.req.header(ADMIN_TOKEN_HEADER);
-    if (!presented || !timingSafeEqual(digest(presented), expected))
-      throw apiError(401, `admin token missing or wrong (send it in ${ADMIN_TOKEN_HEADER})`);
     await next();
     // What was read or changed here was this instance's own state: the shared store is away.
     if (store.local) c.res.headers.set(STATE_HEADER, 'local');
