@@ -165,6 +165,8 @@ export class RedisStore implements StateStore {
   #up = true;
   #armedSeen = 0;
   #stubsSeen = 0;
+  /** The stubs version the newest turn read: a request's own turn read it after the request came. */
+  #stubsVersionSeen: string | undefined;
   /** This turn of the event loop's admits, releases and journal entries: one script call. */
   readonly #turns = new TurnQueue<Admission>((turn) => this.#send(turn));
   #closed = false;
@@ -275,6 +277,7 @@ export class RedisStore implements StateStore {
     if (this.#closed || !this.#up) return;
     this.#up = false;
     this.#recordsVersion = undefined;
+    this.#stubsVersionSeen = undefined;
     this.#o.log(
       `[mock] state store ${this.description} unreachable (${(error as Error).message}): ` +
         'serving with local state and reconnecting',
@@ -370,6 +373,7 @@ export class RedisStore implements StateStore {
     this.#clock.follow(wholeNumber(news.offset));
     this.#armedSeen = news.armed;
     this.#stubsSeen = wholeNumber(news.stubs);
+    this.#stubsVersionSeen = news.stubsVersion;
     turn.admits.forEach((a, i) => a.answer(this.#admission(a, codes[2 * i], codes[2 * i + 1])));
   }
 
@@ -577,8 +581,9 @@ export class RedisStore implements StateStore {
 
   /** One operation's stubs, oldest first: from memory while the stubs version stands. */
   async #stubsFor(operationId: string): Promise<Stub[]> {
-    const version = (await this.#redis.get(this.#k.stubVersion)) ?? '0';
     const cached = this.#stubsByOperation.get(operationId);
+    if (cached !== undefined && cached.version === this.#stubsVersionSeen) return cached.stubs;
+    const version = (await this.#redis.get(this.#k.stubVersion)) ?? '0';
     if (cached?.version === version) return cached.stubs;
     const kept = await this.#listKept([
       this.#k.stubsOf(operationId),
