@@ -44,6 +44,9 @@ export interface PutResult {
 export class RecordControl {
   #families: ReadonlyMap<RecordFamily, RecordFamilyInfo> | undefined;
   #version: string | undefined;
+  /** The log's epoch and how many of its entries are applied: the next read starts after them. */
+  #epoch: string | undefined;
+  #read = 0;
 
   constructor(
     readonly parts: {
@@ -94,26 +97,32 @@ export class RecordControl {
     return version.then((v) => (v === this.#version ? undefined : this.#reload()));
   }
 
+  /** Applies what the log gained since the last read (all of it when it was cleared since). */
   async #reload(): Promise<void> {
-    let read: Awaited<ReturnType<RecordLog['read']>>;
+    let part: Awaited<ReturnType<RecordLog['readFrom']>>;
     try {
-      read = await this.parts.log.read();
+      part = await this.parts.log.readFrom(this.#epoch, this.#read);
     } catch {
       return; // a shared log away: keep serving the edits last read
     }
-    if (read.version === this.#version) return;
-    const edits = this.parts.log.shared ? this.#readBack(read.edits) : read.edits;
-    for (const api of this.parts.apis) applyRecordEdits(api, edits);
-    this.#version = read.version;
+    if (part.version === this.#version) return;
+    const fresh = part.start === 0;
+    const edits = this.#readBack(part.edits);
+    for (const api of this.parts.apis) applyRecordEdits(api, edits, { fresh });
+    this.#epoch = part.epoch;
+    this.#read = part.start + part.edits.length;
+    this.#version = part.version;
   }
 
   /**
    * The edits of a shared log that a put would take (Redis is input too): the same record check
    * as `PUT /__mock/records`; one it refuses is skipped and counted, never served.
    */
-  #readBack(edits: readonly RecordEdit[]): RecordEdit[] {
+  #readBack(edits: readonly (RecordEdit | undefined)[]): RecordEdit[] {
+    if (!this.parts.log.shared) return edits as RecordEdit[];
     const baseUrl = this.parts.apis[0].seed.options.baseUrl;
-    const kept = edits.filter((edit) => {
+    const kept = edits.filter((edit): edit is RecordEdit => {
+      if (edit === undefined) return false;
       if (edit.op === 'remove') return true;
       const info = this.families.get(edit.family);
       if (!info) return false;
