@@ -153,16 +153,16 @@ const FLAGS = {
     section: 'QA',
     value: '<t>',
     help: [
-      'enable /__mock/* control endpoints with this token (env MOCK_ADMIN_TOKEN); on a',
-      `--host other than loopback it must have ${MIN_EXPOSED_TOKEN_LENGTH}+ characters and not be one our docs show`,
+      'enable /__mock/* control endpoints with this token (env MOCK_ADMIN_TOKEN);',
+      `on a --host other than loopback: ${MIN_EXPOSED_TOKEN_LENGTH}+ characters, not one our docs show`,
     ],
   },
   'admin-host': {
     section: 'QA',
     value: '<names>',
     help: [
-      'host names (comma-separated) the controls answer to besides loopback and the',
-      "mock's own address (env MOCK_ADMIN_HOST); any other Host gets 403 (DNS rebinding)",
+      'host names (comma-separated; env MOCK_ADMIN_HOST) the controls answer to',
+      "besides loopback and the mock's own address; any other Host: 403",
     ],
   },
   'validate-responses': {

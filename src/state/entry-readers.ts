@@ -6,19 +6,10 @@
  * may not import, so the server hands them to the store once it has built them. An entry a reader
  * refuses is skipped and counted as repaired spoiled data: never an outage, a fallback or a 500.
  */
-import type { ArmedFault } from './faults.js';
-import type { JournalEntry } from './store.js';
+import type { EntryReaders, JournalEntry, KeptFault } from './store.js';
 import type { Stub } from './stubs.js';
 
-/** An armed fault as it is kept (its count is kept beside it). */
-export type KeptFault = Omit<ArmedFault, 'remaining'>;
-
-export interface EntryReaders {
-  /** A kept stub read as `POST /__mock/stubs` reads one (its answer judged again), or undefined. */
-  stub(entry: unknown): Promise<Stub | undefined>;
-  /** A kept fault read as `POST /__mock/faults` reads one, or undefined. */
-  fault(entry: unknown): KeptFault | undefined;
-}
+export type { EntryReaders, KeptFault };
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

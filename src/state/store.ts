@@ -14,9 +14,22 @@ import type { LimitKind } from './rate-limiter.js';
 import type { MatchFacts } from './match.js';
 import type { Stub } from './stubs.js';
 import type { RecordLog } from './records.js';
-import type { EntryReaders } from './entry-readers.js';
 
 export type MaybePromise<T> = T | Promise<T>;
+
+/** An armed fault as it is kept (its count is kept beside it). */
+export type KeptFault = Omit<ArmedFault, 'remaining'>;
+
+/**
+ * The admin API's readers, which a shared store reads its entries back with (Redis is input too:
+ * src/state/entry-readers.ts, src/server/qa/stored-entries.ts).
+ */
+export interface EntryReaders {
+  /** A kept stub read as `POST /__mock/stubs` reads one (its answer judged again), or undefined. */
+  stub(entry: unknown): Promise<Stub | undefined>;
+  /** A kept fault read as `POST /__mock/faults` reads one, or undefined. */
+  fault(entry: unknown): KeptFault | undefined;
+}
 
 /**
  * A stub or fault that cannot be added because the shared store is away: refused (503), never
