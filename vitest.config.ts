@@ -59,6 +59,7 @@ const END_TO_END = [
   'src/server/middleware/auth.test.ts',
   'src/server/pipelining.test.ts',
   'src/server/qa/admin-bounds.test.ts',
+  'src/server/qa/control-plane.test.ts',
   'src/server/qa/arm-fault.test.ts',
   'src/server/qa/curl-smoke.test.ts',
   'src/server/qa/fault-match.test.ts',
@@ -71,6 +72,7 @@ const END_TO_END = [
   'src/server/robustness.test.ts',
   'src/state/redis-batch.test.ts',
   'src/state/redis-data.test.ts',
+  'src/state/redis-poison.test.ts',
   'src/state/redis-records.test.ts',
   'src/state/redis.test.ts',
 ];

@@ -97,7 +97,9 @@ echo "== run the mock (default job) on port $port"
 t0=$(date +%s%N)
 # stderr aside: without systemd, podman logs that it cannot schedule the periodic health checks
 # (the check itself runs below, with `podman healthcheck run`).
-pod run -d --name "$name" --network=host --env "PORT=$port" --env MOCK_ADMIN_TOKEN=ci-token "$IMAGE" >/dev/null 2>"$reports/run.err" ||
+# The image binds 0.0.0.0: a short or documented admin token is refused there (exit 2), so a fresh one.
+admin_token=$(node -e "console.log(require('crypto').randomBytes(16).toString('hex'))")
+pod run -d --name "$name" --network=host --env "PORT=$port" --env "MOCK_ADMIN_TOKEN=$admin_token" "$IMAGE" >/dev/null 2>"$reports/run.err" ||
   { cat "$reports/run.err"; exit 1; }
 ready=""
 for _ in $(seq 1 300); do
@@ -129,7 +131,7 @@ done
 echo "contract suite: exit 0, reports written to the mounted folder"
 
 echo "== the per-test controls through the admin API (curl), in the container"
-bash scripts/qa-controls-smoke.sh "http://127.0.0.1:$port" ci-token
+bash scripts/qa-controls-smoke.sh "http://127.0.0.1:$port" "$admin_token"
 
 echo "== SIGTERM"
 t0=$(date +%s%N)

@@ -26,6 +26,8 @@ import {
 import cluster from 'node:cluster';
 import { onEnd } from './process-lifetime.js';
 import { readRecordsFile } from './server/qa/records-seed.js';
+import { exposedTokenProblem, MIN_EXPOSED_TOKEN_LENGTH } from './server/qa/admin-token.js';
+import { isLoopbackName, parseAllowedHost } from './net/host-guard.js';
 
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {
@@ -150,7 +152,18 @@ const FLAGS = {
   'admin-token': {
     section: 'QA',
     value: '<t>',
-    help: ['enable /__mock/* control endpoints with this token (env MOCK_ADMIN_TOKEN)'],
+    help: [
+      'enable /__mock/* control endpoints with this token (env MOCK_ADMIN_TOKEN);',
+      `on a --host other than loopback: ${MIN_EXPOSED_TOKEN_LENGTH}+ characters, not one our docs show`,
+    ],
+  },
+  'admin-host': {
+    section: 'QA',
+    value: '<names>',
+    help: [
+      'host names (comma-separated; env MOCK_ADMIN_HOST) the controls answer to',
+      "besides loopback and the mock's own address; any other Host: 403",
+    ],
   },
   'validate-responses': {
     section: 'QA',
@@ -373,6 +386,11 @@ export async function main(
     process.stdout.write(helpText(command));
     return undefined;
   }
+  const host = values.host ?? env.HOST ?? DEFAULT_HOST;
+  const adminToken = values['admin-token'] ?? env.MOCK_ADMIN_TOKEN;
+  const tokenProblem = adminToken ? exposedTokenProblem(adminToken, host) : undefined;
+  if (tokenProblem) throw new UsageError(tokenProblem);
+  const adminHosts = adminHostsOf(values['admin-host'] ?? env.MOCK_ADMIN_HOST);
   const stateUrl = await stateUrlOf(values.state ?? env.MOCK_STATE);
   const workers = integer(given('workers', values.workers), { min: 1 }) ?? 1;
   if (workers > 1 && !stateUrl)
@@ -390,7 +408,7 @@ export async function main(
   const started = performance.now();
   const running = await startMockServer({
     port: integer(given('port', values.port, 'PORT', env), PORT_RANGE) ?? DEFAULT_PORT,
-    host: values.host ?? env.HOST ?? DEFAULT_HOST,
+    host,
     origin: publicOrigin(values['public-url'] ?? env.MOCK_PUBLIC_URL),
     seed: integer(given('seed', values.seed, 'MOCK_SEED', env), { min: 0 }),
     scale,
@@ -399,7 +417,8 @@ export async function main(
     keysFile: values.keys,
     tiersFile: values.tiers,
     tierOverride: parseTierOverride(values['rate-limit']),
-    adminToken: values['admin-token'] ?? env.MOCK_ADMIN_TOKEN,
+    adminToken,
+    adminHosts,
     faults: faultOptions(values),
     replayDir: values.replay,
     records: values.records === undefined ? undefined : readRecordsFile(values.records),
@@ -418,6 +437,31 @@ export async function main(
   if (cluster.isWorker) (await import('./workers.js')).reportReady(banner);
   else process.stdout.write(banner);
   return running;
+}
+
+/** `--admin-host a.example,b.example`: bare host names, each checked. */
+function adminHostsOf(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((name) => {
+    try {
+      return parseAllowedHost(name.trim());
+    } catch (error) {
+      throw new UsageError(`--admin-host ${(error as Error).message}`);
+    }
+  });
+}
+
+/** The address the socket is bound to, as the banner says it (`0.0.0.0:4010`: every interface). */
+function boundLine(running: RunningServer): string {
+  const bound = running.server.address();
+  if (bound === null || typeof bound === 'string') return '';
+  const address = bound.address.includes(':') ? `[${bound.address}]` : bound.address;
+  const reach = isLoopbackName(bound.address)
+    ? 'loopback only'
+    : bound.address === '0.0.0.0' || bound.address === '::'
+      ? 'every interface: other machines can reach it'
+      : 'other machines can reach it';
+  return `  bound      ${address}:${bound.port} (${reach})`;
 }
 
 /** `--vary <seed>`: legal variation seeded by this number; off without the flag. */
@@ -470,6 +514,7 @@ function bannerOf(running: RunningServer, ms: number): string {
     `Web Data API mock (release ${state.contract.release}, seed ${state.options.seed}, scale ${state.options.scale}) ready in ${ms} ms`,
     ...state.apis.map((api) => `  ${api.environment.padEnd(10)} ${running.origin}${api.basePath}`),
     `  docs       ${running.origin}/docs  (document: ${running.origin}/openapi.yaml)`,
+    boundLine(running),
     `  state      ${state.store.description} (instance ${state.options.instanceId})`,
     state.options.adminToken ? `  controls   ${running.origin}/__mock/ (admin token required)` : '',
     '',

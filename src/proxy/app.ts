@@ -25,7 +25,7 @@ import { createSecretScrubber } from '../redaction.js';
 import { cors } from './cors.js';
 import { errorAnswer } from './errors.js';
 import { forward, VIOLATIONS_HEADER, type ProxyEnv, type ProxyParts } from './forward.js';
-import { hostGuard } from './host-guard.js';
+import { hostGuard } from '../net/host-guard.js';
 import { createJudge } from './judge.js';
 import { resolveProxyOptions, type ProxyInput, type ProxyOptions } from './options.js';
 import { refuseUnsafePaths } from './path-guard.js';
@@ -94,7 +94,18 @@ function mountSteps(app: Hono<ProxyEnv>, parts: ProxyParts): void {
   // First of all: a probe names the container by any address (so no Host check) and is not counted.
   app.get(HEALTH_PATH, () => healthResponse());
   app.use('*', countEveryRequest(reporter));
-  app.use('*', hostGuard({ allowedHosts: options.allowedHosts }));
+  app.use(
+    '*',
+    hostGuard({
+      allowedHosts: options.allowedHosts,
+      refuse: (c, shown) =>
+        errorAnswer(
+          c,
+          403,
+          `${shown} is not a name this proxy answers to (only loopback names, its own address and those given with --proxy-host; add a name with --proxy-host); refused to protect the key against DNS rebinding`,
+        ),
+    }),
+  );
   app.use('*', cors({ allowedOrigins: options.allowedOrigins, exposeHeaders: EXPOSED_HEADERS }));
   app.get(STATS_PATH, (c) => c.json(reporter.stats()));
   app.use('*', refuseUnsafePaths());

@@ -6,7 +6,7 @@
 import type { Release } from '../contract/index.js';
 import { BASE_PATH } from '../contract/index.js';
 import { normalizeOrigin } from './cors.js';
-import { parseAllowedHost } from './host-guard.js';
+import { parseAllowedHost } from '../net/host-guard.js';
 import type { LogLine } from './report.js';
 import type { UpstreamFetch } from './upstream.js';
 

@@ -14,8 +14,9 @@ import { EXAMPLES_PATH } from './examples.js';
 import { requestLog } from './middleware/request-log.js';
 import type { MockParts } from './mock-state.js';
 import { mountOperations } from './operation-routes.js';
-import { ADMIN_PREFIX, adminRoutes } from './qa/admin.js';
+import { ADMIN_PREFIX, adminRoutes, keyNameOf } from './qa/admin.js';
 import { sampleAnswerOf } from './qa/sample-answer.js';
+import { storedEntryReaders } from './qa/stored-entries.js';
 
 export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
   const { state, examples } = parts;
@@ -52,6 +53,21 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
     examples: examples.operations,
     kindsOfFact: () => renderKindsTable(contract),
   }));
+  const sampleAnswer = sampleAnswerOf({
+    api: apis[0],
+    validators: state.validators,
+    examples: examples.operations,
+    origin: options.origin,
+  });
+  // What a shared store reads back is read as the admin API reads it (qa/stored-entries.ts).
+  store.readEntriesWith(
+    storedEntryReaders({
+      contract,
+      validators: state.validators,
+      keyNameOf: (value) => keyNameOf(state, value),
+      sampleAnswer,
+    }),
+  );
   if (options.adminToken)
     app.route(
       ADMIN_PREFIX,
@@ -62,12 +78,7 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
         store,
         records,
         tiers: parts.tiers,
-        sampleAnswer: sampleAnswerOf({
-          api: apis[0],
-          validators: state.validators,
-          examples: examples.operations,
-          origin: options.origin,
-        }),
+        sampleAnswer,
       }),
     );
   mountOperations(app, parts, isSecret);

@@ -44,6 +44,8 @@ export interface AppOptions {
   bodyTimeoutMs: number;
   /** Enables `/__mock/*` control endpoints, reachable only with this token. */
   adminToken: string | undefined;
+  /** Host names the `/__mock/*` controls answer to besides loopback and the origin's (`--admin-host`). */
+  adminHosts: readonly string[];
   /** One line per request to this function (off by default). */
   log: ((line: string) => void) | undefined;
   /** Serve responses a proxy recorded (`--fixtures` of the proxy) where a request matches one. */
@@ -85,6 +87,7 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     bodyTimeoutMs: DEFAULT_BODY_TIMEOUT_MS,
     adminToken: undefined,
+    adminHosts: [],
     replayDir: undefined,
     log: undefined,
     datasets: {},

@@ -31,6 +31,10 @@ export class MemoryStore implements StateStore {
     },
   ) {}
 
+  /** What this process keeps came through the admin API's readers already. */
+  readEntriesWith(): void {}
+  noteSpoiled(): void {}
+
   get journalCapacity(): number {
     return this.parts.journal.capacity;
   }

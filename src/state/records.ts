@@ -31,11 +31,28 @@ export class RecordLogUnavailableError extends Error {
   override name = 'RecordLogUnavailableError';
 }
 
+/** Part of a log: its edits from `start` on, at `version`, in the log `epoch` names. */
+export interface RecordLogPart {
+  version: string;
+  epoch: string;
+  start: number;
+  /** Undefined where a shared log holds an entry that is not an edit (kept in its place, skipped). */
+  edits: (RecordEdit | undefined)[];
+}
+
 export interface RecordLog {
+  /** True when others write it too (Redis): its edits are checked again when read back. */
+  readonly shared: boolean;
   /** Changes whenever the edits change. */
   version(): string | Promise<string>;
   /** The edits in order, with the version they are at. */
   read(): Promise<{ version: string; edits: RecordEdit[] }>;
+  /**
+   * The edits after the first `start` of the log `epoch` names (every edit, from 0, when the log
+   * was cleared or lost since: another epoch), so a reader that has the first `start` reads only
+   * what came after them: an edit costs the same whatever came before it.
+   */
+  readFrom(epoch: string | undefined, start: number): Promise<RecordLogPart>;
   /** Appends one edit (RecordLogFullError past MAX_RECORD_EDITS). */
   append(edit: RecordEdit): Promise<void>;
   /** Forgets every edit: the dataset is the seed's again. */
@@ -45,15 +62,27 @@ export interface RecordLog {
 
 /** One process's log. */
 export class MemoryRecordLog implements RecordLog {
+  readonly shared = false;
   #edits: RecordEdit[] = [];
   #bytes = 0;
   #version = 0;
+  /** Counts clears: the edits of one epoch are only ever appended to. */
+  #epoch = 0;
 
   version(): string {
     return String(this.#version);
   }
   async read() {
     return { version: this.version(), edits: [...this.#edits] };
+  }
+  async readFrom(epoch: string | undefined, start: number): Promise<RecordLogPart> {
+    const from = epoch === String(this.#epoch) && start <= this.#edits.length ? start : 0;
+    return {
+      version: this.version(),
+      epoch: String(this.#epoch),
+      start: from,
+      edits: this.#edits.slice(from),
+    };
   }
   async append(edit: RecordEdit) {
     this.#bytes += storedEdit(edit, this.#edits.length, this.#bytes).length;
@@ -65,6 +94,7 @@ export class MemoryRecordLog implements RecordLog {
     this.#edits = [];
     this.#bytes = 0;
     this.#version++;
+    this.#epoch++;
   }
   async close() {}
 }

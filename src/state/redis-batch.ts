@@ -30,6 +30,8 @@ export interface TurnNews {
   offset: number;
   armed: number;
   stubs: number;
+  /** The stubs' version (redis-stub-scripts.ts): a request reads its operation's stubs only when it moved. */
+  stubsVersion: string;
   repaired: number;
   /** The record-edit log's version (redis-records.ts). */
   records: string;
@@ -127,9 +129,10 @@ export class Turn<A> {
 /** The shared news of a reply and each admit's code and value (see TURN). */
 export function readReply(reply: (number | string)[]): { news: TurnNews; codes: number[] } {
   const [offset, armed, stubs, repaired, records] = reply as number[];
+  const [count, stubsVersion = '0'] = String(stubs).split(':');
   // The news is the reply's first five members.
   return {
-    news: { offset, armed, stubs, repaired, records: String(records) },
+    news: { offset, armed, stubs: Number(count), stubsVersion, repaired, records: String(records) },
     codes: reply.slice(5) as number[],
   };
 }

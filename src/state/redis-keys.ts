@@ -26,6 +26,11 @@ export function keysOf(prefix: string) {
     stubs: `${prefix}stubs:data`,
     stubCounts: `${prefix}stubs:left`,
     stubSequence: `${prefix}stubs:sequence`,
+    stubOperationOf: `${prefix}stubs:operation-of`,
+    stubVersion: `${prefix}stubs:version`,
+    /** The prefix of the per-operation index sets (redis-stub-scripts.ts). */
+    stubsOfPrefix: `${prefix}stubs:op:`,
+    stubsOf: (operationId: string) => `${prefix}stubs:op:${operationId}`,
     journal: `${prefix}journal`,
     records: recordKeys(prefix),
   };

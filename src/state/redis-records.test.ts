@@ -74,6 +74,37 @@ describe.skipIf(!redisAvailable())('record edits on two instances sharing Redis'
     expect(await (await admin(a, 'GET', '/records')).json()).toEqual({ edits: [] });
   });
 
+  it('reads only the edits after those applied, yet a reset followed by as many edits is read whole', async () => {
+    const [a, b] = fleet;
+    const [seed] = (
+      (await (await api(a, '/packages?limit=1')).json()) as { data: Record<string, unknown>[] }
+    ).data;
+    const put = async (on: RunningServer, code: string, name: string) =>
+      expect(
+        (await admin(on, 'PUT', `/records/packages/${code}`, { ...seed, packageCode: code, name }))
+          .status,
+      ).toBeLessThan(300);
+    const nameOn = async (on: RunningServer, code: string) => {
+      const res = await api(on, `/packages/${code}`);
+      return res.status === 200 ? ((await res.json()) as { name: unknown }).name : res.status;
+    };
+    await put(a, 'PKG-P1', 'first');
+    await put(a, 'PKG-P2', 'second');
+    expect(await nameOn(b, 'PKG-P1')).toBe('first');
+    await put(a, 'PKG-P1', 'replaced');
+    expect(await nameOn(b, 'PKG-P1')).toBe('replaced');
+    expect(await nameOn(b, 'PKG-P2')).toBe('second');
+    // As many edits after a reset as B had read before it: B must see a new log, not "nothing new".
+    expect((await admin(a, 'POST', '/reset', {})).status).toBe(200);
+    await put(a, 'PKG-Q1', 'q1');
+    await put(a, 'PKG-Q2', 'q2');
+    await put(a, 'PKG-Q3', 'q3');
+    expect(await nameOn(b, 'PKG-P1')).toBe(404);
+    expect(await nameOn(b, 'PKG-P2')).toBe(404);
+    expect(await nameOn(b, 'PKG-Q3')).toBe('q3');
+    expect((await admin(b, 'POST', '/reset', {})).status).toBe(200);
+  });
+
   it('while Redis is away an edit is a 503 saying so, and the edits last read are still served', async () => {
     const [a] = fleet;
     const pkg = ((await (await api(a, '/packages?limit=1')).json()) as { data: object[] }).data[0];

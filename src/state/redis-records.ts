@@ -6,6 +6,7 @@
  * only when the version is not the one it serves. While Redis is away it keeps serving the edits
  * it last read.
  */
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { isRecordFamily, type RecordEdit } from '../fixtures/overlay.js';
 import {
@@ -14,6 +15,7 @@ import {
   RecordLogUnavailableError,
   storedEdit,
   type RecordLog,
+  type RecordLogPart,
 } from './records.js';
 
 /** An edit read back from Redis, or undefined when the entry is not one (never trusted blindly). */
@@ -60,6 +62,8 @@ export function recordKeys(prefix: string) {
     version: `${prefix}records:version`,
     edits: `${prefix}records:edits`,
     bytes: `${prefix}records:bytes`,
+    /** Names the list since it was last cleared (or lost with a Redis restart): a random id. */
+    epoch: `${prefix}records:epoch`,
   };
 }
 
@@ -76,6 +80,7 @@ export interface TurnVersions {
 
 /** The log on the state store's connection (RedisStore.recordLog), which the store closes. */
 export class RedisRecordLog implements RecordLog {
+  readonly shared = true;
   readonly #keys: ReturnType<typeof recordKeys>;
   #lastVersion = '0';
 
@@ -114,6 +119,30 @@ export class RedisRecordLog implements RecordLog {
     return { version, edits };
   }
 
+  readFrom(epoch: string | undefined, start: number): Promise<RecordLogPart> {
+    return shared(() => this.#readFrom(epoch, start));
+  }
+
+  /**
+   * One atomic read of the version, the epoch and the edits from `start`; read again from 0 when
+   * the epoch is not the one the reader has (the list was cleared or lost since).
+   */
+  async #readFrom(epoch: string | undefined, start: number): Promise<RecordLogPart> {
+    const result = await this.redis
+      .multi()
+      .get(this.#keys.version)
+      .get(this.#keys.epoch)
+      .lrange(this.#keys.edits, start, start + MAX_RECORD_EDITS - 1)
+      .exec();
+    const version = (result?.[0]?.[1] as string | null) ?? '0';
+    const now = (result?.[1]?.[1] as string | null) ?? '';
+    if (start > 0 && now !== epoch) return this.#readFrom(now, 0);
+    const texts = (result?.[2]?.[1] as string[] | null) ?? [];
+    this.#lastVersion = version;
+    // An entry that is not an edit keeps its place (the reader counts it as read), as undefined.
+    return { version, epoch: now, start, edits: texts.map(editOf) };
+  }
+
   append(edit: RecordEdit): Promise<void> {
     return shared(() => this.#append(edit));
   }
@@ -126,6 +155,7 @@ export class RedisRecordLog implements RecordLog {
     const text = storedEdit(edit, count, Number(bytes ?? 0));
     await this.redis
       .multi()
+      .set(this.#keys.epoch, randomUUID(), 'NX')
       .rpush(this.#keys.edits, text)
       .incrby(this.#keys.bytes, text.length)
       .incr(this.#keys.version)
@@ -138,6 +168,7 @@ export class RedisRecordLog implements RecordLog {
       await this.redis
         .multi()
         .del(this.#keys.edits, this.#keys.bytes)
+        .set(this.#keys.epoch, randomUUID())
         .incr(this.#keys.version)
         .exec();
       this.turns.forget();

@@ -13,7 +13,7 @@
  * to `repaired`, which the script returns last, so the instance counts the repairs and never
  * mistakes spoiled data for a Redis outage.
  */
-const REPAIR = `local repaired = 0
+export const REPAIR = `local repaired = 0
 local function own(key, kind)
   local t = redis.call('TYPE', key).ok
   if t ~= 'none' and t ~= kind then
@@ -55,7 +55,8 @@ local real = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
  *       1024 + tier number, base now (its lease id the prefix and the next lease number); a
  *       release is minus the windows KEYS index, lease number, bytes; last the J entries' JSON,
  *       oldest first.
- * Returns {offset, armed, stubs, repaired, record-edit version, then per admit code, value}:
+ * Returns {offset, armed, "stubs kept:stubs version", repaired, record-edit version, then per
+ * admit code, value}:
  * code 1 admitted under the
  * minute's limit or 2 under the hour's, value what remains; code -1 to -4 refused by that kind,
  * value the retry after in seconds. So every instance learns with each turn the shared clock
@@ -66,7 +67,14 @@ export const TURN = `
 ${REPAIR}
 local offset = whole(redis.call('GET', KEYS[1])) or 0
 local armed = redis.call('ZCARD', KEYS[2])
-local stubs = redis.call('ZCARD', KEYS[3])
+-- The stubs kept and their version (redis-stub-scripts.ts), as "count:version".
+local stubVersion = (string.gsub(KEYS[3], 'order$', 'version'))
+if redis.call('TYPE', stubVersion).ok == 'string' then
+  stubVersion = redis.call('GET', stubVersion)
+else
+  stubVersion = '0'
+end
+local stubs = redis.call('ZCARD', KEYS[3]) .. ':' .. stubVersion
 local records = redis.call('GET', KEYS[5]) or '0'
 local leaseMs, entries = tonumber(ARGV[1]), tonumber(ARGV[5])
 if entries > 0 then redis.call('LLEN', KEYS[4]) end

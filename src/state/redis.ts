@@ -21,6 +21,8 @@
  */
 import { matches, type MatchFacts } from './match.js';
 import { MAX_STUBS, StubLimitError, type Stub } from './stubs.js';
+import * as stubLua from './redis-stub-scripts.js';
+import { readJournalEntry, SHAPE_READERS, type EntryReaders } from './entry-readers.js';
 import type { Redis } from 'ioredis';
 import { openRedis, probeRedis as probeConnection, redactUrl } from './redis-connection.js';
 import type { AdjustableClock } from './clock.js';
@@ -46,6 +48,7 @@ import { keysOf, turnKeys, type KeyKind } from './redis-keys.js';
 import type { RecordLog } from './records.js';
 import {
   journalLine,
+  StoreUnavailableError,
   type Admission,
   type JournalLine,
   type LimitUsage,
@@ -101,6 +104,9 @@ interface Scripted {
   disarm(...args: string[]): Promise<number>;
   listFaults(...args: string[]): Promise<string[]>;
   claim(...args: string[]): Promise<number>;
+  addStub(...args: (string | number)[]): Promise<number>;
+  removeStubs(...args: string[]): Promise<number>;
+  takeStub(...args: string[]): Promise<[number, number, number]>;
 }
 
 const SCRIPTS: Record<keyof Scripted, { numberOfKeys?: number; lua: string }> = {
@@ -112,7 +118,19 @@ const SCRIPTS: Record<keyof Scripted, { numberOfKeys?: number; lua: string }> = 
   disarm: { numberOfKeys: 3, lua: lua.DISARM },
   listFaults: { numberOfKeys: 3, lua: lua.LIST_FAULTS },
   claim: { numberOfKeys: 1, lua: lua.CLAIM },
+  addStub: { numberOfKeys: 7, lua: stubLua.ADD_STUB },
+  removeStubs: { numberOfKeys: 5, lua: stubLua.REMOVE_STUBS },
+  takeStub: { numberOfKeys: 5, lua: stubLua.TAKE_STUB },
 };
+
+/** Errors of the caller's asking (too many kept, the store away for an add), never an outage. */
+const isRefusal = (error: unknown) =>
+  error instanceof ActionError ||
+  error instanceof StubLimitError ||
+  error instanceof StoreUnavailableError;
+
+/** Most stub verdicts remembered by id (a verdict is dropped when its entry's text changes). */
+const MAX_STUB_VERDICTS = 2 * MAX_STUBS;
 
 /**
  * A reply that says the data is spoiled (a wrong type, text where a number belongs, a script
@@ -147,6 +165,8 @@ export class RedisStore implements StateStore {
   #up = true;
   #armedSeen = 0;
   #stubsSeen = 0;
+  /** The stubs version the newest turn read: a request's own turn read it after the request came. */
+  #stubsVersionSeen: string | undefined;
   /** This turn of the event loop's admits, releases and journal entries: one script call. */
   readonly #turns = new TurnQueue<Admission>((turn) => this.#send(turn));
   #closed = false;
@@ -156,6 +176,11 @@ export class RedisStore implements StateStore {
   /** Turn calls sent so far; those up to #recordsForgotten went out before this log's own last change. */
   #turnsSent = 0;
   #recordsForgotten = 0;
+  #readers: EntryReaders = SHAPE_READERS;
+  /** Each operation's stubs, oldest first, as read at a stubs version (redis-stub-scripts.ts). */
+  readonly #stubsByOperation = new Map<string, { version: string; stubs: Stub[] }>();
+  /** Each stub read, by id: the text read and its verdict (a stub is judged once, not per request). */
+  readonly #stubVerdicts = new Map<string, { raw: string; stub: Stub | undefined }>();
 
   private constructor(
     redis: Redis,
@@ -201,6 +226,16 @@ export class RedisStore implements StateStore {
     return this.#local.journalCapacity;
   }
 
+  readEntriesWith(readers: EntryReaders): void {
+    this.#readers = readers;
+    this.#stubVerdicts.clear();
+    this.#stubsByOperation.clear();
+  }
+
+  noteSpoiled(n: number, what: string): void {
+    this.#noteRepairs(n, what);
+  }
+
   /** The record-edit log on this store's connection, its version read by each turn. */
   recordLog(): RecordLog {
     return new RedisRecordLog(this.#redis, this.#o.prefix, {
@@ -242,6 +277,7 @@ export class RedisStore implements StateStore {
     if (this.#closed || !this.#up) return;
     this.#up = false;
     this.#recordsVersion = undefined;
+    this.#stubsVersionSeen = undefined;
     this.#o.log(
       `[mock] state store ${this.description} unreachable (${(error as Error).message}): ` +
         'serving with local state and reconnecting',
@@ -264,8 +300,8 @@ export class RedisStore implements StateStore {
     try {
       return await op();
     } catch (error) {
-      // The caller's mistake (too many armed faults), not the store's.
-      if (error instanceof ActionError) throw error;
+      // The caller's mistake (too many kept), not the store's.
+      if (isRefusal(error)) throw error;
       if (!isSpoiledData(error)) {
         this.#down(error);
         return fallback();
@@ -337,6 +373,7 @@ export class RedisStore implements StateStore {
     this.#clock.follow(wholeNumber(news.offset));
     this.#armedSeen = news.armed;
     this.#stubsSeen = wholeNumber(news.stubs);
+    this.#stubsVersionSeen = news.stubsVersion;
     turn.admits.forEach((a, i) => a.answer(this.#admission(a, codes[2 * i], codes[2 * i + 1])));
   }
 
@@ -451,6 +488,7 @@ export class RedisStore implements StateStore {
     );
   }
 
+  /** Arms a fault in Redis; Redis away, it is refused (StoreUnavailableError), not armed here. */
   async arm(match: FaultMatch, count: number, action: FaultAction): Promise<ArmedFault> {
     const fault = newArmedFault(match, count, action);
     return this.#shared(
@@ -469,7 +507,9 @@ export class RedisStore implements StateStore {
         this.#armedSeen += 1;
         return fault;
       },
-      () => this.#local.arm(match, count, action),
+      () => {
+        throw new StoreUnavailableError('fault');
+      },
     );
   }
 
@@ -481,11 +521,15 @@ export class RedisStore implements StateStore {
     );
   }
 
+  /** The armed faults, each read as the admin API reads one; one it refuses is skipped and counted. */
   async armed(): Promise<ArmedFault[]> {
     return this.#shared(
       async () => {
-        const kept = await this.#listKept<ArmedFault>(this.#faultKeys(), 'an armed fault');
-        const out = kept.map(({ entry, left }) => ({ ...entry, remaining: left }));
+        const out: ArmedFault[] = [];
+        for (const { raw, left } of await this.#listKept(this.#faultKeys())) {
+          const fault = this.#read(raw, (entry) => this.#readers.fault(entry), 'an armed fault');
+          if (fault) out.push({ ...fault, remaining: left });
+        }
         this.#armedSeen = out.length;
         return out;
       },
@@ -493,23 +537,41 @@ export class RedisStore implements StateStore {
     );
   }
 
+  /** An entry read back: parsed and read by `reader`; one that is not JSON or is refused is counted. */
+  #read<T>(raw: string, reader: (entry: unknown) => T | undefined, what: string): T | undefined {
+    const entry = parsed<unknown>(raw);
+    const read = entry === undefined ? undefined : reader(entry);
+    if (read === undefined) this.#noteRepairs(1, `${what} that is not one (skipped)`);
+    return read;
+  }
+
   mayHaveStubs(): boolean {
     return this.#up ? this.#stubsSeen > 0 : this.#local.mayHaveStubs();
   }
 
   /**
-   * The newest stub that matches, chosen here with the one matcher; one of its `remaining` taken
-   * in Redis atomically (the faults' take script), the next one when another instance took the last.
+   * The newest stub of the request's operation that matches, chosen here with the one matcher
+   * among that operation's stubs as last read (read again only when the stubs version moved); one
+   * of its `remaining` taken in Redis atomically, the next one when another instance took the last.
+   * A stub without `remaining` needs no take: the version read says it is still kept.
    */
   takeStub(request: MatchFacts): Promise<Stub | undefined> {
     return this.#shared(
       async () => {
-        for (const stub of (await this.stubs()).reverse()) {
+        if (request.operationId === null) return undefined;
+        const stubs = await this.#stubsFor(request.operationId);
+        for (let i = stubs.length - 1; i >= 0; i--) {
+          const stub = stubs[i];
           if (!matches(stub.match, request)) continue;
-          const [raw, left, repairs] = await this.#redis.takeFault(...this.#stubKeys(), stub.id);
+          if (stub.remaining === undefined) return structuredClone(stub);
+          const [taken, left, repairs] = await this.#redis.takeStub(
+            ...this.#stubKeys(),
+            this.#k.stubsOfPrefix,
+            stub.id,
+          );
           this.#stubsSeen = left;
           this.#noteRepairs(repairs, 'stubs');
-          if (raw !== null) return stub;
+          if (taken === 1) return structuredClone(stub);
         }
         return undefined;
       },
@@ -517,30 +579,80 @@ export class RedisStore implements StateStore {
     );
   }
 
+  /** One operation's stubs, oldest first: from memory while the stubs version stands. */
+  async #stubsFor(operationId: string): Promise<Stub[]> {
+    const cached = this.#stubsByOperation.get(operationId);
+    if (cached !== undefined && cached.version === this.#stubsVersionSeen) return cached.stubs;
+    const version = (await this.#redis.get(this.#k.stubVersion)) ?? '0';
+    if (cached?.version === version) return cached.stubs;
+    const kept = await this.#listKept([
+      this.#k.stubsOf(operationId),
+      this.#k.stubs,
+      this.#k.stubCounts,
+    ]);
+    const stubs = await this.#readStubs(kept);
+    this.#stubsByOperation.set(operationId, { version, stubs });
+    return stubs;
+  }
+
+  /** Stubs read back, each judged once by the admin API's reader (a verdict kept by its text). */
+  async #readStubs(kept: { raw: string; left: number }[]): Promise<Stub[]> {
+    if (this.#stubVerdicts.size > MAX_STUB_VERDICTS) this.#stubVerdicts.clear();
+    const out: Stub[] = [];
+    for (const { raw, left } of kept) {
+      const entry = parsed<{ id?: unknown }>(raw);
+      const id = typeof entry?.id === 'string' ? entry.id : undefined;
+      let verdict = id === undefined ? undefined : this.#stubVerdicts.get(id);
+      if (verdict?.raw !== raw) {
+        const stub = entry === undefined ? undefined : await this.#readers.stub(entry);
+        verdict = { raw, stub: stub?.id === id ? stub : undefined };
+        if (id !== undefined) this.#stubVerdicts.set(id, verdict);
+      }
+      if (verdict.stub === undefined) {
+        this.#noteRepairs(1, 'a stub that is not one (skipped)');
+        continue;
+      }
+      const stub = verdict.stub;
+      out.push(stub.remaining === undefined ? stub : { ...stub, remaining: left });
+    }
+    return out;
+  }
+
+  /** Keeps a stub in Redis; Redis away, it is refused (StoreUnavailableError), not kept here. */
   async addStub(stub: Stub): Promise<Stub> {
     return this.#shared(
       async () => {
-        const added = await this.#redis.arm(
+        const added = await this.#redis.addStub(
           ...this.#stubKeys(),
           this.#k.stubSequence,
+          this.#k.stubsOf(stub.match.operationId),
+          this.#k.stubsOfPrefix,
           stub.id,
           JSON.stringify(stub),
           stub.remaining ?? UNTIMED,
           MAX_STUBS,
           this.#o.keepMs,
+          stub.match.operationId,
         );
         if (added !== 1) throw new StubLimitError();
         this.#stubsSeen += 1;
         return stub;
       },
-      () => this.#local.addStub(stub),
+      () => {
+        throw new StoreUnavailableError('stub');
+      },
     );
   }
 
   async removeStubs(id?: string): Promise<number> {
     const local = await this.#local.removeStubs(id);
     return this.#shared(
-      () => this.#redis.disarm(...this.#stubKeys(), ...(id === undefined ? [] : [id])),
+      () =>
+        this.#redis.removeStubs(
+          ...this.#stubKeys(),
+          this.#k.stubsOfPrefix,
+          ...(id === undefined ? [] : [id]),
+        ),
       () => local,
     );
   }
@@ -549,9 +661,8 @@ export class RedisStore implements StateStore {
   async stubs(): Promise<Stub[]> {
     return this.#shared(
       async () => {
-        const kept = await this.#listKept<Stub>(this.#stubKeys(), 'a stub');
-        const out = kept.map(({ entry, left }) =>
-          entry.remaining === undefined ? entry : { ...entry, remaining: left },
+        const out = await this.#readStubs(
+          await this.#listKept([this.#k.stubOrder, this.#k.stubs, this.#k.stubCounts]),
         );
         this.#stubsSeen = out.length;
         return out;
@@ -561,39 +672,40 @@ export class RedisStore implements StateStore {
   }
 
   /**
-   * The armed faults or the stubs (the same three keys each, listed by the same script), oldest
-   * first, each with the count it has left; an entry that is not JSON is counted and left out.
+   * Entries kept under an order (the armed faults, all stubs, or one operation's), listed by one
+   * script, oldest first, each as its text and the count it has left.
    */
-  async #listKept<T>(
-    keys: [string, string, string],
-    what: string,
-  ): Promise<{ entry: T; left: number }[]> {
+  async #listKept(keys: [string, string, string]): Promise<{ raw: string; left: number }[]> {
     const flat = await this.#redis.listFaults(...keys);
-    const out: { entry: T; left: number }[] = [];
-    for (let i = 0; i < flat.length; i += 2) {
-      const entry = parsed<T>(flat[i]);
-      if (entry) out.push({ entry, left: wholeNumber(Number(flat[i + 1])) });
-      else this.#noteRepairs(1, `${what} that is not JSON (ignored)`);
-    }
+    const out: { raw: string; left: number }[] = [];
+    for (let i = 0; i < flat.length; i += 2)
+      out.push({ raw: flat[i], left: wholeNumber(Number(flat[i + 1])) });
     return out;
   }
 
-  #stubKeys(): [string, string, string] {
-    return [this.#k.stubOrder, this.#k.stubs, this.#k.stubCounts];
+  /** The five keys of every stub script (redis-stub-scripts.ts). */
+  #stubKeys(): [string, string, string, string, string] {
+    return [
+      this.#k.stubOrder,
+      this.#k.stubs,
+      this.#k.stubCounts,
+      this.#k.stubOperationOf,
+      this.#k.stubVersion,
+    ];
   }
 
   #faultKeys(): [string, string, string] {
     return [this.#k.faultOrder, this.#k.faults, this.#k.faultCounts];
   }
 
+  /** The newest `n` journal lines; a line that is not one the journal writes is skipped and counted. */
   async journal(n: number): Promise<JournalLine[]> {
     return this.#shared(
       async () => {
         const out: JournalLine[] = [];
         for (const raw of await this.#redis.lrange(this.#k.journal, 0, n - 1)) {
-          const entry = parsed<JournalEntry>(raw);
+          const entry = this.#read(raw, readJournalEntry, 'a journal entry');
           if (entry) out.push(journalLine(entry));
-          else this.#noteRepairs(1, 'a journal entry that is not JSON (ignored)');
         }
         return out;
       },

@@ -17,6 +17,31 @@ import type { RecordLog } from './records.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
+/** An armed fault as it is kept (its count is kept beside it). */
+export type KeptFault = Omit<ArmedFault, 'remaining'>;
+
+/**
+ * The admin API's readers, which a shared store reads its entries back with (Redis is input too:
+ * src/state/entry-readers.ts, src/server/qa/stored-entries.ts).
+ */
+export interface EntryReaders {
+  /** A kept stub read as `POST /__mock/stubs` reads one (its answer judged again), or undefined. */
+  stub(entry: unknown): Promise<Stub | undefined>;
+  /** A kept fault read as `POST /__mock/faults` reads one, or undefined. */
+  fault(entry: unknown): KeptFault | undefined;
+}
+
+/**
+ * A stub or fault that cannot be added because the shared store is away: refused (503), never
+ * kept locally, where it would be dropped without a word when the store came back.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+  constructor(what: string) {
+    super(`the shared state (--state) is unreachable: the ${what} was not added; try again`);
+  }
+}
+
 /** A request's concurrent-connection slot: given back exactly once, with the body bytes it sent. */
 export interface SlotHandle {
   release(bytesSent: number): void;
@@ -91,6 +116,14 @@ export interface StateStore {
   readonly local: boolean;
   /** Spoiled entries of a shared store (a wrong type, `nan` in a count) repaired or ignored so far. */
   readonly repaired: number;
+  /**
+   * Hands over the admin API's readers: a shared store reads every stub and fault it reads back
+   * with them (src/state/entry-readers.ts). The memory store keeps what the admin API read.
+   */
+  readEntriesWith(readers: EntryReaders): void;
+  /** Counts entries of this state that a reader refused (a record edit read back) in `repaired`. */
+  noteSpoiled(n: number, what: string): void;
+
   /** Counts one request for a key (all four kinds, one atomic step) or says which limit refuses it. */
   admit(keyName: string, tierName: string): MaybePromise<Admission>;
   resetLimits(keyName?: string): Promise<void>;
@@ -100,6 +133,7 @@ export interface StateStore {
   mayHaveArmed(): boolean;
   /** Uses up one count of the oldest armed fault that matches, exactly once across every instance. */
   takeFault(request: RequestFacts): MaybePromise<FaultAction | undefined>;
+  /** Arms a fault; a StoreUnavailableError while a shared store is away. */
   arm(match: FaultMatch, count: number, action: FaultAction): Promise<ArmedFault>;
   disarm(id?: string): Promise<number>;
   armed(): Promise<ArmedFault[]>;
@@ -108,6 +142,7 @@ export interface StateStore {
   mayHaveStubs(): boolean;
   /** The newest stub that matches, one of its `remaining` used up exactly once across every instance. */
   takeStub(request: MatchFacts): MaybePromise<Stub | undefined>;
+  /** Keeps a stub; a StoreUnavailableError while a shared store is away. */
   addStub(stub: Stub): Promise<Stub>;
   removeStubs(id?: string): Promise<number>;
   stubs(): Promise<Stub[]>;

@@ -7,7 +7,6 @@
  * All of it reads and changes the state store, so with a shared store any instance's controls act
  * on the whole fleet.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context, type Env } from 'hono';
 import type { Contract, Validators } from '../../contract/index.js';
 import { MAX_CLOCK_OFFSET_SECONDS, type AdjustableClock } from '../../state/clock.js';
@@ -26,7 +25,7 @@ import { newStub, StubLimitError } from '../../state/stubs.js';
 import type { FaultPlan } from './fault-plan.js';
 import { recordRoutes, refusal } from './records-admin.js';
 import type { RecordControl } from './records-control.js';
-import type { StateStore } from '../../state/store.js';
+import { StoreUnavailableError, type StateStore } from '../../state/store.js';
 import { STATE_HEADER } from '../middleware/rate-limit.js';
 import type { Tier } from '../../state/rate-limiter.js';
 import { CspReports } from '../console/csp-reports.js';
@@ -34,9 +33,13 @@ import { stubVerdict, takeDryRun } from '../console/dry-run.js';
 import { mountConsolePage } from '../console/page.js';
 import { consoleRoutes } from '../console/routes.js';
 import { ADMIN_PREFIX } from './admin-prefix.js';
+import { adminGuard } from './admin-guard.js';
 
 /** A key's name for its name, its purpose (`fullAccess`, as /examples names them) or its secret. */
-function keyNameOf(state: AdminParts, value: string): string | undefined {
+export function keyNameOf(
+  state: Pick<AdminParts, 'keys' | 'keyNamesByPurpose'>,
+  value: string,
+): string | undefined {
   if (state.keys.records.some((k) => k.name === value)) return value;
   const byPurpose = state.keyNamesByPurpose?.get(value);
   if (byPurpose !== undefined) return byPurpose;
@@ -44,11 +47,9 @@ function keyNameOf(state: AdminParts, value: string): string | undefined {
 }
 
 export { ADMIN_PREFIX } from './admin-prefix.js';
-export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token';
+export { ADMIN_TOKEN_HEADER } from './admin-guard.js';
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
 const MAX_CLOCK_ADVANCE_SECONDS = 366 * 24 * 3600;
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** The admin request's body as a JSON object (empty body: `{}`), read within the admin bounds. */
 async function jsonBody(
@@ -81,9 +82,17 @@ async function jsonBody(
   });
 }
 
+/** A stub or fault added while the shared store is away: 503, like a record edit then. */
+function unavailable(error: unknown): void {
+  if (error instanceof StoreUnavailableError) throw apiError(503, error.message);
+}
+
 /** The parts of the app the control endpoints read and change (not the app itself). */
 export interface AdminParts {
-  options: Pick<AppOptions, 'seed' | 'scale' | 'tierOverride' | 'bodyTimeoutMs' | 'instanceId'>;
+  options: Pick<
+    AppOptions,
+    'seed' | 'scale' | 'tierOverride' | 'bodyTimeoutMs' | 'instanceId' | 'origin' | 'adminHosts'
+  >;
   contract: Contract;
   keys: KeyStore;
   clock: AdjustableClock;
@@ -114,20 +123,24 @@ export function adminRoutes(options: {
 }): Hono {
   const { state, plan, store, records } = options;
   const bodyOf = (c: Context<Env, string>) => jsonBody(c, state.options.bodyTimeoutMs);
-  const expected = digest(options.token);
   const admin = new Hono();
-  // The console's page and files ask for the token themselves (src/server/console/).
+  const [hostCheck, tokenCheck] = adminGuard({
+    token: options.token,
+    allowedHosts: [...state.options.adminHosts, new URL(state.options.origin).hostname],
+  });
+  // The Host check holds for every path, the console's page included (DNS rebinding); the page
+  // and its files ask for the token themselves (src/server/console/), so they come before its check.
+  admin.use('*', hostCheck);
   const reports = new CspReports();
   mountConsolePage(admin, ADMIN_PREFIX, reports, state.options.bodyTimeoutMs);
+  admin.use('*', tokenCheck);
   admin.use('*', async (c, next) => {
-    const presented = c.req.header(ADMIN_TOKEN_HEADER);
-    if (!presented || !timingSafeEqual(digest(presented), expected))
-      throw apiError(401, `admin token missing or wrong (send it in ${ADMIN_TOKEN_HEADER})`);
     await next();
     // What was read or changed here was this instance's own state: the shared store is away.
     if (store.local) c.res.headers.set(STATE_HEADER, 'local');
   });
   const badAction = (error: unknown) => {
+    unavailable(error);
     if (error instanceof ActionError)
       throw apiError(400, error.message, {
         details: [{ in: 'body', name: '', rule: 'fault action', message: error.message }],
@@ -282,6 +295,7 @@ export function adminRoutes(options: {
       return c.json(await store.addStub(newStub(read)), 201);
     } catch (error) {
       if (error instanceof StubLimitError) throw apiError(409, error.message);
+      unavailable(error);
       throw error;
     }
   });

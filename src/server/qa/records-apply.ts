@@ -44,24 +44,64 @@ function union(
   return all;
 }
 
-/** What an environment last applied (to undo its cached answers when the next log arrives). */
-const applied = new WeakMap<ApiContext, ReadonlyMap<RecordFamily, readonly number[]>>();
+/** What an environment serves: its edits (hrefs made its own) and the positions they touched. */
+const applied = new WeakMap<
+  ApiContext,
+  { edits: RecordEdit[]; touched: ReadonlyMap<RecordFamily, readonly number[]> }
+>();
 
-/** Serves `edits` over the environment's seed: the dataset, its indexes and its caches. */
-export function applyRecordEdits(api: ApiContext, edits: readonly RecordEdit[]): void {
+/**
+ * The positions the new edits changed, per family (a put's record, a removal's hole), and every
+ * other family with edits with none: its collection is a new object, its order stays.
+ */
+function changedBy(
+  edits: readonly RecordEdit[],
+  before: ApiContext['dataset'],
+  after: ApiContext['dataset'],
+  edited: Iterable<RecordFamily>,
+): Map<RecordFamily, number[]> {
+  const changed = new Map<RecordFamily, number[]>();
+  for (const family of edited) changed.set(family, []);
+  for (const { family, id } of edits) {
+    const position = before[family].indexOf(id) ?? after[family].indexOf(id);
+    if (position === undefined) continue;
+    const positions = changed.get(family) ?? [];
+    if (!positions.includes(position)) positions.push(position);
+    changed.set(family, positions);
+  }
+  return changed;
+}
+
+/**
+ * Serves the environment's edits over its seed: `fresh`, `edits` are the whole log (it was read
+ * from its start: first read, or cleared since) and everything an earlier log touched is undone;
+ * otherwise `edits` came after those already served, and only what they touch is derived again
+ * and dropped from the caches: an edit costs the same whatever came before it.
+ */
+export function applyRecordEdits(
+  api: ApiContext,
+  edits: readonly RecordEdit[],
+  { fresh }: { fresh: boolean },
+): void {
   const baseUrl = api.seed.options.baseUrl;
   const local = edits.map((edit) =>
     edit.op === 'put'
       ? { ...edit, record: withCanonicalHrefs(edit.record, baseUrl) as Record<string, unknown> }
       : edit,
   );
-  const overlay = overlayDataset(api.seed, local);
-  const touched = union(applied.get(api) ?? new Map(), overlay.touched);
-  applied.set(api, overlay.touched);
+  const before = applied.get(api);
+  const all = fresh || !before ? local : before.edits.concat(local);
+  const overlay = overlayDataset(api.seed, all);
+  const touched =
+    fresh || !before
+      ? union(before?.touched ?? new Map(), overlay.touched)
+      : changedBy(local, api.dataset, overlay.dataset, overlay.touched.keys());
+  applied.set(api, { edits: all, touched: overlay.touched });
   api.dataset = overlay.dataset;
   api.listings = listingsOf(overlay.dataset, api.listings, touched);
   const prefixes: string[] = [];
   for (const [family, positions] of touched) {
+    if (positions.length === 0) continue;
     const name = api.seed[family].name;
     for (const i of positions)
       for (const key of recordKeys(name, family, i)) {

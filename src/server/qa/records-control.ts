@@ -7,7 +7,7 @@
  * it).
  */
 import type { Contract, Validators } from '../../contract/index.js';
-import type { RecordEditEntry, RecordFamily } from '../../fixtures/overlay.js';
+import type { RecordEdit, RecordEditEntry, RecordFamily } from '../../fixtures/overlay.js';
 import type { RecordLog } from '../../state/records.js';
 import type { StateStore } from '../../state/store.js';
 import type { Step } from '../chain.js';
@@ -45,6 +45,9 @@ export interface PutResult {
 export class RecordControl {
   #families: ReadonlyMap<RecordFamily, RecordFamilyInfo> | undefined;
   #version: string | undefined;
+  /** The log's epoch and how many of its entries are applied: the next read starts after them. */
+  #epoch: string | undefined;
+  #read = 0;
 
   constructor(
     readonly parts: {
@@ -52,6 +55,8 @@ export class RecordControl {
       validators: Validators;
       apis: readonly ApiContext[];
       log: RecordLog;
+      /** Counts edits of a shared log that its check refuses when read back (the store's `repaired`). */
+      spoiled?: (n: number, what: string) => void;
     },
   ) {}
 
@@ -65,10 +70,14 @@ export class RecordControl {
 
   /** The control over the store's log: in this process, or shared through `--state`. */
   static create(
-    store: Pick<StateStore, 'recordLog'>,
-    parts: Omit<RecordControl['parts'], 'log'>,
+    store: Pick<StateStore, 'recordLog' | 'noteSpoiled'>,
+    parts: Omit<RecordControl['parts'], 'log' | 'spoiled'>,
   ): RecordControl {
-    return new RecordControl({ ...parts, log: store.recordLog() });
+    return new RecordControl({
+      ...parts,
+      log: store.recordLog(),
+      spoiled: (n, what) => store.noteSpoiled(n, what),
+    });
   }
 
   /** The family's description, or a 404 naming the families there are. */
@@ -89,16 +98,44 @@ export class RecordControl {
     return version.then((v) => (v === this.#version ? undefined : this.#reload()));
   }
 
+  /** Applies what the log gained since the last read (all of it when it was cleared since). */
   async #reload(): Promise<void> {
-    let read: Awaited<ReturnType<RecordLog['read']>>;
+    let part: Awaited<ReturnType<RecordLog['readFrom']>>;
     try {
-      read = await this.parts.log.read();
+      part = await this.parts.log.readFrom(this.#epoch, this.#read);
     } catch {
       return; // a shared log away: keep serving the edits last read
     }
-    if (read.version === this.#version) return;
-    for (const api of this.parts.apis) applyRecordEdits(api, read.edits);
-    this.#version = read.version;
+    if (part.version === this.#version) return;
+    const fresh = part.start === 0;
+    const edits = this.#readBack(part.edits);
+    for (const api of this.parts.apis) applyRecordEdits(api, edits, { fresh });
+    this.#epoch = part.epoch;
+    this.#read = part.start + part.edits.length;
+    this.#version = part.version;
+  }
+
+  /**
+   * The edits of a shared log that a put would take (Redis is input too): the same record check
+   * as `PUT /__mock/records`; one it refuses is skipped and counted, never served.
+   */
+  #readBack(edits: readonly (RecordEdit | undefined)[]): RecordEdit[] {
+    if (!this.parts.log.shared) return edits as RecordEdit[];
+    const baseUrl = this.parts.apis[0].seed.options.baseUrl;
+    const kept = edits.filter((edit): edit is RecordEdit => {
+      if (edit === undefined) return false;
+      if (edit.op === 'remove') return true;
+      const info = this.families.get(edit.family);
+      if (!info) return false;
+      const checked = checkRecord(info, this.parts.validators, edit.record, baseUrl);
+      return checked.ok && checked.id === edit.id;
+    });
+    if (kept.length < edits.length)
+      this.parts.spoiled?.(
+        edits.length - kept.length,
+        'a record edit the record check refuses (skipped)',
+      );
+    return kept;
   }
 
   async put(familyName: string, record: unknown, id?: string): Promise<PutResult> {
