@@ -5,6 +5,7 @@
  * hand-build admin requests. It speaks HTTP (or calls an in-process app's `fetch`), so the same
  * client drives a mock started here, one in a container, or one on another machine.
  */
+import { refuseUnknownOptions } from './option-names.js';
 import { ADMIN_PREFIX, ADMIN_TOKEN_HEADER } from '../server/qa/admin.js';
 import type { FaultAction } from '../server/qa/actions.js';
 import type { ArmedFault, FaultMatch } from '../state/faults.js';
@@ -144,6 +145,7 @@ export class VerificationError extends Error {
 }
 
 export function qaControls(options: QaControlsOptions): QaControls {
+  refuseUnknownOptions('qaControls', options, ['origin', 'adminToken', 'fetch']);
   const origin = new URL(options.origin).origin;
   const send = options.fetch ?? ((request: Request) => fetch(request));
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -79,7 +79,7 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
   });
   const clock = new AdjustableClock(options.clock);
   const limiter = new RateLimiter(tiers, clock);
-  const journal = new Journal();
+  const journal = new Journal(options.journalSize);
   const faults = new FaultPlan(options.faults);
   const local = new MemoryStore({ limiter, plan: faults.book, journal, clock });
   // Before the store: a recordings folder that cannot be read must not leave a Redis connection open.

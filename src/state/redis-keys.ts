@@ -27,6 +27,8 @@ export function keysOf(prefix: string) {
     stubCounts: `${prefix}stubs:left`,
     stubSequence: `${prefix}stubs:sequence`,
     journal: `${prefix}journal`,
+    /** The journal's dropped count: TURN writes it under the journal's name and `:dropped`. */
+    journalDropped: `${prefix}journal:dropped`,
     records: recordKeys(prefix),
   };
 }

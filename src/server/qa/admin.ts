@@ -19,6 +19,7 @@ import type { AppOptions } from '../options.js';
 import { jsonResponse } from '../response.js';
 import { ActionError } from './actions.js';
 import { readArmRequest, readMatchOnly } from './arm-request.js';
+import { readJournal } from './journal-window.js';
 import { findRequests, readExpectation, verifyRequests } from './verify.js';
 import { readStubRequest } from './stub-request.js';
 import type { SampleAnswer } from './sample-answer.js';
@@ -227,29 +228,29 @@ export function adminRoutes(options: {
       throw apiError(400, `limit must be an integer from 1 to ${store.journalCapacity}`);
     const operationId = c.req.query('operationId');
     const key = c.req.query('key');
+    const { lines, window } = await readJournal(store);
     if (operationId === undefined && key === undefined)
-      return c.json({ requests: await store.journal(limit) });
+      return c.json({ requests: lines.slice(0, limit), window });
     const match = matchOf({
       ...(operationId === undefined ? {} : { operationId }),
       ...(key === undefined ? {} : { key }),
     });
-    const lines = await store.journal(store.journalCapacity);
-    return c.json({ requests: findRequests(lines, match).slice(0, limit) });
+    return c.json({ requests: findRequests(lines, match).slice(0, limit), window });
   });
-  // The journal read with the same match as faults and stubs, newest first.
+  // The journal read with the same match as faults and stubs, newest first, with its window.
   admin.post('/requests/find', async (c) => {
     const body = await bodyOf(c);
     const match = matchOf(body.match);
-    const lines = await store.journal(store.journalCapacity);
-    return c.json({ requests: findRequests(lines, match) });
+    const { lines, window } = await readJournal(store);
+    return c.json({ requests: findRequests(lines, match), window });
   });
   admin.post('/requests/verify', async (c) => {
     const body = await bodyOf(c);
     const match = matchOf(body.match);
     const expectation = readExpectation(body);
     if (typeof expectation === 'string') throw apiError(400, expectation);
-    const lines = await store.journal(store.journalCapacity);
-    return c.json({ ...verifyRequests(lines, match, expectation), match });
+    const { lines, window } = await readJournal(store);
+    return c.json({ ...verifyRequests(lines, match, expectation, window), match, window });
   });
   admin.post('/stubs', async (c) => {
     const { validators } = state;

@@ -1,0 +1,106 @@
+/**
+ * @module qa/journal-window.test
+ * A journal that forgets says so: `verify` and the journal listings name the requests the window
+ * no longer keeps, and a verdict those requests could change fails with that said, instead of
+ * passing on what is left. The size is an option (`journal: { size }`, `--journal-size`).
+ */
+import { describe, expect, it } from 'vitest';
+import { createMockApp, VerificationError, type MockAppHandle } from '../../index.js';
+
+async function mockWithRequests(size: number, requests: number): Promise<MockAppHandle> {
+  const mock = await createMockApp({ adminToken: 'qa', journal: { size } });
+  await mock.qa.reset(); // the handle's own read of /examples.json is journaled too
+  for (let i = 0; i < requests; i += 1) {
+    const res = await mock.fetch(
+      new Request(`${mock.url}/products?limit=1`, {
+        headers: { 'x-api-key': mock.keys.fullAccess },
+      }),
+    );
+    await res.text();
+  }
+  return mock;
+}
+
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error as Error,
+  );
+
+describe('the journal window', () => {
+  it('fails times: 25 after 25 requests to a journal of size 10, naming the window', async () => {
+    const mock = await mockWithRequests(10, 25);
+    const error = await rejection(mock.qa.verify({ operationId: 'listProducts' }, { times: 25 }));
+    expect(error).toBeInstanceOf(VerificationError);
+    expect(error.message).toContain('received 10 (of 10 in the journal)');
+    expect(error.message).toContain(
+      '10 kept; 15 earlier requests no longer kept (journal size 10)',
+    );
+    expect(error.message).toContain('cannot tell');
+  });
+
+  it('fails atMost: 0 once the request has scrolled out, and times: 10 it cannot be sure of', async () => {
+    const mock = await mockWithRequests(3, 3);
+    await (
+      await mock.fetch(
+        new Request(`${mock.url}/packages?limit=1`, {
+          headers: { 'x-api-key': mock.keys.fullAccess },
+        }),
+      )
+    ).text();
+    // listProducts x3 then listPackages: the first listProducts is gone.
+    const error = await rejection(mock.qa.verify({ operationId: 'listProducts' }, { atMost: 2 }));
+    expect(error.message).toContain('3 kept; 1 earlier request no longer kept');
+    await expect(mock.qa.verify({ operationId: 'listProducts' }, { times: 2 })).rejects.toThrow(
+      /cannot tell/,
+    );
+  });
+
+  it('still passes what the dropped requests cannot change: atLeast already met', async () => {
+    const mock = await mockWithRequests(5, 12);
+    await mock.qa.verify({ operationId: 'listProducts' }, { atLeast: 5 });
+    await expect(mock.qa.verify({ operationId: 'listProducts' }, { atMost: 4 })).rejects.toThrow(
+      /7 earlier requests no longer kept/,
+    );
+  });
+
+  it('a full window with nothing dropped, and a reset that starts the count again', async () => {
+    const mock = await mockWithRequests(5, 5);
+    await mock.qa.verify({ operationId: 'listProducts' }, { times: 5 });
+    const list = async () => {
+      const res = await mock.fetch(
+        new Request(`${mock.origin}/__mock/requests?limit=5`, {
+          headers: { 'x-mock-admin-token': 'qa' },
+        }),
+      );
+      return (await res.json()) as { window: { kept: number; dropped: number; note?: string } };
+    };
+    expect((await list()).window).toEqual({ kept: 5, dropped: 0, size: 5 });
+    await (
+      await mock.fetch(
+        new Request(`${mock.url}/products?limit=1`, {
+          headers: { 'x-api-key': mock.keys.fullAccess },
+        }),
+      )
+    ).text();
+    expect((await list()).window).toMatchObject({
+      kept: 5,
+      dropped: 1,
+      note: expect.stringContaining('1 earlier request no longer kept'),
+    });
+    await mock.qa.reset();
+    expect((await list()).window).toEqual({ kept: 0, dropped: 0, size: 5 });
+  });
+
+  it('refuses a journal size out of bounds, naming it', async () => {
+    await expect(createMockApp({ journal: { size: 0 } })).rejects.toThrow(
+      'journal.size must be an integer from 1 to 100000 (got 0)',
+    );
+    await expect(createMockApp({ journal: { size: 2.5 } })).rejects.toThrow(TypeError);
+    await expect(
+      createMockApp({ journal: { sise: 3 } as unknown as { size: number } }),
+    ).rejects.toThrow('journal: unknown option "sise" (did you mean "size"?)');
+  });
+});
