@@ -31,6 +31,7 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
     '*',
     requestLog({
       store,
+      epoch: () => parts.journal.epoch,
       now: () => clock.now(),
       instance: options.instanceId,
       log: options.log,

@@ -43,6 +43,7 @@ export function windowNote(window: JournalWindow): string | undefined {
 export class Journal {
   readonly #entries: JournalEntry[] = [];
   #next = 0;
+  #epoch = 0;
   constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {
     const problem = journalSizeProblem(capacity);
     if (problem) throw new RangeError(`journal size ${problem}`);
@@ -67,7 +68,15 @@ export class Journal {
           ];
     return ordered.reverse().slice(0, n).map(journalLine);
   }
+  /**
+   * Counts the clears: a request notes it when it begins and is journaled only if no clear came
+   * since, so a reset is a barrier (a request in flight during it is never journaled after it).
+   */
+  get epoch(): number {
+    return this.#epoch;
+  }
   clear(): void {
+    this.#epoch += 1;
     this.#entries.length = 0;
     this.#next = 0;
   }

@@ -21,6 +21,8 @@ export { Journal };
 
 export function requestLog(options: {
   store: Pick<StateStore, 'record'>;
+  /** The journal's clear count (journal.ts): a request that began before a clear is not journaled. */
+  epoch?: () => number;
   now: () => number;
   instance: string;
   log?: (line: string) => void;
@@ -31,11 +33,12 @@ export function requestLog(options: {
   /** A key's purpose (`fullAccess`, ...) by its name, when it has one. */
   keyPurpose?: (name: string) => string | undefined;
 }) {
-  const { store, now, instance, log, isSecret, shortestSecret, keyPurpose } = options;
+  const { store, epoch, now, instance, log, isSecret, shortestSecret, keyPurpose } = options;
   const requestRecord = requestRecorder(isSecret, keyPurpose);
   let counter = 0;
   return createMiddleware<AppEnv>(async function logRequest(c, next) {
     const started = performance.now();
+    const began = epoch?.();
     const id = (++counter).toString(36);
     try {
       await next();
@@ -55,7 +58,8 @@ export function requestLog(options: {
         ...(c.get('operation') ? requestRecord(c) : {}),
       };
       // Control calls are the test's own, not what its client sent: kept out of the API journal.
-      if (!control) store.record(entry);
+      // A reset since this request began is a barrier: the next test never sees it.
+      if (!control && began === epoch?.()) store.record(entry);
       log?.(`${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms key=${entry.key ?? '-'}`);
     }
   });
