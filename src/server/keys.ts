@@ -83,8 +83,8 @@ export interface KeyStore {
   lookup(secret: string): KeyRecord | undefined;
   /** Whether `value` is any configured key's secret (for redaction: logs and echoes never show one). */
   isSecret(value: string): boolean;
-  /** Length of the shortest secret: a query text shorter than this holds none (redaction skips it). */
-  readonly shortestSecret: number;
+  /** Every key's secret, for the one scrubber that blanks them in the journal and the log (src/redaction.ts). */
+  readonly secrets: readonly string[];
   readonly records: readonly KeyRecord[];
   /** Secrets of demo keys only (they are public: the README prints them). */
   demoSecret(name: string): string | undefined;
@@ -168,7 +168,7 @@ export function loadKeys(file = DEFAULT_KEYS_FILE, checks: KeyFileChecks = {}): 
     records: entries.map((e) => e.record),
     lookup,
     isSecret: (value) => secretLengths.has(value.length) && lookup(value) !== undefined,
-    shortestSecret: Math.min(...secretLengths),
+    secrets: list.map((entry) => entry.secret),
     demoSecret(name) {
       return entries.find((e) => e.record.name === name)?.demoSecret;
     },

@@ -8,6 +8,7 @@
 import { Hono, type Handler } from 'hono';
 import { readSpecText, renderKindsTable, UNRELEASED } from '../contract/index.js';
 import { HEALTH_PATH, healthResponse } from '../net/health.js';
+import { createSecretsScrubber } from '../redaction.js';
 import type { DocsOptions } from './docs.js';
 import type { AppEnv } from './env.js';
 import { EXAMPLES_PATH } from './examples.js';
@@ -17,12 +18,22 @@ import { mountOperations } from './operation-routes.js';
 import { ADMIN_PREFIX, adminRoutes } from './qa/admin.js';
 import { sampleAnswerOf } from './qa/sample-answer.js';
 
+/** Shortest admin token the journal and the log look for (a shorter one only guards tests on loopback). */
+const MIN_REDACTED_TOKEN_CHARS = 8;
+
 export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
   const { state, examples } = parts;
   const { options, contract, keys, clock, faults, store, apis, records } = state;
   // Before the request log: an orchestrator's probe every few seconds must not fill the journal.
   app.get(HEALTH_PATH, () => healthResponse());
-  const isSecret = (value: string) => keys.isSecret(value);
+  // The one way to find a secret (src/redaction.ts): every key, and the admin token when it is
+  // long enough to tell from ordinary text (a test's `qa` would blank every "aqua"; DECISIONS.md).
+  const adminToken = options.adminToken ?? '';
+  const scrubber = createSecretsScrubber([
+    ...keys.secrets,
+    ...(adminToken.length >= MIN_REDACTED_TOKEN_CHARS ? [adminToken] : []),
+  ]);
+  const isSecret = (value: string) => scrubber.foundIn(value);
   /** Each demo key's purpose by its name (`demo-unlimited` -> `fullAccess`), for the journal. */
   const purposeByName = new Map<string, string>();
   for (const [purpose, name] of state.keyNamesByPurpose ?? [])
@@ -35,8 +46,7 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
       now: () => clock.now(),
       instance: options.instanceId,
       log: options.log,
-      isSecret,
-      shortestSecret: keys.shortestSecret,
+      scrubber,
       keyPurpose: (name) => purposeByName.get(name),
     }),
   );
