@@ -39,6 +39,15 @@ describe('the journal window', () => {
       '10 kept; 15 earlier requests no longer kept (journal size 10)',
     );
     expect(error.message).toContain('cannot tell');
+    const found = await mock.qa.requests({ operationId: 'listProducts' });
+    expect(found).toHaveLength(10);
+    expect(found.window).toEqual({
+      kept: 10,
+      dropped: 15,
+      size: 10,
+      note: '10 kept; 15 earlier requests no longer kept (journal size 10)',
+    });
+    expect((await mock.qa.journal(3)).window.dropped).toBe(15);
   });
 
   it('fails atMost: 0 once the request has scrolled out, and times: 10 it cannot be sure of', async () => {
