@@ -5,7 +5,7 @@
  * function that takes an options object.
  */
 import { describe, expect, it } from 'vitest';
-import { createMockApp, qaControls, startMock } from '../index.js';
+import { createMockApp, qaControls, runContract, startMock, startProxy } from '../index.js';
 import { editDistance, nearestName } from '../text/nearest.js';
 
 /** The options as a JavaScript caller passes them: no compiler between the slip and the call. */
@@ -46,6 +46,22 @@ describe('unknown library options', () => {
     expect(() =>
       qaControls(untyped({ origin: 'http://127.0.0.1:1', adminToken: 'qa', fetchh: fetch })),
     ).toThrow('qaControls: unknown option "fetchh" (did you mean "fetch"?)');
+  });
+
+  it('runContract and startProxy refuse one before loading the suite or the proxy', async () => {
+    await expect(runContract(untyped({ baseURL: 'http://127.0.0.1:1' }))).rejects.toThrow(
+      new TypeError(
+        'runContract: unknown option "baseURL" (did you mean "baseUrl"?); known options: ' +
+          'baseUrl, apiKey, restrictedApiKey, rateLimitApiKey, release, strict, allowlist, ' +
+          'publicBaseUrl, xrefNumbers, baseline, restrictedFamilies, provokeRateLimit, ' +
+          'concurrency, timeoutMs, maxRequests, maxBodyBytes, maxRetryWaitMs, seed, reportDir, output',
+      ),
+    );
+    await expect(
+      startProxy(untyped({ upstream: 'http://127.0.0.1:1', apiKey: 'k', allowedOrigin: ['x'] })),
+    ).rejects.toThrow(
+      'startProxy: unknown option "allowedOrigin" (did you mean "allowedOrigins"?)',
+    );
   });
 
   it('accepts state: "memory" as the default said outright', async () => {
