@@ -167,8 +167,9 @@ const FLAGS = {
     section: 'QA',
     value: '<n>',
     help: [
-      `requests the journal keeps (${MIN_JOURNAL_SIZE} to ${MAX_JOURNAL_SIZE}; default ${DEFAULT_JOURNAL_SIZE}); verify and`,
-      'the journal name the earlier ones no longer kept, and a verdict they could change fails',
+      `requests the journal keeps (${MIN_JOURNAL_SIZE} to ${MAX_JOURNAL_SIZE}; default ${DEFAULT_JOURNAL_SIZE});`,
+      'verify and the journal name the earlier ones no longer kept, and a',
+      'verdict they could change fails',
     ],
   },
   state: {
@@ -206,8 +207,9 @@ const FLAGS = {
     section: 'Fleet',
     default: false,
     help: [
-      'one line per request on stdout: method, path, status, time, key name; an API',
-      'key or the admin token in the path is shown as *** (any case or encoding)',
+      'one line per request on stdout: method, path, status, time, key name;',
+      'never a key: one anywhere in the path or query (any case or encoding)',
+      'shows as ***, a key-like query parameter (api_key, token, ...) as REDACTED',
     ],
   },
   help: { section: 'Fleet', short: 'h', default: false, help: ['this text'] },
