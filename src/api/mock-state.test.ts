@@ -69,4 +69,26 @@ runDescribe('startMock({ state }) on a real redis-server', () => {
     await listProducts(mock, 3);
     await mock.qa.verify({ operationId: 'listProducts' }, { times: 3 });
   });
+
+  it('repairs a spoiled dropped count (a hash, text) and keeps counting, still on shared state', async () => {
+    const statePrefix = `spoiled${process.pid}:`;
+    const mock = await startMock({
+      state: redis.url,
+      statePrefix,
+      adminToken: 'qa',
+      journal: { size: 2 },
+    });
+    running.push(mock);
+    await mock.qa.reset();
+    await raw.hset(`${statePrefix}journal:dropped`, 'x', '1');
+    await listProducts(mock, 3);
+    expect(await raw.get(`${statePrefix}journal:dropped`)).toBe('1');
+    await raw.set(`${statePrefix}journal:dropped`, 'abc');
+    const found = await mock.qa.requests({ operationId: 'listProducts' });
+    expect(found.window).toMatchObject({ kept: 2, dropped: 0 });
+    await listProducts(mock, 1);
+    expect(await raw.get(`${statePrefix}journal:dropped`)).toBe('1');
+    expect((await mock.qa.config()).state).toMatchObject({ local: false });
+    expect(((await mock.qa.config()).state as { repaired: number }).repaired).toBeGreaterThan(0);
+  });
 });

@@ -2,10 +2,10 @@
  * @module middleware/request-log
  * Gives each request an id, times it, and records each API request in a bounded journal (method,
  * path, status, key name, duration, the instance that answered, and what request-record.ts keeps:
- * parsed parameters, the headers that matter, the bounded body; never a key or the admin token,
- * in any case or encoding, in the path, a name or a value: src/redaction.ts finds them) that the admin endpoint lists and
- * the CLI can print. Control calls (`/__mock/*`) are logged but not journaled. The journal lives
- * in the state store.
+ * parsed parameters, the headers that matter, the bounded body; never a key, in any case or
+ * encoding, in the path, a name or a value: src/redaction.ts finds them) that the admin endpoint
+ * lists and the CLI can print. Control calls (`/__mock/*`) are logged but not journaled, and so
+ * is a request a reset came after it began (the journal's epoch). The journal lives in the store.
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.js';
