@@ -70,6 +70,10 @@ describe('the journal window', () => {
   it('still passes what the dropped requests cannot change: atLeast already met', async () => {
     const mock = await mockWithRequests(5, 12);
     await mock.qa.verify({ operationId: 'listProducts' }, { atLeast: 5 });
+    // Too few even if every dropped request matched: a plain failure, the window named beside it.
+    const short = await rejection(mock.qa.verify({ operationId: 'listProducts' }, { times: 13 }));
+    expect(short.message).not.toContain('cannot tell');
+    expect(short.message).toContain("the journal's window: 5 kept; 7 earlier requests");
     await expect(mock.qa.verify({ operationId: 'listProducts' }, { atMost: 4 })).rejects.toThrow(
       /7 earlier requests no longer kept/,
     );

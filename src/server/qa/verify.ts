@@ -64,13 +64,14 @@ const word = (text: string): string => showControls(text.slice(0, MAX_VALUE_CHAR
 
 /**
  * Whether the verdict would stand whatever the dropped requests were: `count` matching requests
- * kept, up to `dropped` more that may have matched. Only a count already too high for `times` or
- * `atMost`, or already enough for `atLeast`, is certain.
+ * kept, up to `dropped` more that may have matched. Certain: a count already too high for `times`
+ * or `atMost`, already enough for `atLeast`, or too low for either even if every dropped one
+ * matched.
  */
 function certain(expect: Expectation, count: number, dropped: number): boolean {
   if (dropped === 0) return true;
-  if ('times' in expect) return count > expect.times;
-  if ('atLeast' in expect) return count >= expect.atLeast;
+  if ('times' in expect) return count > expect.times || count + dropped < expect.times;
+  if ('atLeast' in expect) return count >= expect.atLeast || count + dropped < expect.atLeast;
   return count > expect.atMost;
 }
 
