@@ -48,6 +48,7 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
       log: options.log,
       scrubber,
       keyPurpose: (name) => purposeByName.get(name),
+      journaled: (rawPath) => !isOwnPage(rawPath),
     }),
   );
   // Inputs that work on this very dataset and keys (no key needed, like the document itself).
@@ -85,6 +86,20 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
 
 /** Where docs.ts registers its routes (the document as YAML and JSON, the page and its files). */
 export const DOCS_ROUTES = ['/openapi.yaml', '/openapi.json', '/docs', '/docs/*'] as const;
+
+/**
+ * The mock's own pages (the examples, the document, `/docs`): logged, not journaled. The journal
+ * holds what a client asked of the API; the library reads `/examples.json` at start, and that read
+ * must not take a place in a test's journal window.
+ */
+function isOwnPage(rawPath: string): boolean {
+  return (
+    rawPath === EXAMPLES_PATH ||
+    DOCS_ROUTES.some((route) =>
+      route.endsWith('/*') ? rawPath.startsWith(route.slice(0, -1)) : rawPath === route,
+    )
+  );
+}
 
 /**
  * The document and `/docs`, built on their first request: docs.ts and the yaml module (a third

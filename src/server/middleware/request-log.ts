@@ -32,8 +32,10 @@ export function requestLog(options: {
   scrubber?: SecretScrubber;
   /** A key's purpose (`fullAccess`, ...) by its name, when it has one. */
   keyPurpose?: (name: string) => string | undefined;
+  /** Whether a path (not a control call) is journaled; default every one. */
+  journaled?: (rawPath: string) => boolean;
 }) {
-  const { store, epoch, now, instance, log, scrubber, keyPurpose } = options;
+  const { store, epoch, now, instance, log, scrubber, keyPurpose, journaled } = options;
   const blank = secretBlanker(scrubber);
   const requestRecord = requestRecorder(blank, keyPurpose);
   let counter = 0;
@@ -62,7 +64,7 @@ export function requestLog(options: {
       };
       // Control calls are the test's own, not what its client sent: kept out of the API journal.
       // A reset since this request began is a barrier: the next test never sees it.
-      if (!control && began === epoch?.()) store.record(entry);
+      if (!control && began === epoch?.() && journaled?.(rawPath) !== false) store.record(entry);
       log?.(`${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms key=${entry.key ?? '-'}`);
     }
   });

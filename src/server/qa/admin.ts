@@ -19,6 +19,7 @@ import type { AppOptions } from '../options.js';
 import { jsonResponse } from '../response.js';
 import { ActionError } from './actions.js';
 import { readArmRequest, readMatchOnly } from './arm-request.js';
+import { MAX_JOURNAL_SIZE } from '../../state/journal.js';
 import { readJournal } from './journal-window.js';
 import { findRequests, readExpectation, verifyRequests } from './verify.js';
 import { readStubRequest } from './stub-request.js';
@@ -224,8 +225,9 @@ export function adminRoutes(options: {
   // narrow them with the same match as POST /requests/find.
   admin.get('/requests', async (c) => {
     const limit = Number(c.req.query('limit') ?? 50);
-    if (!Number.isInteger(limit) || limit < 1 || limit > store.journalCapacity)
-      throw apiError(400, `limit must be an integer from 1 to ${store.journalCapacity}`);
+    // Bounded by the largest journal, so a default `limit` works with a small `--journal-size`.
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_JOURNAL_SIZE)
+      throw apiError(400, `limit must be an integer from 1 to ${MAX_JOURNAL_SIZE}`);
     const operationId = c.req.query('operationId');
     const key = c.req.query('key');
     const { lines, window } = await readJournal(store);

@@ -9,7 +9,6 @@ import { createMockApp, VerificationError, type MockAppHandle } from '../../inde
 
 async function mockWithRequests(size: number, requests: number): Promise<MockAppHandle> {
   const mock = await createMockApp({ adminToken: 'qa', journal: { size } });
-  await mock.qa.reset(); // the handle's own read of /examples.json is journaled too
   for (let i = 0; i < requests; i += 1) {
     const res = await mock.fetch(
       new Request(`${mock.url}/products?limit=1`, {
@@ -105,6 +104,15 @@ describe('the journal window', () => {
     });
     await mock.qa.reset();
     expect((await list()).window).toEqual({ kept: 0, dropped: 0, size: 5 });
+  });
+
+  it("holds none of the mock's own pages: the handle's read of /examples.json takes no place", async () => {
+    const mock = await createMockApp({ adminToken: 'qa', journal: { size: 3 } });
+    for (const path of ['/examples.json', '/openapi.json', '/docs', '/docs/x'])
+      await (await mock.fetch(new Request(`${mock.origin}${path}`))).arrayBuffer();
+    const journal = await mock.qa.journal();
+    expect(journal).toEqual([]);
+    expect(journal.window).toEqual({ kept: 0, dropped: 0, size: 3 });
   });
 
   it('refuses a journal size out of bounds, naming it', async () => {
