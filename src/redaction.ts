@@ -155,6 +155,9 @@ export function createSecretScrubber(secret: string): SecretScrubber {
   return createSecretsScrubber([secret]);
 }
 
+/** Secrets searched by one regular expression (createSecretsScrubber). */
+const SECRETS_PER_EXPRESSION = 4;
+
 /**
  * One scrubber for several secrets (a mock's keys and admin token): one search finds any of them
  * in any of the forms above. Empty secrets are left out; with none left, nothing is ever found.
@@ -163,26 +166,37 @@ export function createSecretsScrubber(secrets: readonly string[]): SecretScrubbe
   const live = [...new Set(secrets.filter((secret) => secret !== ''))];
   // Longer first: where one secret contains another, the whole of the longer one is blanked.
   live.sort((a, b) => b.length - a.length);
-  const source =
-    live.length === 0
-      ? '(?!)'
-      : live
-          .flatMap((secret) => [[...secret].map(characterForms).join(''), ...wholeForms(secret)])
-          .join('|');
-  const pattern = new RegExp(source, 'g');
-  const probe = new RegExp(source);
+  // A few secrets per expression: one expression for many grows past what V8 compiles to machine
+  // code, and a search then costs milliseconds (bench/README.md).
+  // One global expression per group serves both the test and the replace (compiling is the cost).
+  const groups: RegExp[] = [];
+  for (let i = 0; i < live.length; i += SECRETS_PER_EXPRESSION) {
+    const source = live
+      .slice(i, i + SECRETS_PER_EXPRESSION)
+      .flatMap((secret) => [[...secret].map(characterForms).join(''), ...wholeForms(secret)])
+      .join('|');
+    groups.push(new RegExp(source, 'g'));
+  }
+  const holds = (pattern: RegExp, text: string) => {
+    pattern.lastIndex = 0;
+    return pattern.test(text);
+  };
   const shortest = live.length === 0 ? Infinity : Math.min(...live.map(shortestForm));
-  const foundIn = (text: string) => text.length >= shortest && probe.test(text);
+  const foundIn = (text: string) =>
+    text.length >= shortest && groups.some((pattern) => holds(pattern, text));
+  const scrubText = (text: string) => {
+    if (text.length < shortest) return text;
+    let out = text;
+    for (const pattern of groups) if (holds(pattern, out)) out = out.replace(pattern, REDACTED);
+    return out;
+  };
   return {
-    scrubText: (text) => (foundIn(text) ? text.replace(pattern, REDACTED) : text),
+    scrubText,
     foundIn,
     scrubBytes(bytes) {
       const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
       if (!foundIn(text)) return { bytes, found: false };
-      return {
-        bytes: new Uint8Array(Buffer.from(text.replace(pattern, REDACTED), 'latin1')),
-        found: true,
-      };
+      return { bytes: new Uint8Array(Buffer.from(scrubText(text), 'latin1')), found: true };
     },
     longestForm: Math.max(
       0,
@@ -190,6 +204,26 @@ export function createSecretsScrubber(secrets: readonly string[]): SecretScrubbe
     ),
     shortestForm: shortest,
   };
+}
+
+/** Scrubbers by their secrets, for apps built again and again with the same keys (tests). */
+const sharedScrubbers = new Map<string, SecretScrubber>();
+const MAX_SHARED_SCRUBBERS = 16;
+
+/**
+ * createSecretsScrubber's scrubber for these secrets, made once per process: compiling the
+ * expressions is what a scrubber costs (about 0.1-0.4 s for the six demo keys), and every mock
+ * app built with the same keys file shares it.
+ */
+export function sharedSecretsScrubber(secrets: readonly string[]): SecretScrubber {
+  const id = JSON.stringify([...new Set(secrets)].sort());
+  let scrubber = sharedScrubbers.get(id);
+  if (!scrubber) {
+    if (sharedScrubbers.size >= MAX_SHARED_SCRUBBERS) sharedScrubbers.clear();
+    scrubber = createSecretsScrubber(secrets);
+    sharedScrubbers.set(id, scrubber);
+  }
+  return scrubber;
 }
 
 /** Scrubbers by secret: a run knows a handful of secrets and redacts many texts with them. */

@@ -8,7 +8,7 @@
 import { Hono, type Handler } from 'hono';
 import { readSpecText, renderKindsTable, UNRELEASED } from '../contract/index.js';
 import { HEALTH_PATH, healthResponse } from '../net/health.js';
-import { createSecretsScrubber } from '../redaction.js';
+import { sharedSecretsScrubber } from '../redaction.js';
 import type { DocsOptions } from './docs.js';
 import type { AppEnv } from './env.js';
 import { EXAMPLES_PATH } from './examples.js';
@@ -29,7 +29,7 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
   // The one way to find a secret (src/redaction.ts): every key, and the admin token when it is
   // long enough to tell from ordinary text (a test's `qa` would blank every "aqua"; DECISIONS.md).
   const adminToken = options.adminToken ?? '';
-  const scrubber = createSecretsScrubber([
+  const scrubber = sharedSecretsScrubber([
     ...keys.secrets,
     ...(adminToken.length >= MIN_REDACTED_TOKEN_CHARS ? [adminToken] : []),
   ]);
