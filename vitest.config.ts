@@ -31,6 +31,7 @@ const END_TO_END = [
   'contract-tests/meta/vary.test.ts',
   'contract-tests/meta/verdict.test.ts',
   'contract-tests/meta/workflows.test.ts',
+  'src/api/mock-state.test.ts',
   'src/api/on-demand.test.ts',
   'src/api/vary.test.ts',
   'src/cli-release.test.ts',

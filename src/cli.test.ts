@@ -67,6 +67,8 @@ describe('numbers and QA specs on the command line', () => {
     [['--latency', '5-2'], '--latency: 5-2 is not a range min-max'],
     [['--faults', 'delay=0.1:5-2'], '--faults delay: 5-2 is not a range min-max'],
     [['--faults', 'delay=2'], '--faults: delay rate must be between 0 and 1 (got "2")'],
+    [['--journal-size', '0'], '--journal-size must be an integer from 1 to 100000 (got "0")'],
+    [['--journal-size', '100001'], '--journal-size must be an integer from 1 to 100000'],
   ])('%j is a usage error naming the flag: %s', async (argv, message) => {
     expect(await usage(argv)).toContain(message);
   });
@@ -78,6 +80,30 @@ describe('numbers and QA specs on the command line', () => {
     expect(await usage([], { MOCK_SEED: '1.5' })).toBe(
       'MOCK_SEED must be an integer >= 0 (got "1.5")',
     );
+  });
+});
+
+describe('--journal-size', () => {
+  it('keeps that many requests and names the ones it no longer keeps', async () => {
+    const server = (await main(
+      ['--journal-size', '2', '--admin-token', 'qa', '--port', '0', '--host', '127.0.0.1'],
+      {},
+    ))!;
+    running.push(server);
+    for (let i = 0; i < 3; i += 1)
+      await (
+        await fetch(`${server.url}/packages?limit=1`, {
+          headers: { 'x-api-key': 'demo-production-key' },
+        })
+      ).arrayBuffer();
+    const res = await fetch(`${server.origin}/__mock/requests?limit=2`, {
+      headers: { 'x-mock-admin-token': 'qa' },
+    });
+    expect(((await res.json()) as { window: unknown }).window).toMatchObject({
+      kept: 2,
+      dropped: 1,
+      size: 2,
+    });
   });
 });
 

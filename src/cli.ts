@@ -28,6 +28,12 @@ import { onEnd } from './process-lifetime.js';
 import { readRecordsFile } from './server/qa/records-seed.js';
 import { exposedTokenProblem, MIN_EXPOSED_TOKEN_LENGTH } from './server/qa/admin-token.js';
 import { isLoopbackName, parseAllowedHost } from './net/host-guard.js';
+import {
+  DEFAULT_JOURNAL_SIZE,
+  JOURNAL_SIZE_RANGE,
+  MAX_JOURNAL_SIZE,
+  MIN_JOURNAL_SIZE,
+} from './state/journal.js';
 
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {
@@ -170,6 +176,15 @@ const FLAGS = {
     default: false,
     help: ['check every response against the document before sending it'],
   },
+  'journal-size': {
+    section: 'QA',
+    value: '<n>',
+    help: [
+      `requests the journal keeps (${MIN_JOURNAL_SIZE} to ${MAX_JOURNAL_SIZE}; default ${DEFAULT_JOURNAL_SIZE});`,
+      'verify and the journal name the earlier ones no longer kept, and a',
+      'verdict they could change fails',
+    ],
+  },
   state: {
     section: 'Fleet',
     value: '<url>',
@@ -204,7 +219,11 @@ const FLAGS = {
   log: {
     section: 'Fleet',
     default: false,
-    help: ['one line per request on stdout (never the key)'],
+    help: [
+      'one line per request on stdout: method, path, status, time, key name;',
+      'never a key: one anywhere in the path or query (any case or encoding)',
+      'shows as ***, a key-like query parameter (api_key, token, ...) as REDACTED',
+    ],
   },
   help: { section: 'Fleet', short: 'h', default: false, help: ['this text'] },
 } as const satisfies Record<string, Flag>;
@@ -431,6 +450,7 @@ export async function main(
       leaseMs: leaseMsOf(values['state-lease']),
     },
     instanceId: instanceIdOf(values['instance-id'] ?? env.MOCK_INSTANCE_ID),
+    journalSize: integer(given('journal-size', values['journal-size']), JOURNAL_SIZE_RANGE),
   });
   const banner = bannerOf(running, Math.round(performance.now() - started));
   // In a cluster the primary prints one banner, once every worker is ready (see workers.ts).

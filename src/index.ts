@@ -27,6 +27,7 @@ export {
   type QaControlsOptions,
   type FaultToArm,
   type JournalRecord,
+  type JournalRecords,
   type RecordControls,
   type RecordFamily,
   type RecordEditEntry,

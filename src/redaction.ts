@@ -95,8 +95,8 @@ function longestCharacterForm(ch: string): number {
   return Math.max(...caseVariants(ch).map((variant) => variant.length)) * MAX_FORM_LENGTH;
 }
 
-/** The secret's bytes hex-encoded and base64(url)-encoded at its three possible alignments. */
-function encodedForms(secret: string): string[] {
+/** The secret's bytes hex-encoded and base64(url)-encoded at its three possible alignments, as text. */
+function encodedTexts(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
   const hex = bytes.toString('hex');
   const encoded = [hex];
@@ -106,14 +106,35 @@ function encodedForms(secret: string): string[] {
     const core = padded.toString('base64').slice(offset === 0 ? 0 : 4, fullGroups);
     encoded.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
   }
-  return encoded
-    .filter((form) => form.length >= MIN_WHOLE_FORM)
-    .map((form) => (form === hex ? anyCaseHex(form) : escapeRegExp(form)));
+  return encoded.filter((form) => form.length >= MIN_WHOLE_FORM);
+}
+
+/** The encoded forms as regular expression alternatives (hex digits in either case). */
+function encodedForms(secret: string): string[] {
+  const hex = Buffer.from(secret, 'utf8').toString('hex');
+  return encodedTexts(secret).map((form) => (form === hex ? anyCaseHex(form) : escapeRegExp(form)));
 }
 
 /** The encoded forms of the secret as given, lower-cased and upper-cased. */
 function wholeForms(secret: string): string[] {
   return [...new Set(caseVariants(secret).flatMap(encodedForms))];
+}
+
+/**
+ * A length no form of the secret is shorter than: a text shorter than this cannot hold it, so a
+ * hot path may skip the search. Each character is at least one unit in every per-character form.
+ */
+function shortestForm(secret: string): number {
+  const perCharacter = [...secret].reduce(
+    (sum, ch) => sum + Math.min(...caseVariants(ch).map((variant) => variant.length)),
+    0,
+  );
+  return Math.min(
+    perCharacter,
+    ...caseVariants(secret)
+      .flatMap(encodedTexts)
+      .map((f) => f.length),
+  );
 }
 
 export interface SecretScrubber {
@@ -125,27 +146,84 @@ export interface SecretScrubber {
   scrubBytes(bytes: Uint8Array<ArrayBuffer>): { bytes: Uint8Array<ArrayBuffer>; found: boolean };
   /** A length no form of the secret exceeds: a stream scanner keeps this much minus one. */
   readonly longestForm: number;
+  /** A length no form of the secret is shorter than: a shorter text cannot hold it. */
+  readonly shortestForm: number;
 }
 
 export function createSecretScrubber(secret: string): SecretScrubber {
   if (secret === '') throw new Error('the secret scrubber needs a non-empty secret');
-  const perCharacter = [...secret].map(characterForms).join('');
-  const source = [perCharacter, ...wholeForms(secret)].join('|');
-  const pattern = new RegExp(source, 'g');
-  const probe = new RegExp(source);
+  return createSecretsScrubber([secret]);
+}
+
+/** Secrets searched by one regular expression (createSecretsScrubber). */
+const SECRETS_PER_EXPRESSION = 4;
+
+/**
+ * One scrubber for several secrets (a mock's keys and admin token): one search finds any of them
+ * in any of the forms above. Empty secrets are left out; with none left, nothing is ever found.
+ */
+export function createSecretsScrubber(secrets: readonly string[]): SecretScrubber {
+  const live = [...new Set(secrets.filter((secret) => secret !== ''))];
+  // Longer first: where one secret contains another, the whole of the longer one is blanked.
+  live.sort((a, b) => b.length - a.length);
+  // A few secrets per expression: one expression for many grows past what V8 compiles to machine
+  // code, and a search then costs milliseconds (bench/README.md).
+  // One global expression per group serves both the test and the replace (compiling is the cost).
+  const groups: RegExp[] = [];
+  for (let i = 0; i < live.length; i += SECRETS_PER_EXPRESSION) {
+    const source = live
+      .slice(i, i + SECRETS_PER_EXPRESSION)
+      .flatMap((secret) => [[...secret].map(characterForms).join(''), ...wholeForms(secret)])
+      .join('|');
+    groups.push(new RegExp(source, 'g'));
+  }
+  const holds = (pattern: RegExp, text: string) => {
+    pattern.lastIndex = 0;
+    return pattern.test(text);
+  };
+  const shortest = live.length === 0 ? Infinity : Math.min(...live.map(shortestForm));
+  const foundIn = (text: string) =>
+    text.length >= shortest && groups.some((pattern) => holds(pattern, text));
+  const scrubText = (text: string) => {
+    if (text.length < shortest) return text;
+    let out = text;
+    for (const pattern of groups) if (holds(pattern, out)) out = out.replace(pattern, REDACTED);
+    return out;
+  };
   return {
-    scrubText: (text) => text.replace(pattern, REDACTED),
-    foundIn: (text) => probe.test(text),
+    scrubText,
+    foundIn,
     scrubBytes(bytes) {
       const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-      if (!probe.test(text)) return { bytes, found: false };
-      return {
-        bytes: new Uint8Array(Buffer.from(text.replace(pattern, REDACTED), 'latin1')),
-        found: true,
-      };
+      if (!foundIn(text)) return { bytes, found: false };
+      return { bytes: new Uint8Array(Buffer.from(scrubText(text), 'latin1')), found: true };
     },
-    longestForm: [...secret].reduce((sum, ch) => sum + longestCharacterForm(ch), 0),
+    longestForm: Math.max(
+      0,
+      ...live.map((secret) => [...secret].reduce((sum, ch) => sum + longestCharacterForm(ch), 0)),
+    ),
+    shortestForm: shortest,
   };
+}
+
+/** Scrubbers by their secrets, for apps built again and again with the same keys (tests). */
+const sharedScrubbers = new Map<string, SecretScrubber>();
+const MAX_SHARED_SCRUBBERS = 16;
+
+/**
+ * createSecretsScrubber's scrubber for these secrets, made once per process: compiling the
+ * expressions is what a scrubber costs (about 0.1-0.4 s for the six demo keys), and every mock
+ * app built with the same keys file shares it.
+ */
+export function sharedSecretsScrubber(secrets: readonly string[]): SecretScrubber {
+  const id = JSON.stringify([...new Set(secrets)].sort());
+  let scrubber = sharedScrubbers.get(id);
+  if (!scrubber) {
+    if (sharedScrubbers.size >= MAX_SHARED_SCRUBBERS) sharedScrubbers.clear();
+    scrubber = createSecretsScrubber(secrets);
+    sharedScrubbers.set(id, scrubber);
+  }
+  return scrubber;
 }
 
 /** Scrubbers by secret: a run knows a handful of secrets and redacts many texts with them. */
@@ -175,11 +253,45 @@ export function holdsSecret(text: string, secrets: readonly string[]): boolean {
 }
 
 /**
+ * A copy of a JSON value with `name` applied to every object member's name and `text` to every
+ * string, walked with a stack of its own (never the call stack), so no nesting depth reaches a
+ * stack limit. Objects come back without a prototype, so a name such as `__proto__` stays a name;
+ * two names that map alike keep the later one's value.
+ */
+export function mapJsonStrings(
+  value: unknown,
+  text: (s: string) => string,
+  name: (s: string) => string = (s) => s,
+): unknown {
+  const leaf = (v: unknown) => (typeof v === 'string' ? text(v) : v);
+  if (value === null || typeof value !== 'object') return leaf(value);
+  const container = (v: object): unknown[] | Record<string, unknown> =>
+    Array.isArray(v) ? [] : (Object.create(null) as Record<string, unknown>);
+  const root = container(value);
+  const pending: [object, unknown[] | Record<string, unknown>][] = [[value, root]];
+  while (pending.length > 0) {
+    const [source, target] = pending.pop()!;
+    const entries: [string | number, unknown][] = Array.isArray(source)
+      ? source.map((child: unknown, i) => [i, child])
+      : Object.entries(source);
+    for (const [key, child] of entries) {
+      let out: unknown = leaf(child);
+      if (child !== null && typeof child === 'object') {
+        out = container(child);
+        pending.push([child, out as unknown[] | Record<string, unknown>]);
+      }
+      if (Array.isArray(target)) target.push(out);
+      else target[name(key as string)] = out;
+    }
+  }
+  return root;
+}
+
+/**
  * A copy of a JSON value with every secret blanked in every object name and every string value,
  * for a writer to serialise (never the serialised text: see the module comment). `own` holds the
  * writer's own words (its format's property names and fixed values): they are kept as they are,
- * whatever a short secret matches in them. Objects come back without a prototype, so a name such
- * as `__proto__` stays a name; two names that redact alike keep the later one's value.
+ * whatever a short secret matches in them. Objects come back without a prototype (mapJsonStrings).
  */
 export function redactValue<T>(
   value: T,
@@ -187,16 +299,9 @@ export function redactValue<T>(
   own: ReadonlySet<string> = new Set(),
 ): T {
   const live = secrets.filter((secret) => secret !== '');
+  if (live.length === 0) return value;
   const text = (s: string) => (own.has(s) ? s : redactSecrets(s, live));
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return text(v);
-    if (v === null || typeof v !== 'object') return v;
-    if (Array.isArray(v)) return v.map(walk);
-    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const [name, child] of Object.entries(v)) out[text(name)] = walk(child);
-    return out;
-  };
-  return (live.length === 0 ? value : walk(value)) as T;
+  return mapJsonStrings(value, text, text) as T;
 }
 
 /**
@@ -206,15 +311,8 @@ export function redactValue<T>(
  */
 export function redactStringValues<T>(value: T, secrets: readonly string[]): T {
   const live = secrets.filter((secret) => secret !== '');
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactSecrets(v, live);
-    if (v === null || typeof v !== 'object') return v;
-    if (Array.isArray(v)) return v.map(walk);
-    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const [name, child] of Object.entries(v)) out[name] = walk(child);
-    return out;
-  };
-  return (live.length === 0 ? value : walk(value)) as T;
+  if (live.length === 0) return value;
+  return mapJsonStrings(value, (s) => redactSecrets(s, live)) as T;
 }
 
 /** Whether any object name or string value of a JSON value holds a (non-empty) secret in any form. */

@@ -24,6 +24,8 @@ import {
 } from '../server/qa/actions.js';
 import type { Tier } from '../server/tiers.js';
 import { varySeedProblem } from '../server/vary/step.js';
+import { journalSizeProblem } from '../state/journal.js';
+import { refuseUnknownOptions } from './option-names.js';
 import { qaControls, type QaControls } from './qa.js';
 
 export interface MockOptions {
@@ -69,7 +71,48 @@ export interface MockOptions {
    * pointers varied. Off by default.
    */
   vary?: { seed: number };
+  /**
+   * Where the mutable state lives (the CLI's `--state`): `'memory'` (default, this process), or a
+   * Redis URL (`redis://127.0.0.1:6379/0`, `rediss://...`) shared by every mock started with it.
+   */
+  state?: string;
+  /** Prefix of every Redis key (the CLI's `--state-prefix`; default `web-data-mock:`). */
+  statePrefix?: string;
+  /**
+   * The request journal (the CLI's `--journal-size`): `size` requests kept, default 500, at most
+   * 100000. Verify and the journal name the earlier requests no longer kept.
+   */
+  journal?: { size?: number };
 }
+
+/** Every member of MockOptions, for the run-time check (option-names.ts). */
+const MOCK_OPTION_NAMES = [
+  'seed',
+  'scale',
+  'release',
+  'environment',
+  'keysFile',
+  'tiersFile',
+  'rateLimit',
+  'faults',
+  'latency',
+  'faultSeed',
+  'adminToken',
+  'validateResponses',
+  'log',
+  'replayDir',
+  'records',
+  'vary',
+  'state',
+  'statePrefix',
+  'journal',
+] as const satisfies readonly (keyof MockOptions)[];
+/** Compile-time: a member added to MockOptions and not to the list fails here. */
+const everyMockOptionNamed: Record<
+  Exclude<keyof MockOptions, (typeof MOCK_OPTION_NAMES)[number]>,
+  never
+> = {};
+void everyMockOptionNamed;
 
 /**
  * The demo key of each purpose (`fullAccess`, `rateLimited`, ...), as in `examples.keys`. With a
@@ -95,6 +138,8 @@ export interface RunningMock extends MockHandle {
 export interface MockAppHandle extends MockHandle {
   /** Answers one request in process, as the server would. */
   fetch(request: Request): Promise<Response>;
+  /** Closes what the app holds open: its Redis connection with `state`, else nothing. */
+  close(): Promise<void>;
 }
 
 export interface StartMockOptions extends MockOptions {
@@ -103,10 +148,47 @@ export interface StartMockOptions extends MockOptions {
   /** Default 127.0.0.1 (loopback only). */
   host?: string;
 }
+const START_MOCK_OPTION_NAMES = [
+  ...MOCK_OPTION_NAMES,
+  'port',
+  'host',
+] as const satisfies readonly (keyof StartMockOptions)[];
 
 export interface MockAppOptions extends MockOptions {
   /** The origin requests are addressed to and absolute hrefs name (default `http://web-data.mock`). */
   origin?: string;
+}
+const MOCK_APP_OPTION_NAMES = [
+  ...MOCK_OPTION_NAMES,
+  'origin',
+] as const satisfies readonly (keyof MockAppOptions)[];
+const everyStartOptionNamed: Record<
+  Exclude<keyof StartMockOptions, (typeof START_MOCK_OPTION_NAMES)[number]>,
+  never
+> = {};
+const everyAppOptionNamed: Record<
+  Exclude<keyof MockAppOptions, (typeof MOCK_APP_OPTION_NAMES)[number]>,
+  never
+> = {};
+void everyStartOptionNamed;
+void everyAppOptionNamed;
+
+/** `state`: `'memory'` or undefined keeps it in process; a Redis URL shares it. */
+function stateUrlOf(state: unknown): string | undefined {
+  if (state === undefined || state === 'memory') return undefined;
+  if (typeof state === 'string' && /^rediss?:\/\//.test(state)) return state;
+  throw new TypeError(
+    `state must be 'memory' or a Redis URL (redis://host:port/db, rediss://...)${typeof state === 'string' ? '' : ` (got a ${typeof state})`}`,
+  );
+}
+
+function journalSizeOf(journal: MockOptions['journal']): number | undefined {
+  refuseUnknownOptions('journal', journal, ['size']);
+  const size = journal?.size;
+  if (size === undefined) return undefined;
+  const problem = journalSizeProblem(size);
+  if (problem) throw new TypeError(`journal.size ${problem}`);
+  return size;
 }
 
 function latencyOf(latency: MockOptions['latency']): LatencySpec | undefined {
@@ -144,6 +226,9 @@ export function appOptions(options: MockOptions): Partial<AppOptions> {
         ? undefined
         : { source: 'records option', families: options.records },
     vary: varyOf(options.vary),
+    stateUrl: stateUrlOf(options.state),
+    stateOptions: { prefix: options.statePrefix },
+    journalSize: journalSizeOf(options.journal),
     faults: {
       seed: options.faultSeed ?? DEFAULT_SEED,
       latency: latencyOf(options.latency),
@@ -202,6 +287,7 @@ function withAdminToken<T extends MockOptions>(options: T): T & { adminToken: st
 
 /** Starts the mock on a socket (a free port unless `port` is given). */
 export async function startMock(given: StartMockOptions = {}): Promise<RunningMock> {
+  refuseUnknownOptions('startMock', given, START_MOCK_OPTION_NAMES);
   const options = withAdminToken(given);
   const server = await startMockServer({
     ...appOptions(options),
@@ -221,11 +307,15 @@ export async function startMock(given: StartMockOptions = {}): Promise<RunningMo
 
 /** The mock in process: no socket, `fetch(Request)` answers as the server would. */
 export async function createMockApp(given: MockAppOptions = {}): Promise<MockAppHandle> {
+  refuseUnknownOptions('createMockApp', given, MOCK_APP_OPTION_NAMES);
   const options = withAdminToken(given);
   const origin = new URL(options.origin ?? 'http://web-data.mock').origin;
   const app = await createApp({ ...appOptions(options), origin });
   return {
     ...(await handleOf(app, origin, options.adminToken)),
     fetch: async (request) => app.fetch(request),
+    close: async () => {
+      await Promise.all([app.state.store.close(), app.state.records.close()]);
+    },
   };
 }

@@ -5,6 +5,7 @@
  * hand-build admin requests. It speaks HTTP (or calls an in-process app's `fetch`), so the same
  * client drives a mock started here, one in a container, or one on another machine.
  */
+import { refuseUnknownOptions } from './option-names.js';
 import { ADMIN_PREFIX, ADMIN_TOKEN_HEADER } from '../server/qa/admin.js';
 import type { FaultAction } from '../server/qa/actions.js';
 import type { ArmedFault } from '../state/faults.js';
@@ -113,6 +114,15 @@ export type FaultToArm =
 /** One request as the journal keeps it (never a key's secret), newest first. */
 export type JournalRecord = Omit<JournalEntry, 'atMs'> & { at: string };
 
+/**
+ * Journal entries, with the journal's window beside them (a member the array's iteration, JSON
+ * and equality checks do not see): how many it keeps, how many earlier ones it no longer keeps,
+ * and a `note` saying so when any were dropped.
+ */
+export type JournalRecords = JournalRecord[] & {
+  readonly window: { kept: number; dropped: number; size: number; note?: string };
+};
+
 /** A family a test may edit: the dataset's collection names. */
 export type { RecordFamily, RecordEditEntry } from '../fixtures/overlay.js';
 
@@ -149,7 +159,7 @@ export interface QaControls {
   /** Moves the rate-limit clock forward; resolves to the total offset in seconds. */
   advanceClock(seconds: number): Promise<number>;
   /** The last `limit` requests (default 50), newest first. */
-  journal(limit?: number): Promise<JournalRecord[]>;
+  journal(limit?: number): Promise<JournalRecords>;
   clearJournal(): Promise<void>;
   /**
    * Adds a stub the contract checks: rejects with a QaControlError naming each pointer and rule
@@ -167,7 +177,7 @@ export interface QaControls {
   /** Removes one stub, or all; resolves to how many were removed. */
   removeStubs(id?: string): Promise<number>;
   /** The API requests in the journal that match (newest first); every one without a match. */
-  requests(match?: Match): Promise<JournalRecord[]>;
+  requests(match?: Match): Promise<JournalRecords>;
   /**
    * Resolves when the journal holds as many matching requests as expected (default at least one);
    * rejects with a `VerificationError` whose message shows the pattern and the closest requests.
@@ -211,7 +221,22 @@ export class VerificationError extends Error {
   }
 }
 
+/** What the journal's endpoints answer. */
+interface JournalAnswer {
+  requests: JournalRecord[];
+  window: JournalRecords['window'];
+}
+
+/** The entries, the window defined beside them (not enumerable: `[]` still equals `[]`). */
+function withWindow(answer: JournalAnswer): JournalRecords {
+  return Object.defineProperty(answer.requests, 'window', {
+    value: answer.window,
+    enumerable: false,
+  }) as JournalRecords;
+}
+
 export function qaControls(options: QaControlsOptions): QaControls {
+  refuseUnknownOptions('qaControls', options, ['origin', 'adminToken', 'fetch']);
   const origin = new URL(options.origin).origin;
   const send = options.fetch ?? ((request: Request) => fetch(request));
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -270,7 +295,7 @@ export function qaControls(options: QaControlsOptions): QaControls {
       (await call<{ clockOffsetSeconds: number }>('POST', '/clock/advance', { seconds }))
         .clockOffsetSeconds,
     journal: async (limit = 50) =>
-      (await call<{ requests: JournalRecord[] }>('GET', `/requests?limit=${limit}`)).requests,
+      withWindow(await call<JournalAnswer>('GET', `/requests?limit=${limit}`)),
     clearJournal: async () => {
       await call('DELETE', '/requests');
     },
@@ -288,7 +313,7 @@ export function qaControls(options: QaControlsOptions): QaControls {
         )
       ).removed,
     requests: async (match) =>
-      (await call<{ requests: JournalRecord[] }>('POST', '/requests/find', { match })).requests,
+      withWindow(await call<JournalAnswer>('POST', '/requests/find', { match })),
     verify: async (match, expect = { atLeast: 1 }) => {
       const result = await call<{ ok: boolean; count: number; message: string }>(
         'POST',

@@ -81,10 +81,8 @@ function describeKeyPointer(entries: unknown): (pointer: string) => string {
 export interface KeyStore {
   /** The record whose secret equals `secret`, or undefined. Constant time in the secret's content. */
   lookup(secret: string): KeyRecord | undefined;
-  /** Whether `value` is any configured key's secret (for redaction: logs and echoes never show one). */
-  isSecret(value: string): boolean;
-  /** Length of the shortest secret: a query text shorter than this holds none (redaction skips it). */
-  readonly shortestSecret: number;
+  /** Every key's secret, for the one scrubber that blanks them in the journal and the log (src/redaction.ts). */
+  readonly secrets: readonly string[];
   readonly records: readonly KeyRecord[];
   /** Secrets of demo keys only (they are public: the README prints them). */
   demoSecret(name: string): string | undefined;
@@ -155,8 +153,6 @@ export function loadKeys(file = DEFAULT_KEYS_FILE, checks: KeyFileChecks = {}): 
   if (problems.length > 0) throw new ConfigFileError(problems.join('\n'));
   // Keyed by the digest's bytes as a binary string (cheaper to make than hex, on every request).
   const byDigest = new Map(entries.map((e) => [e.digest.toString('latin1'), e]));
-  // Most query values are not as long as any secret: they are ruled out without hashing.
-  const secretLengths = new Set(list.map((entry) => entry.secret.length));
   function lookup(secret: string): KeyRecord | undefined {
     // The map is keyed by a digest the caller cannot steer byte by byte; the final comparison
     // is constant time all the same.
@@ -167,8 +163,7 @@ export function loadKeys(file = DEFAULT_KEYS_FILE, checks: KeyFileChecks = {}): 
   return {
     records: entries.map((e) => e.record),
     lookup,
-    isSecret: (value) => secretLengths.has(value.length) && lookup(value) !== undefined,
-    shortestSecret: Math.min(...secretLengths),
+    secrets: list.map((entry) => entry.secret),
     demoSecret(name) {
       return entries.find((e) => e.record.name === name)?.demoSecret;
     },

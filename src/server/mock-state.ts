@@ -61,6 +61,8 @@ export interface MockParts {
   examples: Examples;
   /** Serves recorded live responses, when `replayDir` is set. */
   replay: MiddlewareHandler<AppEnv> | undefined;
+  /** This process's journal: every store clears it with its own, so its epoch marks each reset. */
+  journal: Journal;
 }
 
 export async function buildState(partial: Partial<AppOptions> = {}): Promise<MockParts> {
@@ -79,7 +81,7 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
   });
   const clock = new AdjustableClock(options.clock);
   const limiter = new RateLimiter(tiers, clock);
-  const journal = new Journal();
+  const journal = new Journal(options.journalSize);
   const faults = new FaultPlan(options.faults);
   const local = new MemoryStore({ limiter, plan: faults.book, journal, clock });
   // Before the store: a recordings folder that cannot be read must not leave a Redis connection open.
@@ -125,7 +127,7 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
       ),
     ),
   };
-  return { state, tiers, examples, replay };
+  return { state, tiers, examples, replay, journal };
 }
 
 /** Memory, or Redis (ioredis loads only then) when `stateUrl` is set. */

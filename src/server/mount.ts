@@ -8,6 +8,7 @@
 import { Hono, type Handler } from 'hono';
 import { readSpecText, renderKindsTable, UNRELEASED } from '../contract/index.js';
 import { HEALTH_PATH, healthResponse } from '../net/health.js';
+import { sharedSecretsScrubber } from '../redaction.js';
 import type { DocsOptions } from './docs.js';
 import type { AppEnv } from './env.js';
 import { EXAMPLES_PATH } from './examples.js';
@@ -18,12 +19,22 @@ import { ADMIN_PREFIX, adminRoutes, keyNameOf } from './qa/admin.js';
 import { sampleAnswerOf } from './qa/sample-answer.js';
 import { storedEntryReaders } from './qa/stored-entries.js';
 
+/** Shortest admin token the journal and the log look for (a shorter one only guards tests on loopback). */
+const MIN_REDACTED_TOKEN_CHARS = 8;
+
 export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
   const { state, examples } = parts;
   const { options, contract, keys, clock, faults, store, apis, records } = state;
   // Before the request log: an orchestrator's probe every few seconds must not fill the journal.
   app.get(HEALTH_PATH, () => healthResponse());
-  const isSecret = (value: string) => keys.isSecret(value);
+  // The one way to find a secret (src/redaction.ts): every key, and the admin token when it is
+  // long enough to tell from ordinary text (a test's `qa` would blank every "aqua"; DECISIONS.md).
+  const adminToken = options.adminToken ?? '';
+  const scrubber = sharedSecretsScrubber([
+    ...keys.secrets,
+    ...(adminToken.length >= MIN_REDACTED_TOKEN_CHARS ? [adminToken] : []),
+  ]);
+  const isSecret = (value: string) => scrubber.foundIn(value);
   /** Each demo key's purpose by its name (`demo-unlimited` -> `fullAccess`), for the journal. */
   const purposeByName = new Map<string, string>();
   for (const [purpose, name] of state.keyNamesByPurpose ?? [])
@@ -32,12 +43,13 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
     '*',
     requestLog({
       store,
+      epoch: () => parts.journal.epoch,
       now: () => clock.now(),
       instance: options.instanceId,
       log: options.log,
-      isSecret,
-      shortestSecret: keys.shortestSecret,
+      scrubber,
       keyPurpose: (name) => purposeByName.get(name),
+      journaled: (rawPath) => !isOwnPage(rawPath),
     }),
   );
   // Inputs that work on this very dataset and keys (no key needed, like the document itself).
@@ -86,6 +98,20 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
 
 /** Where docs.ts registers its routes (the document as YAML and JSON, the page and its files). */
 export const DOCS_ROUTES = ['/openapi.yaml', '/openapi.json', '/docs', '/docs/*'] as const;
+
+/**
+ * The mock's own pages (the examples, the document, `/docs`): logged, not journaled. The journal
+ * holds what a client asked of the API; the library reads `/examples.json` at start, and that read
+ * must not take a place in a test's journal window.
+ */
+function isOwnPage(rawPath: string): boolean {
+  return (
+    rawPath === EXAMPLES_PATH ||
+    DOCS_ROUTES.some((route) =>
+      route.endsWith('/*') ? rawPath.startsWith(route.slice(0, -1)) : rawPath === route,
+    )
+  );
+}
 
 /**
  * The document and `/docs`, built on their first request: docs.ts and the yaml module (a third

@@ -9,6 +9,7 @@ import type { RedisStoreOptions } from '../state/redis.js';
 import type { Dataset, Scale } from '../fixtures/dataset.js';
 import type { FaultPlanOptions } from './qa/fault-plan.js';
 import { MAX_QA_DURATION_MS } from './qa/actions.js';
+import { DEFAULT_JOURNAL_SIZE } from '../state/journal.js';
 import { systemClock, systemSleep, type Clock, type Sleep } from '../state/clock.js';
 import { DEFAULT_KEYS_FILE, type EnvironmentName } from './keys.js';
 import { DEFAULT_TIERS_FILE, type Tier } from './tiers.js';
@@ -62,6 +63,8 @@ export interface AppOptions {
   stateOptions: Partial<Omit<RedisStoreOptions, 'instanceId'>>;
   /** This instance in the journal (default hostname:pid). */
   instanceId: string;
+  /** Requests the journal keeps (`--journal-size`, `journal: { size }`); older ones are dropped and counted. */
+  journalSize: number;
   /** A dataset built elsewhere (tests share one between apps); otherwise built from seed and scale. */
   datasets: Partial<Record<EnvironmentName, Dataset>>;
   /** Records laid over the dataset at start (`--records`, `startMock({ records })`): part of the seed. */
@@ -98,6 +101,7 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     stateUrl: undefined,
     stateOptions: {},
     instanceId: `${hostname()}:${process.pid}`,
+    journalSize: DEFAULT_JOURNAL_SIZE,
     ...given,
   };
 }

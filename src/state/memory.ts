@@ -91,6 +91,9 @@ export class MemoryStore implements StateStore {
   async journal(n: number) {
     return this.parts.journal.last(n);
   }
+  async journalDropped() {
+    return this.parts.journal.dropped;
+  }
   async clearJournal() {
     this.parts.journal.clear();
   }

@@ -32,6 +32,8 @@ export function keysOf(prefix: string) {
     stubsOfPrefix: `${prefix}stubs:op:`,
     stubsOf: (operationId: string) => `${prefix}stubs:op:${operationId}`,
     journal: `${prefix}journal`,
+    /** The journal's dropped count: TURN writes it under the journal's name and `:dropped`. */
+    journalDropped: `${prefix}journal:dropped`,
     records: recordKeys(prefix),
   };
 }

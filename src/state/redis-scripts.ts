@@ -162,9 +162,15 @@ for k = 6, #KEYS, 2 do
   end
 end
 if entries > 0 then
-  redis.call('LPUSH', KEYS[4], unpack(ARGV, last + 1))
+  local length = redis.call('LPUSH', KEYS[4], unpack(ARGV, last + 1))
   redis.call('LTRIM', KEYS[4], 0, tonumber(ARGV[2]) - 1)
   redis.call('PEXPIRE', KEYS[4], ARGV[3])
+  -- How many entries the trim has dropped since the journal was cleared (redis-keys.ts).
+  if length > tonumber(ARGV[2]) then
+    local dropped = KEYS[4] .. ':dropped'
+    own(dropped, 'string')
+    redis.call('SET', dropped, (whole(redis.call('GET', dropped)) or 0) + length - tonumber(ARGV[2]), 'PX', ARGV[3])
+  end
 end
 out[4] = repaired
 return out

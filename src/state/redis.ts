@@ -714,10 +714,18 @@ export class RedisStore implements StateStore {
     );
   }
 
+  async journalDropped(): Promise<number> {
+    return this.#shared(
+      async () => wholeNumber(Number((await this.#redis.get(this.#k.journalDropped)) ?? 0)),
+      () => this.#local.journalDropped(),
+      [[this.#k.journalDropped, 'integer']],
+    );
+  }
+
   async clearJournal(): Promise<void> {
     await this.#local.clearJournal();
     await this.#shared(
-      async () => void (await this.#redis.del(this.#k.journal)),
+      async () => void (await this.#redis.del(this.#k.journal, this.#k.journalDropped)),
       () => undefined,
     );
   }

@@ -153,6 +153,8 @@ export interface StateStore {
   journal(n: number): Promise<JournalLine[]>;
   clearJournal(): Promise<void>;
   readonly journalCapacity: number;
+  /** How many entries recorded since the journal was last cleared it no longer keeps. */
+  journalDropped(): Promise<number>;
 
   /** Moves the QA clock forward for every instance; resolves to the new offset in ms. */
   advanceClock(ms: number): Promise<number>;

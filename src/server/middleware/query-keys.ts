@@ -1,11 +1,13 @@
 /**
  * @module middleware/query-keys
  * API keys a client puts in the query string by mistake (the API reads them from `x-api-key`
- * only): the parameter names taken for keys, and the query text with their values blanked, for
- * the request log, the request journal and error bodies. Besides these names, any value equal to
- * a configured key's secret is blanked whatever its parameter's name (`isSecret`, from the key
- * store), so `?q=<key>` is no leak either. docs/hardening.md lists the rules.
+ * only): the parameter names taken for keys, whose values are blanked whatever they hold (a key
+ * of the client's that this mock does not know is still a key), for the request log, the request
+ * journal and error bodies. A configured secret anywhere else (a value, a name, inside either, in
+ * any case or encoding) is found by `src/redaction.ts`, the one way (`isSecret`, `scrubber`).
+ * docs/hardening.md lists the rules.
  */
+import type { SecretScrubber } from '../../redaction.js';
 
 /** Query parameter names whose value is taken to be an API key (compared case-insensitively, decoded). */
 export const KEY_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
@@ -32,7 +34,7 @@ export const KEY_PARAMETER_VALUE_SHOWN = 'REDACTED';
 /** Every name above holds one of these, or is percent-encoded (a "+" decodes to a space, never a letter). */
 const MAYBE_KEY_NAME = /key|token|auth|secret|password|%/i;
 
-/** Whether a (decoded) query value is one of the configured keys' secrets. */
+/** Whether a (decoded) value holds a configured secret in any form (the scrubber's `foundIn`). */
 export type IsSecret = (value: string) => boolean;
 
 function decoded(raw: string): string {
@@ -55,22 +57,20 @@ export function isSecretParameter(name: string, value: unknown, isSecret?: IsSec
 }
 
 /**
- * The raw query (without `?`) with the value of every key-like parameter, and every value equal
- * to a secret (when `isSecret` is given), replaced by REDACTED. A query shorter than the shortest
- * secret (`shortestSecret`) holds no secret's value: then only a key-like name makes it split.
+ * The raw query (without `?`) with the value of every key-like parameter replaced by REDACTED,
+ * and every configured secret left anywhere in it (a name, a value, inside either, encoded)
+ * replaced by the scrubber's `***`.
  */
-export function redactQueryKeys(search: string, isSecret?: IsSecret, shortestSecret = 0): string {
-  const mayHoldSecret = isSecret !== undefined && search.length >= shortestSecret;
-  if (!mayHoldSecret && !MAYBE_KEY_NAME.test(search)) return search;
-  return search
-    .split('&')
-    .map((part) => {
-      const eq = part.indexOf('=');
-      const name = eq === -1 ? part : part.slice(0, eq);
-      const value = eq === -1 ? '' : part.slice(eq + 1);
-      return isSecretParameter(decoded(name), decoded(value), isSecret)
-        ? `${name}=${KEY_PARAMETER_VALUE_SHOWN}`
-        : part;
-    })
-    .join('&');
+export function redactQueryKeys(search: string, scrubber?: SecretScrubber): string {
+  const named = MAYBE_KEY_NAME.test(search)
+    ? search
+        .split('&')
+        .map((part) => {
+          const eq = part.indexOf('=');
+          const name = eq === -1 ? part : part.slice(0, eq);
+          return isKeyParameter(decoded(name)) ? `${name}=${KEY_PARAMETER_VALUE_SHOWN}` : part;
+        })
+        .join('&')
+    : search;
+  return scrubber ? scrubber.scrubText(named) : named;
 }

@@ -2,14 +2,15 @@
  * @module middleware/request-record
  * What the journal keeps of an API request beyond its line (method, path, status): the path
  * parameters and query as the mock parsed them, the headers that matter, and the JSON body,
- * bounded (MAX_JOURNAL_BODY_CHARS, marked when cut). Any string equal to a configured key's secret
- * is blanked wherever it stands (a header token, a query or body value), so a key never reaches
- * the journal in any member; the key itself is kept only as its name.
+ * bounded (MAX_JOURNAL_BODY_CHARS, marked when cut; nested deeper than MAX_JOURNAL_BODY_DEPTH, kept
+ * as text). Every configured secret is blanked wherever it stands and however it is spelt (a
+ * header value, a query or body name or value, inside a longer string: secret-blanking.ts, which
+ * uses src/redaction.ts), so a key never reaches the journal in any member; the key itself is
+ * kept only as its name.
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../env.js';
-import type { IsSecret } from './query-keys.js';
-import { secretBlanker, type SecretBlanker } from './secret-blanking.js';
+import type { SecretBlanker } from './secret-blanking.js';
 import type { JournalRequest } from '../../state/store.js';
 
 /** The request headers the journal keeps (the key header is never one of them). */
@@ -24,14 +25,13 @@ const headerValue = (raw: string, blank: SecretBlanker) =>
   blank.text(raw.length > MAX_HEADER_CHARS ? `${raw.slice(0, MAX_HEADER_CHARS)}…` : raw);
 
 /**
- * How the journal keeps a request (empty members left out), for one app: its keys are fixed, so
- * what was blanked once is kept (secret-blanking.ts).
+ * How the journal keeps a request (empty members left out), for one app: its secrets are fixed,
+ * so what was blanked once is kept (secret-blanking.ts).
  */
 export function requestRecorder(
-  isSecret?: IsSecret,
+  blank: SecretBlanker,
   keyPurpose?: (name: string) => string | undefined,
 ): (c: Context<AppEnv>) => JournalRequest {
-  const blank = secretBlanker(isSecret);
   return (c) => requestRecord(c, blank, keyPurpose);
 }
 

@@ -18,6 +18,8 @@ import type { AppOptions } from '../options.js';
 import { jsonResponse } from '../response.js';
 import { ActionError } from './actions.js';
 import { readArmRequest, readMatchOnly } from './arm-request.js';
+import { MAX_JOURNAL_SIZE } from '../../state/journal.js';
+import { readJournal } from './journal-window.js';
 import { findRequests, readExpectation, verifyRequests } from './verify.js';
 import { readStubRequest } from './stub-request.js';
 import type { SampleAnswer } from './sample-answer.js';
@@ -249,33 +251,34 @@ export function adminRoutes(options: {
   // narrow them with the same match as POST /requests/find.
   admin.get('/requests', async (c) => {
     const limit = Number(c.req.query('limit') ?? 50);
-    if (!Number.isInteger(limit) || limit < 1 || limit > store.journalCapacity)
-      throw apiError(400, `limit must be an integer from 1 to ${store.journalCapacity}`);
+    // Bounded by the largest journal, so a default `limit` works with a small `--journal-size`.
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_JOURNAL_SIZE)
+      throw apiError(400, `limit must be an integer from 1 to ${MAX_JOURNAL_SIZE}`);
     const operationId = c.req.query('operationId');
     const key = c.req.query('key');
+    const { lines, window } = await readJournal(store);
     if (operationId === undefined && key === undefined)
-      return c.json({ requests: await store.journal(limit) });
+      return c.json({ requests: lines.slice(0, limit), window });
     const match = matchOf({
       ...(operationId === undefined ? {} : { operationId }),
       ...(key === undefined ? {} : { key }),
     });
-    const lines = await store.journal(store.journalCapacity);
-    return c.json({ requests: findRequests(lines, match).slice(0, limit) });
+    return c.json({ requests: findRequests(lines, match).slice(0, limit), window });
   });
-  // The journal read with the same match as faults and stubs, newest first.
+  // The journal read with the same match as faults and stubs, newest first, with its window.
   admin.post('/requests/find', async (c) => {
     const body = await bodyOf(c);
     const match = matchOf(body.match);
-    const lines = await store.journal(store.journalCapacity);
-    return c.json({ requests: findRequests(lines, match) });
+    const { lines, window } = await readJournal(store);
+    return c.json({ requests: findRequests(lines, match), window });
   });
   admin.post('/requests/verify', async (c) => {
     const body = await bodyOf(c);
     const match = matchOf(body.match);
     const expectation = readExpectation(body);
     if (typeof expectation === 'string') throw apiError(400, expectation);
-    const lines = await store.journal(store.journalCapacity);
-    return c.json({ ...verifyRequests(lines, match, expectation), match });
+    const { lines, window } = await readJournal(store);
+    return c.json({ ...verifyRequests(lines, match, expectation, window), match, window });
   });
   admin.post('/stubs', async (c) => {
     const { validators } = state;

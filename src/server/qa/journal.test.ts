@@ -58,6 +58,21 @@ describe('the journal', () => {
     expect(all).not.toContain('__mock');
   });
 
+  it('answers 400 over the socket to a JSON body nested 5,000 deep (the journal walks no deeper than its bound)', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    for (const path of ['/product-parts/search', '/product-parts/cross-reference']) {
+      const res = await fetch(`${mock.url}${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': mock.keys.fullAccess, 'content-type': 'application/json' },
+        body: deep,
+      });
+      expect(res.status, path).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBeTruthy();
+    }
+    const [last] = await mock.qa.journal(1);
+    expect(last).toMatchObject({ status: 400, bodyText: deep });
+  });
+
   it('keeps a long body cut and marked', async () => {
     await (await search({ productId, pad: 'x'.repeat(MAX_JOURNAL_BODY_CHARS) })).text();
     const [entry] = await mock.qa.requests({ operationId: 'searchProductParts' });

@@ -4,10 +4,11 @@
  * the journal, rate-limit windows and the clock offset in one call, and runs the reset hooks
  * (record edits); the next request is answered by the dataset as at start.
  */
-import { describe, expect, it } from 'vitest';
-import { createMockApp } from '../../index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createMockApp, qaControls } from '../../index.js';
+import { ManualSleep } from '../../state/clock.js';
 import { adminRoutes } from './admin.js';
-import { testApp } from '../../testing/mock-app.js';
+import { DEMO, TEST_ORIGIN, testApp } from '../../testing/mock-app.js';
 
 describe('reset', () => {
   it('clears stubs, faults, the journal, rate-limit windows and the clock offset in one call', async () => {
@@ -61,5 +62,34 @@ describe('reset', () => {
     });
     expect(res.status).toBe(200);
     expect(cleared).toBe(1);
+  });
+
+  it('is a barrier: 20 requests in flight during it are never journaled after it', async () => {
+    const timers = new ManualSleep();
+    const app = await testApp({ adminToken: 'qa', sleep: timers.sleep });
+    const qa = qaControls({
+      origin: TEST_ORIGIN,
+      adminToken: 'qa',
+      fetch: async (r) => app.fetch(r),
+    });
+    const inFlight = Array.from({ length: 20 }, async () =>
+      app.request(`${TEST_ORIGIN}/web-data/v1/products?limit=1`, {
+        headers: { 'x-api-key': DEMO.unlimited, prefer: 'delay=100' },
+      }),
+    );
+    await vi.waitFor(() => expect(timers.waiting).toBe(20));
+
+    await qa.reset();
+    timers.advance(100);
+    for (const res of await Promise.all(inFlight)) expect(res.status).toBe(200);
+
+    // The next test's view: none of the earlier test's requests.
+    await qa.verify({ operationId: 'listProducts' }, { times: 0 });
+    expect(await qa.journal()).toEqual([]);
+    // A request begun after the reset is journaled as ever.
+    await app.request(`${TEST_ORIGIN}/web-data/v1/products?limit=1`, {
+      headers: { 'x-api-key': DEMO.unlimited },
+    });
+    await qa.verify({ operationId: 'listProducts' }, { times: 1 });
   });
 });
