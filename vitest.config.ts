@@ -25,6 +25,7 @@ const END_TO_END = [
   'contract-tests/meta/invalid-utf8.test.ts',
   'contract-tests/meta/ledger-page.test.ts',
   'contract-tests/meta/ledger.test.ts',
+  'contract-tests/meta/nightly-drift.test.ts',
   'contract-tests/meta/release-matrix.test.ts',
   'contract-tests/meta/reports.test.ts',
   'contract-tests/meta/variants.test.ts',

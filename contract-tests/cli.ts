@@ -57,7 +57,7 @@ export const FLAGS = {
   baseline: {
     env: 'CONTRACT_BASELINE',
     value: '<report.json>',
-    help: 'a previous JSON report (its profile.json beside it) or a profile: findings are marked new, known or gone, and what the service did is compared (removals and changes of type, format, default page size or order fail); the summary leads with what changed',
+    help: 'a previous JSON report (its profile.json beside it) or a profile: findings are marked new, known or gone, and what the service did is compared (removals and changes of type, format, default page size or order the document does not allow fail); the summary leads with what changed',
   },
   'drift-presence': {
     env: 'CONTRACT_DRIFT_PRESENCE',
@@ -72,7 +72,7 @@ export const FLAGS = {
   'drift-enum-repeat': {
     env: 'CONTRACT_DRIFT_ENUM_REPEAT',
     value: '<n>',
-    help: 'a string is enum-like when seen this many times per distinct value (default 2)',
+    help: 'a string is enum-like when seen this many times per distinct value (default 10)',
   },
   'restricted-families': {
     env: 'CONTRACT_RESTRICTED_FAMILIES',
