@@ -36,6 +36,7 @@ const END_TO_END = [
   'src/api/vary.test.ts',
   'src/cli-release.test.ts',
   'src/cli.test.ts',
+  'src/detach.test.ts',
   'src/evidence/cli.test.ts',
   'src/evidence/ledger-command.test.ts',
   'src/files/files.test.ts',
