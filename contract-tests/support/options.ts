@@ -149,7 +149,7 @@ export function readOptions(env: Env = process.env): ContractOptions {
   const baseUrl = baseUrlOption(env, 'CONTRACT_BASE_URL');
   const target: TargetKind = baseUrl ? 'live' : 'mock';
   if (baseUrl && !env.CONTRACT_API_KEY)
-    throw new Error('CONTRACT_API_KEY is required when CONTRACT_BASE_URL is set');
+    throw new Error('CONTRACT_API_KEY is required with a base URL (CONTRACT_BASE_URL)');
   const mock = target === 'mock';
   const reportDir = resolve(env.CONTRACT_REPORT_DIR || DEFAULTS.reportDir);
   return {
