@@ -20,6 +20,7 @@ const END_TO_END = [
   'contract-tests/meta/cli.test.ts',
   'contract-tests/meta/drift-once.test.ts',
   'contract-tests/meta/drift.test.ts',
+  'contract-tests/meta/full-mode.test.ts',
   'contract-tests/meta/evidence-drift.test.ts',
   'contract-tests/meta/hostile-night.test.ts',
   'contract-tests/meta/invalid-utf8.test.ts',

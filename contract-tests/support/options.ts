@@ -147,7 +147,8 @@ function baseUrlOption(env: Env, name: string): string | undefined {
 /** Reads the suite's options. Without `CONTRACT_BASE_URL` the target is the suite's own mock. */
 export function readOptions(env: Env = process.env): ContractOptions {
   const baseUrl = baseUrlOption(env, 'CONTRACT_BASE_URL');
-  const target: TargetKind = baseUrl ? 'live' : 'mock';
+  // A base URL is a live target, unless global setup found a web-data mock there (mock-target.ts).
+  const target: TargetKind = baseUrl && env.CONTRACT_TARGET_KIND !== 'mock' ? 'live' : 'mock';
   if (baseUrl && !env.CONTRACT_API_KEY)
     throw new Error('CONTRACT_API_KEY is required with a base URL (CONTRACT_BASE_URL)');
   const mock = target === 'mock';
