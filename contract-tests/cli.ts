@@ -21,7 +21,6 @@ import { loadAllowlist } from './support/allowlist.js';
 import { readOptions, type ContractOptions } from './support/options.js';
 import { refusalOf, reportRefusal } from './support/preflight.js';
 import { EXIT_USAGE, UsageError } from '../src/usage.js';
-import { packagePath } from '../src/package-root.js';
 
 // Beside this file: vitest.config.ts in the repository, vitest.config.js in the compiled package.
 const HERE = fileURLToPath(import.meta.url);
@@ -264,9 +263,10 @@ export function vitestEntry(resolveFrom: string = import.meta.url): string {
   try {
     manifest = createRequire(resolveFrom).resolve('vitest/package.json');
   } catch {
-    const { peerDependencies } = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as {
-      peerDependencies?: Record<string, string>;
-    };
+    // The package's own manifest, by its name (its `exports` lists it), in the repository or installed.
+    const { peerDependencies } = createRequire(import.meta.url)(
+      'web-data-api-double/package.json',
+    ) as { peerDependencies?: Record<string, string> };
     const range = peerDependencies?.vitest ?? '';
     throw new UsageError(
       `the contract suite runs on vitest, an optional peer dependency that is not installed: npm install --save-dev vitest@${range}`,
