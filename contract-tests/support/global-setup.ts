@@ -17,8 +17,6 @@ declare module 'vitest' {
     contractBaseUrl: string;
     /** `mock` when the base URL given is one of our mocks (mock-target.ts); else `live` or bundled. */
     contractTargetKind: string;
-    /** The release the run checks (the mock's own, when one was found and none was asked). */
-    contractRelease: string;
   }
 }
 
@@ -29,7 +27,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (found) {
     // The reporter reads the options in this process; the test files get them provided.
     process.env.CONTRACT_TARGET_KIND = 'mock';
-    process.env.CONTRACT_RELEASE ||= found.release;
   }
   const options = readOptions();
   let baseUrl = options.baseUrl;
@@ -54,7 +51,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide('contractBaseUrl', baseUrl);
   project.provide('contractTargetKind', process.env.CONTRACT_TARGET_KIND ?? '');
-  project.provide('contractRelease', process.env.CONTRACT_RELEASE ?? '');
   // The reporter runs in this process too and names the target it reports on.
   process.env.CONTRACT_RESOLVED_BASE_URL = baseUrl;
   const mode = options.strict ? 'strict' : 'default (undeclared fields and inferred shapes warn)';

@@ -156,7 +156,9 @@ export function readOptions(env: Env = process.env): ContractOptions {
   return {
     baseUrl,
     target,
-    release: env.CONTRACT_RELEASE || (mock ? 'unreleased' : undefined),
+    // The bundled mock serves every operation; a target at a URL is checked as the newest release
+    // unless asked (a mock at an older one fails, and the summary names the release it fits).
+    release: env.CONTRACT_RELEASE || (baseUrl ? undefined : 'unreleased'),
     apiKey: env.CONTRACT_API_KEY || DEFAULTS.mockApiKey,
     restrictedApiKey:
       env.CONTRACT_RESTRICTED_API_KEY || (mock ? DEFAULTS.mockRestrictedApiKey : undefined),
