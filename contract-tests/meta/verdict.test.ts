@@ -135,6 +135,7 @@ describe('the release named', () => {
               CONTRACT_BASE_URL: mock.url,
               CONTRACT_API_KEY: DEFAULTS.mockApiKey,
               CONTRACT_REPORT_DIR: reports,
+              CONTRACT_PROVOKE_RATE_LIMIT: '0',
               NO_COLOR: '1',
             },
           },
@@ -151,7 +152,7 @@ describe('the release named', () => {
         );
         expect(out).not.toMatch(/release latest/);
         expect(readFileSync(join(reports, 'contract-summary.md'), 'utf8')).toMatch(
-          /\nTarget `.*` \(live\), release 1\\\.3\\\.0, /,
+          /\nTarget `.*` \(mock\), release 1\\\.3\\\.0, /,
         );
       } finally {
         rmSync(reports, { recursive: true, force: true });
