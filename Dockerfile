@@ -4,8 +4,9 @@
 #
 # Stage 1 builds the package exactly as `npm pack` makes it for the registry: the package's own
 # `prepack`/`prepare` scripts run here (with the dev dependencies), and the tarball holds only the
-# files the package ships. Stage 2 installs the production dependencies from the lock file and
-# unpacks that tarball: what the image runs is what an `npm install` of the package runs.
+# files the package ships. Stage 2 takes the lock file's production dependencies (and vitest, for
+# `contract`) and that tarball: what the image runs is what an `npm install` of the package and
+# vitest runs.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
@@ -17,6 +18,11 @@ COPY . .
 RUN npm pack --pack-destination /tmp --silent \
  && mkdir /package \
  && tar -xzf /tmp/*.tgz -C /package --strip-components=1
+# The production tree of the lock file, plus vitest: an optional peer dependency of the package
+# (the mock alone does not need it), which the image's `contract` command runs on. Promoted to a
+# dependency here only, then pruned: every package keeps the version the lock file chose.
+RUN npm pkg set "dependencies.vitest=$(npm pkg get devDependencies.vitest | tr -d '"')" \
+ && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
@@ -24,9 +30,7 @@ ENV NODE_ENV=production \
     PORT=4010 \
     CONTRACT_REPORT_DIR=/reports
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
- && npm cache clean --force
+COPY --from=build /build/node_modules ./node_modules
 COPY --from=build /package/ ./
 COPY docker/entrypoint.sh /usr/local/bin/web-data-entrypoint
 COPY docker/healthcheck.mjs /usr/local/lib/web-data/healthcheck.mjs

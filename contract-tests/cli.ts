@@ -57,7 +57,7 @@ export const FLAGS = {
   baseline: {
     env: 'CONTRACT_BASELINE',
     value: '<report.json>',
-    help: 'a previous JSON report (its profile.json beside it) or a profile: findings are marked new, known or gone, and what the service did is compared (removals and changes of type, format, default page size or order fail); the summary leads with what changed',
+    help: 'a previous JSON report (its profile.json beside it) or a profile: findings are marked new, known or gone, and what the service did is compared (removals and changes of type, format, default page size or order the document does not allow fail); the summary leads with what changed',
   },
   'drift-presence': {
     env: 'CONTRACT_DRIFT_PRESENCE',
@@ -72,7 +72,7 @@ export const FLAGS = {
   'drift-enum-repeat': {
     env: 'CONTRACT_DRIFT_ENUM_REPEAT',
     value: '<n>',
-    help: 'a string is enum-like when seen this many times per distinct value (default 2)',
+    help: 'a string is enum-like when seen this many times per distinct value (default 10)',
   },
   'restricted-families': {
     env: 'CONTRACT_RESTRICTED_FAMILIES',
@@ -151,7 +151,7 @@ export class IncompleteRun extends Error {}
 export function environmentFor(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-): { env: NodeJS.ProcessEnv; help: boolean } {
+): { env: NodeJS.ProcessEnv; help: boolean; given: Map<string, string> } {
   const options = Object.fromEntries<NonNullable<ParseArgsConfig['options']>[string]>([
     ...Object.entries(FLAGS).map(
       ([name, f]) => [name, { type: 'value' in f ? 'string' : 'boolean' }] as const,
@@ -164,18 +164,24 @@ export function environmentFor(
   } catch (error) {
     throw new UsageError(`${(error as Error).message.split(/\. To specify|\n/)[0]} (see --help)`);
   }
-  if (parsed.values.help) return { env, help: true };
+  const given = new Map<string, string>();
+  if (parsed.values.help) return { env, help: true, given };
   if (parsed.positionals.length > 1)
     throw new UsageError(
       `one base URL expected, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`,
     );
   const out: NodeJS.ProcessEnv = { ...env };
-  if (parsed.positionals[0] !== undefined) out.CONTRACT_BASE_URL = parsed.positionals[0];
+  if (parsed.positionals[0] !== undefined) {
+    out.CONTRACT_BASE_URL = parsed.positionals[0];
+    given.set('CONTRACT_BASE_URL', 'the base URL argument');
+  }
   for (const [name, value] of Object.entries(parsed.values)) {
     if (name === 'help' || value === undefined) continue;
-    out[FLAGS[name as FlagName].env] = value === true ? '1' : String(value);
+    const variable = FLAGS[name as FlagName].env;
+    out[variable] = value === true ? '1' : String(value);
+    given.set(variable, `--${name}`);
   }
-  return { env: out, help: false };
+  return { env: out, help: false, given };
 }
 
 /**
@@ -248,14 +254,32 @@ export type SuiteOutput = 'inherit' | 'quiet';
 /** Output kept of a quiet run: its end, where vitest says what went wrong. */
 const KEPT_OUTPUT_CHARS = 4000;
 
+/**
+ * vitest's command, from the user's install: an optional peer dependency (the mock alone does not
+ * need it), so a missing one is a usage error naming the line that adds it (exit 2).
+ */
+export function vitestEntry(resolveFrom: string = import.meta.url): string {
+  let manifest: string;
+  try {
+    manifest = createRequire(resolveFrom).resolve('vitest/package.json');
+  } catch {
+    // The package's own manifest, by its name (its `exports` lists it), in the repository or installed.
+    const { peerDependencies } = createRequire(import.meta.url)(
+      'web-data-api-double/package.json',
+    ) as { peerDependencies?: Record<string, string> };
+    const range = peerDependencies?.vitest ?? '';
+    throw new UsageError(
+      `the contract suite runs on vitest, an optional peer dependency that is not installed: npm install --save-dev vitest@${range}`,
+    );
+  }
+  return join(dirname(manifest), 'vitest.mjs');
+}
+
 function runVitest(
   env: NodeJS.ProcessEnv,
   output: SuiteOutput,
 ): Promise<{ code: number; tail: string }> {
-  const vitest = join(
-    dirname(createRequire(import.meta.url).resolve('vitest/package.json')),
-    'vitest.mjs',
-  );
+  const vitest = vitestEntry();
   return new Promise((resolve) => {
     // The user's working directory stays the run's: relative report and baseline paths are theirs.
     // `runner` loads the config in memory: the default bundler writes a temporary file beside it,
@@ -320,6 +344,7 @@ export async function runSuite(
   env: NodeJS.ProcessEnv,
   output: SuiteOutput = 'inherit',
 ): Promise<SuiteResult> {
+  vitestEntry();
   const options = await validate(env);
   if (options.baseUrl) {
     const contract = await loadContract({ release: options.release });
@@ -353,7 +378,24 @@ export async function main(
     return (await runSuite(run.env)).exit;
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof IncompleteRun)) throw error;
-    process.stderr.write(`web-data-contract: ${error.message}\n`);
+    process.stderr.write(`web-data-contract: ${inUsersWords(error.message, argv, env)}\n`);
     return EXIT.usage;
   }
+}
+
+/**
+ * A message as the user gave the input: a variable the command set from an argument or a flag is
+ * named as that argument or flag (`the base URL argument`, `--baseline`), not as the variable.
+ */
+function inUsersWords(message: string, argv: readonly string[], env: NodeJS.ProcessEnv): string {
+  let given: Map<string, string>;
+  try {
+    given = environmentFor(argv, env).given;
+  } catch {
+    return message;
+  }
+  let out = message;
+  for (const [variable, name] of given)
+    out = out.replace(new RegExp(`\\b${variable}\\b`, 'g'), name);
+  return out;
 }

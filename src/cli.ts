@@ -25,6 +25,7 @@ import {
 } from './usage.js';
 import cluster from 'node:cluster';
 import { onEnd } from './process-lifetime.js';
+import { announce, detachCommand, isDetached, stopCommand } from './detach-command.js';
 import { readRecordsFile } from './server/qa/records-seed.js';
 import { exposedTokenProblem, MIN_EXPOSED_TOKEN_LENGTH } from './server/qa/admin-token.js';
 import { isLoopbackName, parseAllowedHost } from './net/host-guard.js';
@@ -37,7 +38,7 @@ import {
 
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {
-  section: 'Server' | 'QA' | 'Fleet';
+  section: 'Server' | 'QA' | 'Fleet' | 'Lifetime';
   value?: string;
   help: readonly string[];
   short?: string;
@@ -66,7 +67,7 @@ const FLAGS = {
     value: '<x|live>',
     help: [
       'dataset size multiplier (default 1; 1000 = 100,000 products, 1,000,000 parts),',
-      "or live: the live catalogue's size (85,000+ parts, 125,000 documents, 2,050 boards and kits)",
+      "or live: the live catalogue's size (about 86,000 parts, 125,000 documents, 2,050 boards and kits)",
     ],
   },
   release: {
@@ -217,7 +218,7 @@ const FLAGS = {
     help: ['run n processes on one port (node:cluster); needs --state'],
   },
   log: {
-    section: 'Fleet',
+    section: 'QA',
     default: false,
     help: [
       'one line per request on stdout: method, path, status, time, key name;',
@@ -225,7 +226,15 @@ const FLAGS = {
       'shows as ***, a key-like query parameter (api_key, token, ...) as REDACTED',
     ],
   },
-  help: { section: 'Fleet', short: 'h', default: false, help: ['this text'] },
+  detach: {
+    section: 'Lifetime',
+    default: false,
+    help: [
+      'start in the background, wait until it answers, print its base URL and exit 0 (2, with',
+      'the reason, when it cannot start); it outlives the shell: end it with `stop --port <n>`',
+    ],
+  },
+  help: { section: 'Lifetime', short: 'h', default: false, help: ['this text'] },
 } as const satisfies Record<string, Flag>;
 
 /** The parser's option for each flag: a string where the flag takes a value, else a switch. */
@@ -272,6 +281,7 @@ export const helpText = (command: string): string =>
     'web-data-mock: offline double of the Web Data API',
     '',
     `Usage: ${command} [options]`,
+    `       ${command} stop --port <n>`,
     '',
     'Server',
     ...helpSection('Server'),
@@ -279,6 +289,10 @@ export const helpText = (command: string): string =>
     ...helpSection('QA'),
     'Fleet (several instances that behave as one service; see docs/shared-state.md)',
     ...helpSection('Fleet'),
+    'Lifetime (by default the mock ends with Ctrl-C, SIGTERM, or the shell or process that started',
+    'it, `&` included: a later CI step finds it gone)',
+    ...helpSection('Lifetime'),
+    `  ${`stop --port <n>`.padEnd(HELP_COLUMN)}end the mock --detach started on port <n>; waits until it is gone`,
     '',
     `Proxy (browser apps and live validation; see ${command} --proxy --help)`,
     '  --proxy <live base URL> forward /web-data/v1 to the live API with the key from WEB_DATA_API_KEY',
@@ -563,6 +577,9 @@ function bannerOf(running: RunningServer, ms: number): string {
 export async function run(command = REPOSITORY_COMMAND): Promise<void> {
   try {
     const argv = process.argv.slice(2);
+    if (argv[0] === 'stop') return await stopCommand(argv.slice(1), command);
+    if (argv.includes('--detach') && !argv.some((a) => a === '--help' || a === '-h'))
+      return await detachCommand(argv, process.argv[1]);
     // The proxy is its own program with its own flags; it shares only the entry point.
     const proxy = argv.some((a) => a === '--proxy' || a.startsWith('--proxy='));
     if (proxy && argv.some((a) => a === '--help' || a === '-h')) {
@@ -574,16 +591,24 @@ export async function run(command = REPOSITORY_COMMAND): Promise<void> {
       ? await (await import('./proxy/index.js')).runProxyCli(argv)
       : await main(argv, process.env, command);
     if (!running) return;
-    onEnd((reason) => {
-      process.stdout.write(`\n${reason}: finishing in-flight requests and closing\n`);
-      running.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(`web-data-mock: closing failed: ${(error as Error).message}`);
-          process.exit(1);
-        },
-      );
-    });
+    // A detached mock outlives its parent; `stop` removes its record, which ends it.
+    let forget: (() => void) | undefined;
+    const end = onEnd(
+      (reason) => {
+        forget?.();
+        process.stdout.write(`\n${reason}: finishing in-flight requests and closing\n`);
+        running.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error(`web-data-mock: closing failed: ${(error as Error).message}`);
+            process.exit(1);
+          },
+        );
+      },
+      { watchParent: !isDetached() },
+    );
+    if (isDetached() && !proxy)
+      forget = announce(running as RunningServer, () => end('stop asked'));
   } catch (error) {
     // A bad flag, or a bad keys, tiers or replay file (the user's input, like a flag): exit 2 with
     // the flag or file named; anything else exits 1.

@@ -12,7 +12,7 @@
  */
 
 /** Why the command is ending: the signal received, or its parent gone. */
-export type EndReason = 'SIGINT' | 'SIGTERM' | 'parent exited';
+export type EndReason = 'SIGINT' | 'SIGTERM' | 'parent exited' | 'stop asked';
 
 /** How often the parent is looked at: the port is freed at most this long after it died. */
 export const PARENT_POLL_MS = 500;
@@ -21,13 +21,19 @@ export interface EndOptions {
   /** This process's parent pid now (tests give their own). */
   ppid?: () => number;
   pollMs?: number;
+  /** False for a detached mock (`--detach`): it is meant to outlive the command that started it. */
+  watchParent?: boolean;
 }
 
 /**
  * Calls `end` once, with the first reason that comes: SIGINT, SIGTERM, or the parent's exit.
  * Later signals are ignored (the first one's shutdown is under way and bounded by its grace).
+ * Returns the same once-only trigger for other reasons (`web-data-mock stop`).
  */
-export function onEnd(end: (reason: EndReason) => void, options: EndOptions = {}): void {
+export function onEnd(
+  end: (reason: EndReason) => void,
+  options: EndOptions = {},
+): (reason: EndReason) => void {
   const ppid = options.ppid ?? (() => process.ppid);
   let ended = false;
   const once = (reason: EndReason) => {
@@ -42,11 +48,12 @@ export function onEnd(end: (reason: EndReason) => void, options: EndOptions = {}
   process.on('SIGTERM', () => once('SIGTERM'));
   const parent = ppid();
   const watch =
-    parent > 1
+    parent > 1 && options.watchParent !== false
       ? setInterval(() => {
           if (ppid() !== parent) once('parent exited');
         }, options.pollMs ?? PARENT_POLL_MS)
       : undefined;
   // The watch alone never keeps the process alive.
   watch?.unref();
+  return once;
 }

@@ -59,8 +59,8 @@ export async function runWorkers(n: number, stateUrl: string): Promise<void> {
   });
   onEnd((reason) => {
     stopping = true;
-    // A parent gone is a stop like `kill`: each worker finishes its requests within the grace.
-    const signal = reason === 'parent exited' ? 'SIGTERM' : reason;
+    // A parent gone (or a stop asked) is a stop like `kill`: each worker finishes its requests within the grace.
+    const signal = reason === 'SIGINT' ? 'SIGINT' : 'SIGTERM';
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
   });
 }

@@ -2,9 +2,11 @@
  * @module meta/harness
  * What the meta-tests share: a real mock behind a mutating proxy, and running the suite's own
  * checks against it with a fresh context (nothing cached from an earlier, differently changed target),
- * and running a command of the package (`runNode`) as a user's shell would.
+ * and running a command of the package (`runNode`) as a user's shell would, and the compiled mock
+ * on a free port (`compiledMock`).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockServer, type RunningServer } from '../../src/server/listen.js';
 import {
@@ -144,4 +146,34 @@ export function runNode(args: readonly string[], env: Record<string, string> = {
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+}
+
+/** The demo keys of the bundled keys file, by the suite's variables. */
+export const DEMO_KEYS = {
+  CONTRACT_API_KEY: 'demo-unlimited-key',
+  CONTRACT_RESTRICTED_API_KEY: 'demo-no-documents-key',
+  CONTRACT_RATE_LIMIT_API_KEY: 'demo-low-tier-key',
+};
+
+/**
+ * The compiled mock (`bin/web-data-mock.js`, `dist/`) with `args` on a free port; resolves to
+ * the production base URL its banner names. The caller kills `child` when done.
+ */
+export function compiledMock(args: readonly string[], started: ChildProcess[]): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    [join(REPOSITORY, 'bin', 'web-data-mock.js'), ...args, '--port', '0'],
+    { cwd: REPOSITORY, env: { PATH: process.env.PATH, NO_COLOR: '1' } },
+  );
+  started.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+      const url = /^\s+production\s+(http\S+)$/m.exec(output)?.[1];
+      if (url) resolve(url);
+    });
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('close', (code) => reject(new Error(`the mock exited (${code}): ${output}`)));
+  });
 }

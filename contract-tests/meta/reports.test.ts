@@ -114,31 +114,37 @@ describe('web-data-contract', () => {
     [
       ['http://127.0.0.1:9/web-data/v1'],
       {},
-      /^web-data-contract: CONTRACT_API_KEY is required when CONTRACT_BASE_URL is set\n$/,
+      /^web-data-contract: CONTRACT_API_KEY is required with a base URL \(the base URL argument\)\n$/,
     ],
     [
       ['http://127.0.0.1:9/other'],
       { CONTRACT_API_KEY: 'k' },
-      /^web-data-contract: CONTRACT_BASE_URL must be an http\(s\) URL ending in \/web-data\/v1/,
+      /^web-data-contract: the base URL argument must be an http\(s\) URL ending in \/web-data\/v1/,
     ],
     [
       ['--concurrency', 'many'],
       {},
-      /^web-data-contract: CONTRACT_CONCURRENCY must be a positive integer, got "many"\n$/,
+      /^web-data-contract: --concurrency must be a positive integer, got "many"\n$/,
     ],
     [['--release', '9.9'], {}, /^web-data-contract: Unknown release "9.9"/],
     [
       ['--baseline', '/no/such/report.json'],
       {},
-      /^web-data-contract: CONTRACT_BASELINE \/no\/such\/report.json: cannot read/,
+      /^web-data-contract: --baseline \/no\/such\/report.json: cannot read/,
     ],
     [['a', 'b'], {}, /^web-data-contract: one base URL expected, got 2/],
     [
       ['--restricted-families', 'docments'],
       {},
-      /^web-data-contract: CONTRACT_RESTRICTED_FAMILIES names no family of the document: docments \(families: products, /,
+      /^web-data-contract: --restricted-families names no family of the document: docments \(families: products, /,
     ],
-  ])('%j: one line, exit 2', (args, env, message) => {
+    // A variable the user set (not through a flag) is named as the variable.
+    [
+      [],
+      { CONTRACT_BASE_URL: 'http://127.0.0.1:9/other', CONTRACT_API_KEY: 'k' },
+      /^web-data-contract: CONTRACT_BASE_URL must be an http\(s\) URL ending in \/web-data\/v1/,
+    ],
+  ])('%j: one line naming the argument, flag or variable given, exit 2', (args, env, message) => {
     const out = run(args, env);
     expect(out.stderr).toMatch(message);
     expect(out.stderr.trim().split('\n')).toHaveLength(1);
@@ -155,7 +161,7 @@ describe('web-data-contract', () => {
     expect(strict.status).toBe(2);
     const dir = run(['--report-dir', join(file, 'reports')]);
     expect(dir.stderr).toBe(
-      `web-data-contract: CONTRACT_REPORT_DIR ${join(file, 'reports')}: ${file} is not a directory\n`,
+      `web-data-contract: --report-dir ${join(file, 'reports')}: ${file} is not a directory\n`,
     );
     expect(dir.status).toBe(2);
   });

@@ -9,29 +9,21 @@
  * Both commands are the compiled package's (`dist/`, which `npm test` builds first), as
  * `release-matrix` runs them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runNode, type Ran } from './harness.js';
+import { compiledMock, DEMO_KEYS, runNode, type Ran } from './harness.js';
 import type { ContractReport } from '../run.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'web-data-contract.js');
-const MOCK_BIN = join(ROOT, 'bin', 'web-data-mock.js');
 /** One whole suite run against the mock (seconds; generous for a loaded machine). */
 const RUN_MS = 180_000;
 /** Failures named in an assertion message: enough to see the cause, not the whole report. */
 const SHOWN = 12;
-/** The demo keys of the bundled keys file, by the suite's variables. */
-const KEYS = {
-  CONTRACT_API_KEY: 'demo-unlimited-key',
-  CONTRACT_RESTRICTED_API_KEY: 'demo-no-documents-key',
-  CONTRACT_RATE_LIMIT_API_KEY: 'demo-low-tier-key',
-};
-
 const dir = mkdtempSync(join(tmpdir(), 'vary-suite-'));
 const mocks: ChildProcess[] = [];
 afterAll(() => {
@@ -41,22 +33,7 @@ afterAll(() => {
 
 /** The compiled mock with `--vary <seed>` on a free port; resolves to the base URL its banner names. */
 function variedMock(seed: number): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    [MOCK_BIN, '--vary', String(seed), '--release', 'unreleased', '--port', '0'],
-    { cwd: ROOT, env: { PATH: process.env.PATH, NO_COLOR: '1' } },
-  );
-  mocks.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (c: Buffer) => {
-      output += c.toString();
-      const url = /^\s+production\s+(http\S+)$/m.exec(output)?.[1];
-      if (url) resolve(url);
-    });
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('close', (code) => reject(new Error(`the mock exited (${code}): ${output}`)));
-  });
+  return compiledMock(['--vary', String(seed), '--release', 'unreleased'], mocks);
 }
 
 /** The compiled suite against a base URL, in an environment without the caller's suite or vitest variables. */
@@ -68,7 +45,7 @@ async function suite(
   const reports = join(dir, name);
   const ran = await runNode(
     [BIN, baseUrl, '--release', 'unreleased', '--report-dir', reports, ...flags],
-    KEYS,
+    DEMO_KEYS,
   );
   const report = () =>
     JSON.parse(readFileSync(join(reports, 'contract-report.json'), 'utf8')) as ContractReport;

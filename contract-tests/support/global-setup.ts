@@ -8,16 +8,26 @@
  */
 import type { TestProject } from 'vitest/node';
 import { loadContract } from '../../src/contract/index.js';
+import { mockTarget } from './mock-target.js';
 import { readOptions } from './options.js';
 import { refusalOf, reportRefusal } from './preflight.js';
 
 declare module 'vitest' {
   interface ProvidedContext {
     contractBaseUrl: string;
+    /** `mock` when the base URL given is one of our mocks (mock-target.ts); else `live` or bundled. */
+    contractTargetKind: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const found = process.env.CONTRACT_BASE_URL
+    ? await mockTarget(readOptions().baseUrl!)
+    : undefined;
+  if (found) {
+    // The reporter reads the options in this process; the test files get them provided.
+    process.env.CONTRACT_TARGET_KIND = 'mock';
+  }
   const options = readOptions();
   let baseUrl = options.baseUrl;
   let close = async () => {};
@@ -40,11 +50,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw new Error(`Contract suite: ${refused}`);
   }
   project.provide('contractBaseUrl', baseUrl);
+  project.provide('contractTargetKind', process.env.CONTRACT_TARGET_KIND ?? '');
   // The reporter runs in this process too and names the target it reports on.
   process.env.CONTRACT_RESOLVED_BASE_URL = baseUrl;
   const mode = options.strict ? 'strict' : 'default (undeclared fields and inferred shapes warn)';
   console.log(
-    `contract suite: target ${baseUrl} (${options.target}), release ${contract.release}, seed ${options.seed}, policy ${mode}, concurrency ${options.concurrency}`,
+    `contract suite: target ${baseUrl} (${options.target}${found ? ': a web-data mock, every check of the bundled mock' : ''}), release ${contract.release}, seed ${options.seed}, policy ${mode}, concurrency ${options.concurrency}`,
   );
   return close;
 }

@@ -147,15 +147,18 @@ function baseUrlOption(env: Env, name: string): string | undefined {
 /** Reads the suite's options. Without `CONTRACT_BASE_URL` the target is the suite's own mock. */
 export function readOptions(env: Env = process.env): ContractOptions {
   const baseUrl = baseUrlOption(env, 'CONTRACT_BASE_URL');
-  const target: TargetKind = baseUrl ? 'live' : 'mock';
+  // A base URL is a live target, unless global setup found a web-data mock there (mock-target.ts).
+  const target: TargetKind = baseUrl && env.CONTRACT_TARGET_KIND !== 'mock' ? 'live' : 'mock';
   if (baseUrl && !env.CONTRACT_API_KEY)
-    throw new Error('CONTRACT_API_KEY is required when CONTRACT_BASE_URL is set');
+    throw new Error('CONTRACT_API_KEY is required with a base URL (CONTRACT_BASE_URL)');
   const mock = target === 'mock';
   const reportDir = resolve(env.CONTRACT_REPORT_DIR || DEFAULTS.reportDir);
   return {
     baseUrl,
     target,
-    release: env.CONTRACT_RELEASE || (mock ? 'unreleased' : undefined),
+    // The bundled mock serves every operation; a target at a URL is checked as the newest release
+    // unless asked (a mock at an older one fails, and the summary names the release it fits).
+    release: env.CONTRACT_RELEASE || (baseUrl ? undefined : 'unreleased'),
     apiKey: env.CONTRACT_API_KEY || DEFAULTS.mockApiKey,
     restrictedApiKey:
       env.CONTRACT_RESTRICTED_API_KEY || (mock ? DEFAULTS.mockRestrictedApiKey : undefined),

@@ -40,7 +40,9 @@ let shared: Promise<CheckContext> | undefined;
 
 /** The context for this worker, pointed at the target global setup provided. */
 export function suiteContext(): Promise<CheckContext> {
-  shared ??= createContext({ ...readOptions(), baseUrl: inject('contractBaseUrl') });
+  // The target's kind as global setup found it (a web-data mock at a base URL checks as the mock).
+  const env = { ...process.env, CONTRACT_TARGET_KIND: inject('contractTargetKind') };
+  shared ??= createContext({ ...readOptions(env), baseUrl: inject('contractBaseUrl') });
   return shared;
 }
 

@@ -6,11 +6,14 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, MAX_UNDECLARED_PATTERNS, type Operation } from '../contract/index.js';
-import { undeclaredPatterns } from './declared.js';
+import { declaredLookup, undeclaredPatterns } from './declared.js';
 
 let listPackages: Operation;
+let operations: readonly Operation[];
 beforeAll(async () => {
-  listPackages = (await loadContract({ release: 'unreleased' })).operation('listPackages');
+  const contract = await loadContract({ release: 'unreleased' });
+  listPackages = contract.operation('listPackages');
+  operations = contract.operations;
 });
 
 const page = (record: Record<string, unknown>) => ({
@@ -31,5 +34,35 @@ describe('undeclaredPatterns', () => {
     );
     expect(undeclaredPatterns(listPackages, 200, page(many))).toBeUndefined();
     expect(undeclaredPatterns(listPackages, 200, page({ ['n'.repeat(300)]: 1 }))).toBeUndefined();
+  });
+});
+
+describe('declaredLookup', () => {
+  const types = (op: string, pointer: string, status = '200') => {
+    const place = declaredLookup(operations)(op, status, pointer);
+    return place && { types: place.types && [...place.types].sort(), enumerated: place.enumerated };
+  };
+
+  it('reads the types a place declares, through $ref, items and oneOf branches', () => {
+    expect(types('getPackage', '/regulatory/pbFreeCategory')).toEqual({
+      types: ['null', 'string'],
+      enumerated: false,
+    });
+    expect(types('listPackages', '/data/*/regulatory/pbFreeCategory')?.types).toEqual([
+      'null',
+      'string',
+    ]);
+    expect(types('getProductPartAttribute', '/possibleValues/*')?.types).toEqual([
+      'boolean',
+      'number',
+      'string',
+    ]);
+  });
+
+  it('names an enum, and is silent (undefined) where the document declares nothing', () => {
+    expect(types('listBoardsKits', '/data/*/boardKitType')?.enumerated).toBe(true);
+    expect(types('listPackages', '/data/*/noSuchField')).toBeUndefined();
+    expect(types('noSuchOperation', '/data')).toBeUndefined();
+    expect(types('listPackages', '/data', '599')).toBeUndefined();
   });
 });

@@ -3,10 +3,25 @@
  * What the service did tonight against what it did then: the comparison of two observed profiles
  * (profile.ts), pure. A client that worked yesterday breaks on removals and on changes of type,
  * nullability, string format, default page size, default order, what `offset` counts or the
- * largest `limit` honoured: those are failures, whatever the document says or leaves unsaid. New
- * fields, new values of an enum-like string and statuses never seen on an operation are warnings.
- * Thresholds (`DriftThresholds`) keep one sampled page from standing for "every record".
+ * largest `limit` honoured: those are failures. New fields carried by (nearly) every record, new
+ * values of an enum-like string and statuses never seen on an operation are warnings.
+ *
+ * Data changes every night, so only behaviour counts, never a sample (DECISIONS.md 107):
+ * - a change the document allows is no drift: a value moving within the types it declares at that
+ *   place (`[string, null]`: null one night, set the next), a new value of a declared enum;
+ * - where the document is silent (an undeclared field, a free `{}`, a string without `format`), an
+ *   observed regularity counts only when it was seen at least `minRecords` times then: a type or
+ *   nullability change below that is a warning, and a format fails only when tonight at least
+ *   `presence` of the strings left it (some values in another form is a warning); the finding says
+ *   how many times it was seen;
+ * - a string is enum-like only when each distinct value was seen `enumRepeat` times on average and
+ *   the place `minRecords` times, and never when it names a thing or a place: identifiers and links
+ *   (`...Id`, `href`, `...Url`, `uuid`, or values that were all URIs, UUIDs or dates).
+ * The document's word comes in as a `DeclaredLookup` (declared.ts); without one, every place is
+ * treated as silent. Thresholds (`DriftThresholds`) keep one sampled page from standing for "every
+ * record".
  */
+import type { DeclaredLookup, DeclaredPlace } from './declared.js';
 import type { Counts, LocationProfile, OperationProfile, Profile } from './profile.js';
 
 export interface DriftThresholds {
@@ -14,14 +29,17 @@ export interface DriftThresholds {
   presence: number;
   /** ... and only when the parent objects were seen at least this many times on both nights (a sampled page is not every record). */
   minRecords: number;
-  /** A string location is enum-like when it was seen at least this many times per distinct value. */
+  /**
+   * A string location is enum-like when it was seen at least this many times per distinct value
+   * (the suite asks the same records on several pages, so an identifier repeats a few times).
+   */
   enumRepeat: number;
 }
 
 export const DEFAULT_THRESHOLDS: DriftThresholds = {
   presence: 0.95,
   minRecords: 10,
-  enumRepeat: 2,
+  enumRepeat: 10,
 };
 
 export type DriftKind =
@@ -96,20 +114,122 @@ function newTypes(before: Counts, after: Counts): string[] {
   return keysOf(after).filter((t) => !(t in before) && !(t === 'integer' && 'number' in before));
 }
 
-function isEnumLike(loc: LocationProfile, t: DriftThresholds): boolean {
+/** A field's name that says it names a thing or a place (`agileId`, `href`, `genericUrl`, `uuid`). */
+const NAMES_A_THING =
+  /^(?:id|ids|nid|uuid|href|url|uri)$|[a-z0-9](?:Id|ID|Ids|Uuid|UUID|Href|Url|URL|Uri)$/;
+/** String formats of identifiers, links and dates: no set of values to choose from. */
+const OPEN_FORMATS = new Set(['uri', 'uuid', 'date', 'date-time']);
+
+function isEnumLike(
+  pointer: string,
+  loc: LocationProfile,
+  place: DeclaredPlace | undefined,
+  t: DriftThresholds,
+): boolean {
+  // A declared enum is the validators' to judge; a new value inside it is no drift.
+  if (place?.enumerated) return false;
+  if (NAMES_A_THING.test(pointer.slice(pointer.lastIndexOf('/') + 1))) return false;
+  const formats = keysOf(loc.formats);
+  if (formats.length > 0 && formats.every((f) => OPEN_FORMATS.has(f))) return false;
+  if ([...(place?.formats ?? [])].some((f) => OPEN_FORMATS.has(f))) return false;
   const distinct = keysOf(loc.values).length;
-  return !loc.open && distinct > 0 && loc.count >= t.enumRepeat * distinct;
+  const strings = loc.types.string ?? 0;
+  return !loc.open && distinct > 0 && strings >= t.minRecords && strings >= t.enumRepeat * distinct;
 }
 
-type Emit = (d: Omit<Drift, 'severity' | 'operationId' | 'example'>) => void;
+/** Whether the document allows every type in `types` at a place (`integer` where `number` is). */
+function allowedTypes(place: DeclaredPlace | undefined, types: readonly string[]): boolean {
+  const declared = place?.types;
+  return (
+    declared !== undefined &&
+    types.every((t) => declared.has(t) || (t === 'integer' && declared.has('number')))
+  );
+}
+
+type Emit = (
+  d: Omit<Drift, 'severity' | 'operationId' | 'example'> & { severity?: Drift['severity'] },
+) => void;
+
+/** One place seen on both nights, with the document's word on it. */
+interface Compared {
+  pointer: string;
+  was: LocationProfile;
+  now: LocationProfile;
+  place: DeclaredPlace | undefined;
+  t: DriftThresholds;
+  emit: Emit;
+}
+
+/** A change of JSON type at a place: none where the document allows the new types. */
+function compareTypes({ pointer, was, now, place, t, emit }: Compared): void {
+  const added = newTypes(was.types, now.types);
+  if (added.length === 0 || allowedTypes(place, added)) return;
+  const nullOnly = added.length === 1 && added[0] === 'null';
+  // Where the document states the types, the validators fail what it does not allow; where it is
+  // silent, a few values are a sample, not behaviour.
+  const sample = place?.types === undefined && was.count < t.minRecords;
+  emit({
+    kind: nullOnly ? 'nullability' : 'type',
+    severity: sample ? 'warning' : 'failure',
+    pointer,
+    before: showCounts(was.types),
+    after: showCounts(now.types),
+    message:
+      (nullOnly
+        ? `${pointer} is null now; it never was in ${was.count} value(s) seen`
+        : `${pointer} is now of type ${added.join(', ')}, never in ${was.count} value(s) seen`) +
+      (sample ? ` (fewer than ${t.minRecords}: a sample, not behaviour)` : ''),
+  });
+}
+
+/** A string format the values kept then and left tonight, where the document names none. */
+function compareFormats({ pointer, was, now, t, emit }: Compared): void {
+  const formats = keysOf(was.formats);
+  const changed = keysOf(now.formats).filter((f) => !formats.includes(f));
+  if (formats.length !== 1 || formats[0] === 'other' || changed.length === 0) return;
+  const [format] = formats;
+  const seen = was.formats![format];
+  const tonight = Object.values(now.formats ?? {}).reduce((a, b) => a + b, 0);
+  const left = tonight - (now.formats![format] ?? 0);
+  // Behaviour changed when it was seen often enough then and (nearly) every value left it tonight.
+  const behaviour = seen >= t.minRecords && left >= t.presence * tonight;
+  emit({
+    kind: 'format',
+    severity: behaviour ? 'failure' : 'warning',
+    pointer,
+    before: showCounts(was.formats),
+    after: showCounts(now.formats),
+    message: `${pointer} was written as ${format} in all ${seen} string(s) seen; now ${share(left, tonight)} as ${changed.join(', ')}`,
+  });
+}
+
+/** New values of an enum-like string. */
+function compareValues({ pointer, was, now, place, t, emit }: Compared): void {
+  if (!isEnumLike(pointer, was, place, t)) return;
+  const known = keysOf(was.values);
+  const fresh = now.open ? [] : keysOf(now.values).filter((v) => !known.includes(v));
+  if (!now.open && fresh.length === 0) return;
+  const shown = fresh.map((v) => JSON.stringify(v)).join(', ');
+  emit({
+    kind: 'enum-value',
+    pointer,
+    before: known.map((v) => JSON.stringify(v)).join(', '),
+    after: now.open ? 'more distinct values than the profile keeps' : shown,
+    message: now.open
+      ? `${pointer} took ${known.length} value(s) in ${was.types.string} strings seen; now many`
+      : `${pointer} took ${known.length} value(s) in ${was.types.string} strings seen; now also ${shown}`,
+  });
+}
 
 function compareLocations(
   status: string,
   before: Record<string, LocationProfile>,
   after: Record<string, LocationProfile>,
   t: DriftThresholds,
+  placeOf: (pointer: string) => DeclaredPlace | undefined,
   emit: Emit,
 ): void {
+  const at: Emit = (d) => emit({ ...d, status });
   for (const pointer of Object.keys(before).sort()) {
     const was = before[pointer];
     const now = after[pointer];
@@ -124,9 +244,8 @@ function compareLocations(
       was.count >= t.presence * parentsThen &&
       (now?.count ?? 0) === 0
     ) {
-      emit({
+      at({
         kind: 'field-removed',
-        status,
         pointer,
         before: `carried by ${share(was.count, parentsThen)}`,
         after: `carried by ${share(0, parentsNow)}`,
@@ -135,47 +254,10 @@ function compareLocations(
       continue;
     }
     if (!now) continue;
-    const added = newTypes(was.types, now.types);
-    if (added.length > 0)
-      emit({
-        kind: added.length === 1 && added[0] === 'null' ? 'nullability' : 'type',
-        status,
-        pointer,
-        before: showCounts(was.types),
-        after: showCounts(now.types),
-        message:
-          added.length === 1 && added[0] === 'null'
-            ? `${pointer} is null now; it never was`
-            : `${pointer} is now of type ${added.join(', ')}, never seen there before`,
-      });
-    const formats = keysOf(was.formats);
-    const changed = keysOf(now.formats).filter((f) => !formats.includes(f));
-    if (formats.length === 1 && formats[0] !== 'other' && changed.length > 0)
-      emit({
-        kind: 'format',
-        status,
-        pointer,
-        before: showCounts(was.formats),
-        after: showCounts(now.formats),
-        message: `${pointer} was always written as ${formats[0]}; now as ${changed.join(', ')}`,
-      });
-    if (isEnumLike(was, t)) {
-      const known = keysOf(was.values);
-      const fresh = now.open ? [] : keysOf(now.values).filter((v) => !known.includes(v));
-      if (now.open || fresh.length > 0)
-        emit({
-          kind: 'enum-value',
-          status,
-          pointer,
-          before: known.map((v) => JSON.stringify(v)).join(', '),
-          after: now.open
-            ? 'more distinct values than the profile keeps'
-            : fresh.map((v) => JSON.stringify(v)).join(', '),
-          message: now.open
-            ? `${pointer} took a few values only; now many`
-            : `${pointer} has value(s) never seen before: ${fresh.map((v) => JSON.stringify(v)).join(', ')}`,
-        });
-    }
+    const compared: Compared = { pointer, was, now, place: placeOf(pointer), t, emit: at };
+    compareTypes(compared);
+    compareFormats(compared);
+    compareValues(compared);
   }
   for (const pointer of Object.keys(after).sort()) {
     if (pointer in before || pointer.endsWith('/*')) continue;
@@ -183,9 +265,10 @@ function compareLocations(
     if (parent === undefined || !(parent in before) || objectsAt(before, parent) < t.minRecords)
       continue;
     const parentsNow = objectsAt(after, parent);
-    emit({
+    // A field in some records tonight is a sample (optional data); one in (nearly) every record is behaviour.
+    if (parentsNow < t.minRecords || after[pointer].count < t.presence * parentsNow) continue;
+    at({
       kind: 'new-field',
-      status,
       pointer,
       before: `carried by ${share(0, objectsAt(before, parent))}`,
       after: `carried by ${share(after[pointer].count, parentsNow)}`,
@@ -279,13 +362,14 @@ function compareOperation(
   was: OperationProfile,
   now: OperationProfile,
   t: DriftThresholds,
+  declared: DeclaredLookup | undefined,
 ): Drift[] {
   const out: Drift[] = [];
   const emit: Emit = (d) =>
     out.push({
-      severity: SEVERITY[d.kind],
       operationId,
       ...d,
+      severity: d.severity ?? SEVERITY[d.kind],
       example: (d.status && (now.examples[d.status] ?? was.examples[d.status])) || undefined,
     });
   for (const status of keysOf(now.statuses))
@@ -303,23 +387,37 @@ function compareOperation(
       });
   for (const status of keysOf(was.bodies))
     if (now.bodies[status])
-      compareLocations(status, was.bodies[status].locations, now.bodies[status].locations, t, emit);
+      compareLocations(
+        status,
+        was.bodies[status].locations,
+        now.bodies[status].locations,
+        t,
+        (pointer) => declared?.(operationId, status, pointer),
+        emit,
+      );
   compareLists(was, now, emit);
   return out;
 }
 
 const ORDER: Record<Drift['severity'], number> = { failure: 0, warning: 1 };
 
-/** Every drift from `before` (then) to `after` (tonight), failures first, then by operation and pointer. */
+/**
+ * Every drift from `before` (then) to `after` (tonight), failures first, then by operation and
+ * pointer. `declared` is the document's word on each place (`declaredLookup`); without it every
+ * place counts as one the document is silent on.
+ */
 export function compareProfiles(
   before: Profile,
   after: Profile,
   thresholds: DriftThresholds = DEFAULT_THRESHOLDS,
+  declared?: DeclaredLookup,
 ): Drift[] {
   const out: Drift[] = [];
   for (const id of Object.keys(after.operations).sort())
     if (before.operations[id])
-      out.push(...compareOperation(id, before.operations[id], after.operations[id], thresholds));
+      out.push(
+        ...compareOperation(id, before.operations[id], after.operations[id], thresholds, declared),
+      );
   const key = (d: Drift) =>
     `${d.operationId}\u0000${d.status ?? ''}\u0000${d.pointer}\u0000${d.kind}`;
   return out.sort(

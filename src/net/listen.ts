@@ -7,6 +7,7 @@
  * and never sent a request) are closed at once and swept until the server is closed; requests
  * in flight get the grace period to finish, then their connections are closed by force.
  */
+import { UsageError } from '../usage.js';
 import { serve, type ServerType } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -39,10 +40,19 @@ export function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** A taken port is the user's to change (exit 2), and the message says how. */
+function portTaken(options: ListenOptions): UsageError {
+  return new UsageError(
+    `port ${options.port} on ${options.host} is taken (another mock or server listens there): choose another with --port <n>, or --port 0 for any free port`,
+  );
+}
+
 export async function listen(fetch: FetchHandler, options: ListenOptions): Promise<Listening> {
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch, port: options.port, hostname: options.host }, () => resolve(s));
-    s.once('error', reject);
+    s.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? portTaken(options) : error),
+    );
   });
   const connections = trackConnections(server);
   const { port } = server.address() as AddressInfo;

@@ -229,6 +229,8 @@ describe.runIf(hasChromium)('the /docs page in Chromium', () => {
 
   describe('over a hostile document', () => {
     const HOSTILE = '<img src=x onerror="document.body.dataset.pwned=1">';
+    const PROSE =
+      'Sort by `wwwUpdateDate` (`desc,asc`); see [the guide](https://example.com/g), [bad](javascript:document.body.dataset.pwned=1) and <b>x</b>';
     let served: Listening;
 
     beforeAll(async () => {
@@ -236,6 +238,7 @@ describe.runIf(hasChromium)('the /docs page in Chromium', () => {
       document.paths['/products'].get.summary = HOSTILE;
       document.paths['/products'].get.description =
         `</p><script>document.body.dataset.pwned=1</script>`;
+      document.paths['/packages'].get.description = PROSE;
       document.tags[0].description = HOSTILE;
       document.info.title = HOSTILE;
       // References to nothing: a cycle and a malformed pointer.
@@ -269,6 +272,24 @@ describe.runIf(hasChromium)('the /docs page in Chromium', () => {
         expect(await page.locator('img').count()).toBe(0);
         expect(await page.locator('main script').count()).toBe(0);
         expect(await page.evaluate(() => document.body.dataset.pwned)).toBeUndefined();
+      } finally {
+        await page.close();
+      }
+    });
+
+    it("renders a description's inline code and http(s) links, and nothing else, as elements", async () => {
+      const { page } = await openDocs(browser, served.origin);
+      try {
+        const p = page.locator('section[data-operation-id="listPackages"] p.text').first();
+        expect(await p.locator('code').allTextContents()).toEqual(['wwwUpdateDate', 'desc,asc']);
+        const links = await p
+          .locator('a')
+          .evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+        expect(links).toEqual([['the guide', 'https://example.com/g']]);
+        expect(await p.textContent()).toContain(
+          '[bad](javascript:document.body.dataset.pwned=1) and <b>x</b>',
+        );
+        expect(await p.locator('b').count()).toBe(0);
       } finally {
         await page.close();
       }

@@ -21,6 +21,8 @@ export const messages = {
   forbidden: (family: string) => `This API key has no access to the ${family} endpoints`,
   notFound: (what: string, id: string) => `${what} "${id}" not found`,
   noSuchPath: (path: string) => `No such path: ${path}`,
+  outsideBasePath: (path: string, basePath: string) =>
+    `No such path: ${path}. The API is under ${basePath} (e.g. ${basePath}/products, with an x-api-key header); its reference is at /docs`,
   methodNotAllowed: (method: string, allow: string[]) =>
     `Method ${method} not allowed here; allowed: ${allow.join(', ')}`,
   tooLarge: (limit: number) => `Request body larger than ${limit} bytes`,

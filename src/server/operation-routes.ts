@@ -89,6 +89,9 @@ export function mountOperations(
         { error: messages.methodNotAllowed(c.req.method, methods) },
         { allow: methods.join(', ') },
       );
+    // `/` or `/products`: a client that left out the base path is told where the API is.
+    if (!api && apis[0])
+      return jsonResponse(404, { error: messages.outsideBasePath(rawPath, apis[0].basePath) });
     return jsonResponse(404, { error: messages.noSuchPath(rawPath) });
   };
 

@@ -7,7 +7,8 @@
  * and responses with their kind of fact (`x-source`), and a form whose "Send" sends the example
  * request to this mock with the key from the key field and shows the answer.
  * Every string of the document or of an answer reaches the page as a text node or an input's
- * value, never as HTML.
+ * value, never as HTML; a description's inline code and links become `<code>` and `<a>` elements
+ * around text nodes (`prose`).
  */
 
 /** Characters of an answer's body shown at most: a long list stays readable and the tab quick. */
@@ -35,6 +36,35 @@ function el(tag, className, ...children) {
   if (className) node.className = className;
   for (const child of children) if (child !== null && child !== undefined) node.append(child);
   return node;
+}
+
+/** Inline code (`x`) and links ([text](url)) in a description: the only Markdown rendered. */
+const INLINE = /`([^`\n]+)`|\[([^\]\n]+)\]\(([^)\s]+)\)/g;
+
+/**
+ * A description with its inline code as `<code>` and its links as `<a>`, built from text nodes
+ * (never parsed as HTML); a link only to http(s), or to a path or fragment of this page.
+ * @param {unknown} value
+ * @returns {DocumentFragment}
+ */
+function prose(value) {
+  const out = document.createDocumentFragment();
+  const source = text(value);
+  let at = 0;
+  for (const match of source.matchAll(INLINE)) {
+    out.append(source.slice(at, match.index));
+    const [whole, code, label, href] = match;
+    if (code !== undefined) out.append(el('code', '', code));
+    else if (/^(https?:\/\/|\/|#)/i.test(href)) {
+      const link = /** @type {HTMLAnchorElement} */ (el('a', '', label));
+      link.href = href;
+      if (/^https?:/i.test(href)) link.rel = 'noopener noreferrer';
+      out.append(link);
+    } else out.append(whole);
+    at = (match.index ?? 0) + whole.length;
+  }
+  out.append(source.slice(at));
+  return out;
 }
 
 /**
@@ -157,7 +187,7 @@ function parametersTable(document, op) {
       typeOf(document, parameter.schema),
       parameter.required === true ? 'yes' : 'no',
       kindBadge(kindOf(isObject(node) ? node : {}, parameter, op.kind)),
-      el('span', 'text', text(parameter.description)),
+      el('span', 'text', prose(parameter.description)),
     ];
   });
   return table('parameters', ['Name', 'In', 'Type', 'Required', 'Kind', 'Description'], rows);
@@ -171,7 +201,7 @@ function responsesTable(document, op) {
     const types = isObject(response.content) ? Object.keys(response.content).join(', ') : '';
     return [
       el('code', '', status),
-      el('span', 'text', text(response.description)),
+      el('span', 'text', prose(response.description)),
       types,
       kindBadge(kindOf(isObject(node) ? node : {}, response, op.kind)),
     ];
@@ -320,7 +350,7 @@ function operationSection(document, op, sender) {
       kindBadge(op.kind),
       text(operation['x-since']) ? ` since ${operation['x-since']}` : '',
     ),
-    text(operation.description) ? el('p', 'text', operation.description) : null,
+    text(operation.description) ? el('p', 'text', prose(operation.description)) : null,
     op.parameters.length > 0 ? parametersTable(document, op) : null,
     requestForm(document, op, sender),
     responsesTable(document, op),
@@ -365,7 +395,7 @@ async function main() {
     keyInput.value = text(config.demoKey);
     const keyHeader = keyHeaderOf(spec);
     byId('key-header').textContent = keyHeader ?? '(the document names no key header)';
-    byId('about').append(text(info.description));
+    byId('about').append(prose(info.description));
     // Sent to this page's own origin (the mock that served it; the page's CSP allows no other).
     const sender = { apiPath: base.pathname.replace(/\/$/, ''), keyHeader, keyInput };
     const contents = byId('contents');
@@ -375,7 +405,7 @@ async function main() {
       const tagInfo = (Array.isArray(spec.tags) ? spec.tags : []).find(
         (t) => isObject(t) && t.name === tag,
       );
-      main.append(el('h2', '', tag), el('p', 'text', text(tagInfo?.description)));
+      main.append(el('h2', '', tag), el('p', 'text', prose(tagInfo?.description)));
       const links = el('ul');
       for (const op of operations) {
         const section = operationSection(spec, op, sender);
