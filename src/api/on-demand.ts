@@ -5,8 +5,12 @@
  * Importing the package root for the mock alone loads neither. Same signatures as the functions
  * they stand for.
  */
-import type { ContractReport, RunContractOptions } from '../../contract-tests/run.js';
-import type { RunningProxy, StartProxyOptions } from '../proxy/index.js';
+import type {
+  ContractReport,
+  RunContractOptions,
+  RunningProxy,
+  StartProxyOptions,
+} from './types.js';
 
 /**
  * Runs the contract suite; resolves to its JSON report (`passed` is the verdict; the command exits
