@@ -44,6 +44,15 @@ module.exports = {
       to: { path: '^(src/server/|src/proxy/|contract-tests/)' },
     },
     {
+      name: 'the-root-exports-only-src-api',
+      comment:
+        'src/index.ts re-exports out of src/api/ alone (its types from api/types.ts): what the public ' +
+        'declarations reach is chosen there, so they never pull in Node, Redis, cache or vitest types.',
+      severity: 'error',
+      from: { path: '^src/index\\.ts$' },
+      to: { path: '^(?!src/api/)' },
+    },
+    {
       name: 'state-does-not-import-server',
       comment:
         'The state layer owns what it stores (the match, fault and stub records, the journal, the ' +

@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FLAGS, runSuite, type SuiteOutput } from './cli.js';
+import { FLAGS, runSuite } from './cli.js';
 import { UsageError } from '../src/usage.js';
 import type { ContractReport } from './support/report.js';
 
@@ -44,7 +44,7 @@ export interface RunContractOptions {
   /** Where the JSON, Markdown and JUnit reports go (default: a new temporary folder). */
   reportDir?: string;
   /** `'quiet'` (default) keeps vitest's output for an error message; `'inherit'` prints it. */
-  output?: SuiteOutput;
+  output?: 'quiet' | 'inherit';
 }
 
 const KEYS = {
@@ -72,8 +72,8 @@ const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase(
  */
 export function environmentOf(
   options: RunContractOptions,
-  env: NodeJS.ProcessEnv = process.env,
-): NodeJS.ProcessEnv {
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Record<string, string | undefined> {
   const out = Object.fromEntries(
     Object.entries(env).filter(([k]) => !k.startsWith('CONTRACT_') && !k.startsWith('VITEST')),
   );

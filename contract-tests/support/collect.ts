@@ -6,30 +6,12 @@
  * throwing, a test file that did not load, a hook that threw, an unhandled error.
  */
 import type { SerializedError, TestCase, TestModule } from 'vitest/node';
-import { emptyProfile, mergeInto, type Profile } from '../../src/evidence/index.js';
-import type { ExerciseNote } from './check.js';
+import { emptyProfile, mergeInto } from '../../src/evidence/index.js';
+import type { CollectedRun } from './collected.js';
 import type { Finding } from './findings.js';
 import type { ContractMeta } from './suite.js';
 
-/** One test as the reports list it. */
-export interface TestRow {
-  name: string;
-  file: string;
-  state: string;
-  /** Why a skipped test did not apply (vitest's note). */
-  skipped?: string;
-}
-
-/** Everything the reports are built from. */
-export interface CollectedRun {
-  tests: TestRow[];
-  findings: Finding[];
-  notes: ExerciseNote[];
-  /** Requests sent, answered or not. */
-  requests: number;
-  /** What the target was seen to do (profile.json). */
-  observed: Profile;
-}
+export type { CollectedRun, TestRow } from './collected.js';
 
 /** A failed test whose failure no finding carries (it threw): a finding of its own, with its message. */
 export function thrownFailure(test: TestCase, target: string): Finding | undefined {

@@ -7,7 +7,7 @@
  */
 import { truncate, type Contract } from '../../src/contract/index.js';
 import { compareWithBaseline, type BaselineRun } from './baseline.js';
-import type { CollectedRun, TestRow } from './collect.js';
+import type { CollectedRun, TestRow } from './collected.js';
 import { coverageCells, type CoverageCell } from './coverage.js';
 import { mapStrings, type Finding } from './findings.js';
 import type { ContractOptions, TargetKind } from './options.js';

@@ -205,7 +205,7 @@ function varyOf(vary: MockOptions['vary']): { seed: number } | undefined {
 }
 
 /** The library's options as the app factory takes them (the CLI maps its flags onto the same). */
-export function appOptions(options: MockOptions): Partial<AppOptions> {
+function appOptions(options: MockOptions): Partial<AppOptions> {
   const environment = options.environment ?? 'production';
   if (environment !== 'both' && !ENVIRONMENTS.includes(environment))
     throw new TypeError(`environment must be production, staging or both (got "${environment}")`);

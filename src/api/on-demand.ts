@@ -5,8 +5,12 @@
  * Importing the package root for the mock alone loads neither. Same signatures as the functions
  * they stand for; an option neither knows is refused before anything loads (option-names.ts).
  */
-import type { ContractReport, RunContractOptions } from '../../contract-tests/run.js';
-import type { RunningProxy, StartProxyOptions } from '../proxy/index.js';
+import type {
+  ContractReport,
+  RunContractOptions,
+  RunningProxy,
+  StartProxyOptions,
+} from './types.js';
 import { refuseUnknownOptions } from './option-names.js';
 
 /** Every member of RunContractOptions (the command's flags in camelCase, the keys, `baseUrl`, `output`). */

@@ -16,6 +16,8 @@ import { PACKAGE_ROOT } from '../package-root.js';
 
 const MINUTES = 60_000;
 let project: string;
+/** The packed package's file name in `project`, packed once for every test. */
+let tarball: string;
 
 interface Ran {
   status: number | null;
@@ -51,6 +53,12 @@ async function ok(running: Promise<Ran>): Promise<string> {
       `exit ${result.status}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
     );
   return result.stdout;
+}
+
+/** `npm install` into `prefix` of production dependencies only, from the local npm cache. */
+function installProduction(prefix: string, specs: string[]): Promise<string> {
+  const flags = ['--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'];
+  return ok(run('npm', ['install', '--prefix', prefix, ...flags, ...specs]));
 }
 
 const mocks = new Set<number>();
@@ -237,13 +245,63 @@ describe('my client against the Web Data API double', () => {
 });
 `;
 
+/**
+ * A user's TypeScript file, checked with `types: []` and `skipLibCheck: false`: every function of
+ * the package root and the QA calls named in issue 36, so every declaration they reach is checked.
+ */
+const NO_NODE_TYPES_USE = `import {
+  createMockApp, qaControls, runContract, startMock, startProxy, QaControlError, VerificationError,
+  type ContractReport, type Examples, type FaultToArm, type MockOptions, type Product,
+  type RunContractOptions, type RunningMock, type RunningProxy, type StartProxyOptions,
+} from 'web-data-api-double';
+const options: MockOptions = { seed: 2, release: '1.3.0', environment: 'both', adminToken: 't' };
+const mock: RunningMock = await startMock({ ...options, port: 0 });
+const examples: Examples = mock.examples;
+const id: string = examples.ids.products[0];
+const fault: FaultToArm = { operationId: 'listProducts', status: 429, retryAfterSeconds: 5 };
+await mock.qa.armFault(fault);
+const qa = qaControls({ origin: mock.origin, adminToken: 't' });
+await qa.stub({ operationId: 'getProduct', respond: { status: 404 } });
+await qa.verify({ operationId: 'listProducts' });
+const app = await createMockApp({ origin: 'https://api.example.com' });
+const response: Response = await app.fetch(new Request(app.url + '/products'));
+const suite: RunContractOptions = { baseUrl: mock.url, apiKey: mock.keys.fullAccess };
+const report: ContractReport = await runContract(suite);
+const proxyOptions = {} as StartProxyOptions;
+const proxy: RunningProxy = await startProxy(proxyOptions);
+const product: Product = { productId: id, title: 't', additionalDetails: null, relatedProducts: [] };
+const errors = [QaControlError, VerificationError];
+export { response, report, proxy, product, errors };
+await mock.close();
+`;
+
+/** A user's strict ES module project, as both TypeScript checks below write it. */
+const STRICT_NODENEXT = {
+  target: 'ES2022',
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  strict: true,
+  noEmit: true,
+};
+
+/** A strict project with no ambient types at all, and every library declaration checked. */
+const NO_NODE_TYPES_CONFIG = {
+  compilerOptions: {
+    ...STRICT_NODENEXT,
+    skipLibCheck: false,
+    lib: ['ES2022', 'DOM'],
+    types: [],
+  },
+  files: ['use.ts'],
+};
+
 beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), 'web-data-installed-'));
   // Packs from the repository (`prepare` builds dist/ first), into the empty project.
   const packed = await ok(
     run('npm', ['pack', '--silent', '--pack-destination', project, PACKAGE_ROOT]),
   );
-  const tarball = packed.trim().split('\n').at(-1)!;
+  tarball = packed.trim().split('\n').at(-1)!;
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
@@ -391,6 +449,37 @@ describe('the installed package', () => {
   );
 
   it(
+    'the declarations type-check without @types/node or skipLibCheck, on the TypeScript range stated',
+    async () => {
+      // A project of its own, outside the shared one (whose msw brings @types/node, which a type
+      // reference anywhere in the package's dependencies would find walking up): the same
+      // tarball, production dependencies only, and the lowest TypeScript docs/library.md states.
+      const consumer = mkdtempSync(join(tmpdir(), 'web-data-no-node-types-'));
+      try {
+        writeFileSync(
+          join(consumer, 'package.json'),
+          JSON.stringify({ name: 'typed-user', private: true, type: 'module' }),
+        );
+        await installProduction(consumer, [join(project, tarball), 'typescript@5.7']);
+        expect(existsSync(join(consumer, 'node_modules', '@types', 'node'))).toBe(false);
+        writeFileSync(join(consumer, 'use.ts'), NO_NODE_TYPES_USE);
+        writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(NO_NODE_TYPES_CONFIG));
+        const compilers = [
+          join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+          join(consumer, 'node_modules', 'typescript', 'bin', 'tsc'),
+        ];
+        for (const tsc of compilers) {
+          const result = await run(process.execPath, [tsc, '-p', join(consumer, 'tsconfig.json')]);
+          expect(result.status, `${tsc}\n${result.stdout.slice(0, 3000)}`).toBe(0);
+        }
+      } finally {
+        rmSync(consumer, { recursive: true, force: true });
+      }
+    },
+    5 * MINUTES,
+  );
+
+  it(
     'a TypeScript file using the API type-checks against the installed declarations',
     async () => {
       const docTypeScript = docExamples('ts').map((code, i) => {
@@ -434,11 +523,7 @@ await mock.close();
         join(project, 'tsconfig.json'),
         JSON.stringify({
           compilerOptions: {
-            target: 'ES2022',
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            strict: true,
-            noEmit: true,
+            ...STRICT_NODENEXT,
             skipLibCheck: true,
             lib: ['ES2023', 'DOM'],
             types: ['node'],

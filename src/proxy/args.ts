@@ -68,7 +68,10 @@ function integerFlag(
 }
 
 /** The key from the file (first line, trimmed) or the environment; the message never shows it. */
-export function readApiKey(file: string | undefined, env: NodeJS.ProcessEnv): string {
+export function readApiKey(
+  file: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
   if (file !== undefined) {
     let text: string;
     try {
@@ -90,7 +93,7 @@ export function readApiKey(file: string | undefined, env: NodeJS.ProcessEnv): st
 /** Flags to options for `startProxy`; `undefined` when help was asked for. */
 export function parseProxyArgs(
   argv: string[],
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): StartProxyOptions | undefined {
   if (argv.some((arg) => KEY_ON_COMMAND_LINE.test(arg))) {
     throw new UsageError(

@@ -13,7 +13,7 @@ import { startProxy, type RunningProxy } from './listen.js';
 /** Starts the proxy from command-line flags; undefined when only help was asked for. */
 export async function runProxyCli(
   argv: string[],
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
   write: (text: string) => void = (t) => process.stdout.write(t),
 ): Promise<RunningProxy | undefined> {
   const options = parseProxyArgs(argv, env);

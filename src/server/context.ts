@@ -21,6 +21,18 @@ import {
 const BODY_CACHE_ENTRIES = 2048;
 const BODY_CACHE_BYTES = 128 * 1024 * 1024;
 
+/**
+ * What the handlers use of a bounded cache (an Lru, lru.ts), by its members: the public
+ * declarations reach this module, and must not reach lru-cache's types.
+ */
+export interface TextCache<V> {
+  get(key: string): V | undefined;
+  getOrCreate(key: string, create: () => V): V;
+  delete(key: string): boolean;
+  keys(): Iterable<string>;
+  readonly size: number;
+}
+
 export interface ApiContext {
   environment: EnvironmentName;
   /** `/web-data/v1`, or `/staging/web-data/v1` when both environments are served. */
@@ -31,9 +43,9 @@ export interface ApiContext {
   readonly seed: Dataset;
   listings: Listings;
   /** Each record's JSON text, the pieces list pages are assembled from; bounded by entries and bytes. */
-  recordTexts: Lru<string, string>;
+  recordTexts: TextCache<string>;
   /** Response bodies as sent (UTF-8 bytes), by the same kind of key; bounded like `recordTexts`. */
-  encoded: Lru<string, Uint8Array<ArrayBuffer>>;
+  encoded: TextCache<Uint8Array<ArrayBuffer>>;
   /**
    * Below the newest release: a family's records as the served release has them, without the
    * properties and the links to operations it lacks (contract/release-view.ts). Keyed by

@@ -9,8 +9,7 @@ import type { Contract, Operation } from '../contract/index.js';
 import type { ProductPartSearchRequest, SearchOperator } from '../contract/named-types.gen.js';
 import type { Collection, Dataset, Scale } from '../fixtures/dataset.js';
 import { MATCH_TYPES } from '../fixtures/catalog.js';
-import type { ApiContext } from './context.js';
-import type { KeyRecord, KeyStore } from './keys.js';
+import type { EnvironmentName, KeyRecord, KeyStore } from './keys.js';
 import type { Tier } from './tiers.js';
 
 export const EXAMPLES_PATH = '/examples.json';
@@ -319,7 +318,8 @@ function operationExamples(
 
 export interface ExamplesInput {
   contract: Contract;
-  api: ApiContext;
+  /** What is read of the ApiContext: structural, so the public declarations need no cache types. */
+  api: { dataset: Dataset; environment: EnvironmentName; basePath: string };
   keys: KeyStore;
   tiers: ReadonlyMap<string, Tier>;
   seed: number;
