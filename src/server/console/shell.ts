@@ -5,6 +5,7 @@
  * contrast, a visible focus ring), and its Content Security Policy (this origin only, no inline
  * script or style, no eval, every violation reported to the console's report endpoint).
  */
+import { CONTENT_SECURITY_POLICY } from '../docs-page/shell.js';
 
 /** Where the console's files live under the admin prefix. */
 export const consolePaths = (prefix: string) => ({
@@ -15,19 +16,9 @@ export const consolePaths = (prefix: string) => ({
   icon: `${prefix}/console/assets/icon.svg`,
 });
 
-/** This origin only; no inline script or style, no eval, no frames, no forms sent anywhere. */
+/** The /docs page's policy, with every violation reported to the console's own endpoint. */
 export const consolePolicy = (reportPath: string) =>
-  [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "connect-src 'self'",
-    "img-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    `report-uri ${reportPath}`,
-  ].join('; ');
+  `${CONTENT_SECURITY_POLICY}; report-uri ${reportPath}`;
 
 const PANELS = [
   ['journal', 'Journal'],
