@@ -1,0 +1,337 @@
+/**
+ * @module secret-search
+ * The search behind src/redaction.ts: finds the first spelling of any of many secrets at a place in
+ * a text, at a cost per character that does not grow with the number of secrets.
+ *
+ * Each place is first looked up in two small tries: one over the first three characters the text
+ * spells there (each decoded from any of its escapes and case-folded), one over the next eight
+ * characters as they stand (case-folded) for the whole-secret encodings. Only the few secrets those
+ * name are then matched exactly, in the order and with the choices a regular expression made of
+ * the spellings would take (each character's case variants, then each code point's forms in turn).
+ * The spellings themselves are described in src/redaction.ts.
+ */
+
+/** Longest `&#x0000064;`-like reference: at most this many digits. */
+const MAX_ENTITY_DIGITS = 7;
+/** JSON inside JSON inside JSON: `"` is `\"`, then `\\\"`, then `\\\\\\\"`. */
+export const MAX_ESCAPE_BACKSLASHES = 7;
+/** Encodings of the whole secret shorter than this are not looked for (they would match noise). */
+export const MIN_WHOLE_FORM = 8;
+/** Characters of a secret's spelled prefix the first trie indexes. */
+const SPELLED_PREFIX = 3;
+
+const BACKSLASH = 0x5c;
+
+/** A character as itself, lower-cased and upper-cased (either may be several code points: `ß` is `SS`). */
+export function caseVariants(text: string): string[] {
+  return [...new Set([text, text.toLowerCase(), text.toUpperCase()])];
+}
+
+/** A whole-secret encoding: hex matches its digits in either case, base64 exactly. */
+interface WholeForm {
+  text: string;
+  anyCase: boolean;
+}
+
+/** One secret, ready to match: per character its case variants as code points, and its encodings. */
+interface Compiled {
+  characters: number[][][];
+  whole: WholeForm[];
+}
+
+/** Whether `pattern` stands at `pos`, its `a`-`f` and `x` also matching their upper case. */
+function standsLoose(text: string, pos: number, pattern: string): boolean {
+  if (pos + pattern.length > text.length) return false;
+  for (let i = 0; i < pattern.length; i += 1) {
+    const p = pattern.charCodeAt(i);
+    const t = text.charCodeAt(pos + i);
+    if (t !== p && !(((p >= 0x61 && p <= 0x66) || p === 0x78) && t === p - 32)) return false;
+  }
+  return true;
+}
+
+/** How many backslashes stand at `pos`, counting at most `limit`. */
+function backslashRun(text: string, pos: number, limit: number): number {
+  let run = 0;
+  while (run < limit && text.charCodeAt(pos + run) === BACKSLASH) run += 1;
+  return run;
+}
+
+/** `\\\u0064`: the end of one JSON escape of this UTF-16 unit at `pos`, or -1. */
+function jsonUnitEnd(text: string, pos: number, unit: number): number {
+  const run = backslashRun(text, pos, MAX_ESCAPE_BACKSLASHES + 1);
+  if (run === 0 || run > MAX_ESCAPE_BACKSLASHES) return -1;
+  const hex = `u${unit.toString(16).padStart(4, '0')}`;
+  return standsLoose(text, pos + run, hex) ? pos + run + hex.length : -1;
+}
+
+/** `&#x0064;` / `&#100;`: the end of a reference with up to MAX_ENTITY_DIGITS digits, or -1. */
+function referenceEnd(text: string, pos: number, prefix: string, digits: string): number {
+  if (!standsLoose(text, pos, prefix)) return -1;
+  const start = pos + prefix.length;
+  const zeros = Math.max(0, MAX_ENTITY_DIGITS - digits.length);
+  let run = 0;
+  while (run < zeros && text.charCodeAt(start + run) === 0x30) run += 1;
+  for (let k = run; k >= 0; k -= 1)
+    if (standsLoose(text, start + k, `${digits};`)) return start + k + digits.length + 1;
+  return -1;
+}
+
+/** A code point's fixed spellings, in the order they are tried. */
+interface CodePointForms {
+  literal: string;
+  percent: string;
+  units: number[];
+  hex: string;
+  decimal: string;
+  latin1: string | null;
+}
+
+const formsCache = new Map<number, CodePointForms>();
+
+function formsOf(code: number): CodePointForms {
+  let forms = formsCache.get(code);
+  if (!forms) {
+    const ch = String.fromCodePoint(code);
+    const utf8 = Buffer.from(ch, 'utf8');
+    forms = {
+      literal: ch,
+      percent: [...utf8].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+      units: Array.from({ length: ch.length }, (_, i) => ch.charCodeAt(i)),
+      hex: code.toString(16),
+      decimal: String(code),
+      latin1: utf8.length > 1 || code > 0x7e ? utf8.toString('latin1') : null,
+    };
+    if (formsCache.size < 4096) formsCache.set(code, forms);
+  }
+  return forms;
+}
+
+/** Every end of a spelling of this code point at `pos`, in the order they are tried. */
+function spellingEnds(text: string, pos: number, code: number): number[] {
+  const f = formsOf(code);
+  const ends: number[] = [];
+  if (text.startsWith(f.literal, pos)) ends.push(pos + f.literal.length);
+  if (standsLoose(text, pos, f.percent)) ends.push(pos + f.percent.length);
+  let end = pos;
+  for (const unit of f.units) if (end >= 0) end = jsonUnitEnd(text, end, unit);
+  if (end >= 0) ends.push(end);
+  end = referenceEnd(text, pos, '&#x', f.hex);
+  if (end >= 0) ends.push(end);
+  end = referenceEnd(text, pos, '&#', f.decimal);
+  if (end >= 0) ends.push(end);
+  if (f.latin1 !== null && text.startsWith(f.latin1, pos)) ends.push(pos + f.latin1.length);
+  if (code === 0x2f || code === 0x22) {
+    const run = backslashRun(text, pos, MAX_ESCAPE_BACKSLASHES + 1);
+    if (run > 0 && run <= MAX_ESCAPE_BACKSLASHES && text.codePointAt(pos + run) === code)
+      ends.push(pos + run + 1);
+  }
+  if (code === BACKSLASH)
+    for (let run = backslashRun(text, pos, MAX_ESCAPE_BACKSLASHES + 1); run > 0; run -= 1)
+      ends.push(pos + run);
+  if (code === 0x20 && text.charCodeAt(pos) === 0x2b) ends.push(pos + 1);
+  return ends;
+}
+
+/** The end of the first spelling of characters[k..] at `pos` (backtracking as an expression does), or -1. */
+function charactersEnd(text: string, pos: number, characters: number[][][], k: number): number {
+  if (k === characters.length) return pos;
+  for (const variant of characters[k]) {
+    const end = variantEnd(text, pos, characters, k, variant, 0);
+    if (end >= 0) return end;
+  }
+  return -1;
+}
+
+function variantEnd(
+  text: string,
+  pos: number,
+  characters: number[][][],
+  k: number,
+  variant: number[],
+  j: number,
+): number {
+  if (j === variant.length) return charactersEnd(text, pos, characters, k + 1);
+  for (const next of spellingEnds(text, pos, variant[j])) {
+    const end = variantEnd(text, next, characters, k, variant, j + 1);
+    if (end >= 0) return end;
+  }
+  return -1;
+}
+
+/** The end of this secret's first spelling at `pos`: character by character, then whole. */
+function secretEnd(text: string, pos: number, secret: Compiled): number {
+  const end = charactersEnd(text, pos, secret.characters, 0);
+  if (end >= 0) return end;
+  for (const form of secret.whole) {
+    if (form.anyCase ? standsLoose(text, pos, form.text) : text.startsWith(form.text, pos))
+      return pos + form.text.length;
+  }
+  return -1;
+}
+
+/** The secret's bytes hex-encoded and base64(url)-encoded at its three possible alignments, as text. */
+export function encodedTexts(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const encoded = [bytes.toString('hex')];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
+    const fullGroups = Math.floor(padded.length / 3) * 4;
+    const core = padded.toString('base64').slice(offset === 0 ? 0 : 4, fullGroups);
+    encoded.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return encoded.filter((form) => form.length >= MIN_WHOLE_FORM);
+}
+
+/** The encodings of the secret as given, lower-cased and upper-cased, each once. */
+function wholeForms(secret: string): WholeForm[] {
+  const seen = new Set<string>();
+  const forms: WholeForm[] = [];
+  for (const variant of caseVariants(secret)) {
+    const hex = Buffer.from(variant, 'utf8').toString('hex');
+    for (const text of encodedTexts(variant)) {
+      const anyCase = text === hex;
+      const id = `${anyCase ? 'h' : 'b'}${text}`;
+      if (!seen.has(id)) forms.push({ text, anyCase });
+      seen.add(id);
+    }
+  }
+  return forms;
+}
+
+function compile(secret: string): Compiled {
+  return {
+    characters: [...secret].map((ch) =>
+      caseVariants(ch).map((variant) => [...variant].map((c) => c.codePointAt(0)!)),
+    ),
+    whole: wholeForms(secret),
+  };
+}
+
+/** ASCII upper case folded to lower; anything else as it is. */
+function fold(code: number): number {
+  return code >= 0x41 && code <= 0x5a ? code + 32 : code;
+}
+
+function hexValue(text: string, pos: number, digits: number, radix: 16 | 10): number {
+  const part = text.slice(pos, pos + digits);
+  const valid = radix === 16 ? /^[0-9a-fA-F]+$/ : /^[0-9]+$/;
+  return part.length === digits && valid.test(part) ? parseInt(part, radix) : -1;
+}
+
+/** `&#x41;` / `&#65;` at `pos`: [code, end] of a reference to an ASCII character, or null. */
+function asciiReference(text: string, pos: number): [number, number] | null {
+  if (text.charCodeAt(pos) !== 0x26 || text.charCodeAt(pos + 1) !== 0x23) return null;
+  const isHex = (text.charCodeAt(pos + 2) | 0x20) === 0x78;
+  const start = pos + (isHex ? 3 : 2);
+  const close = text.indexOf(';', start);
+  if (close < 0 || close - start > MAX_ENTITY_DIGITS + 2 || close === start) return null;
+  const code = hexValue(text, start, close - start, isHex ? 16 : 10);
+  return code >= 0 && code < 0x80 ? [code, close + 1] : null;
+}
+
+/**
+ * Every ASCII character the text may spell at `pos`, folded, with where its spelling ends: a
+ * superset of what spellingEnds accepts for an ASCII code point (the exact match decides).
+ */
+function asciiSpellings(text: string, pos: number, out: number[]): void {
+  const code = text.charCodeAt(pos);
+  if (Number.isNaN(code)) return;
+  if (code < 0x80) out.push(fold(code), pos + 1);
+  if (code === 0x25) {
+    const value = hexValue(text, pos + 1, 2, 16);
+    if (value >= 0 && value < 0x80) out.push(fold(value), pos + 3);
+  } else if (code === BACKSLASH) {
+    const run = backslashRun(text, pos, MAX_ESCAPE_BACKSLASHES + 1);
+    for (let k = run; k > 1; k -= 1) out.push(BACKSLASH, pos + k);
+    const after = text.charCodeAt(pos + run);
+    if (run <= MAX_ESCAPE_BACKSLASHES && (after === 0x2f || after === 0x22))
+      out.push(after, pos + run + 1);
+    const value = after === 0x75 ? hexValue(text, pos + run + 1, 4, 16) : -1;
+    if (run <= MAX_ESCAPE_BACKSLASHES && value >= 0 && value < 0x80)
+      out.push(fold(value), pos + run + 5);
+  } else if (code === 0x26) {
+    const reference = asciiReference(text, pos);
+    if (reference) out.push(fold(reference[0]), reference[1]);
+  } else if (code === 0x2b) out.push(0x20, pos + 1);
+}
+
+/** A trie node: secrets whose indexed prefix ends here, and the next characters. */
+interface Node {
+  ids: number[];
+  next: Map<number, Node>;
+}
+
+const node = (): Node => ({ ids: [], next: new Map() });
+
+function insert(root: Node, path: number[], id: number): void {
+  let at = root;
+  for (const code of path) {
+    let child = at.next.get(code);
+    if (!child) at.next.set(code, (child = node()));
+    at = child;
+  }
+  at.ids.push(id);
+}
+
+/** Finds the first of many secrets at a place; secrets earlier in the list are tried first. */
+export interface MultiSecretSearch {
+  /** The end of the first secret's first spelling at `pos`, or -1. */
+  endAt(text: string, pos: number): number;
+}
+
+export function createMultiSecretSearch(secrets: readonly string[]): MultiSecretSearch {
+  const compiled = secrets.map(compile);
+  const spelled = node();
+  const whole = node();
+  /** Secrets whose first characters are not all ASCII: tried at every place. */
+  const always: number[] = [];
+  secrets.forEach((secret, id) => {
+    const prefix = [...secret].slice(0, SPELLED_PREFIX);
+    if (prefix.every((ch) => ch.charCodeAt(0) < 0x80))
+      insert(
+        spelled,
+        prefix.map((ch) => fold(ch.charCodeAt(0))),
+        id,
+      );
+    else always.push(id);
+    for (const form of compiled[id].whole)
+      insert(
+        whole,
+        [...form.text.slice(0, MIN_WHOLE_FORM)].map((c) => fold(c.charCodeAt(0))),
+        id,
+      );
+  });
+  const candidates = new Set<number>();
+  const walkSpelled = (text: string, pos: number, at: Node, depth: number) => {
+    for (const id of at.ids) candidates.add(id);
+    if (depth === SPELLED_PREFIX || at.next.size === 0) return;
+    const steps: number[] = [];
+    asciiSpellings(text, pos, steps);
+    for (let i = 0; i < steps.length; i += 2) {
+      const child = at.next.get(steps[i]);
+      if (child) walkSpelled(text, steps[i + 1], child, depth + 1);
+    }
+  };
+  const walkWhole = (text: string, pos: number) => {
+    let at: Node | undefined = whole;
+    for (let i = 0; at && i < MIN_WHOLE_FORM; i += 1)
+      at = at.next.get(fold(text.charCodeAt(pos + i)));
+    if (at) for (const id of at.ids) candidates.add(id);
+  };
+  return {
+    endAt(text, pos) {
+      candidates.clear();
+      for (const id of always) candidates.add(id);
+      walkSpelled(text, pos, spelled, 0);
+      walkWhole(text, pos);
+      if (candidates.size === 0) return -1;
+      const ordered = [...candidates].sort((a, b) => a - b);
+      for (const id of ordered) {
+        const end = secretEnd(text, pos, compiled[id]);
+        if (end >= 0) return end;
+      }
+      return -1;
+    },
+  };
+}
