@@ -3,10 +3,12 @@
  * The search behind src/redaction.ts: finds the first spelling of any of many secrets at a place in
  * a text, at a cost per character that does not grow with the number of secrets.
  *
- * Each place is first looked up in two small tries: one over the first three characters the text
- * spells there (each decoded from any of its escapes and case-folded), one over the next eight
- * characters as they stand (case-folded) for the whole-secret encodings. Only the few secrets those
- * name are then matched exactly, in the order and with the choices a regular expression made of
+ * Each place is first looked up in two tries that split only as deep as the secrets need to be
+ * told apart: one over the characters the text spells there (each decoded from any of its escapes
+ * and case-folded; a secret is indexed by its ASCII prefix, so one starting beyond ASCII is tried at
+ * every place), one over the characters as they stand (case-folded) for the whole-secret
+ * encodings. Only the few secrets those name (at most a bucket's worth per node) are then matched
+ * exactly, in the order and with the choices a regular expression made of
  * the spellings would take (each character's case variants, then each code point's forms in turn).
  * The spellings themselves are described in src/redaction.ts.
  */
@@ -17,8 +19,6 @@ const MAX_ENTITY_DIGITS = 7;
 export const MAX_ESCAPE_BACKSLASHES = 7;
 /** Encodings of the whole secret shorter than this are not looked for (they would match noise). */
 export const MIN_WHOLE_FORM = 8;
-/** Characters of a secret's spelled prefix the first trie indexes. */
-const SPELLED_PREFIX = 3;
 
 const BACKSLASH = 0x5c;
 
@@ -256,22 +256,55 @@ function asciiSpellings(text: string, pos: number, out: number[]): void {
   } else if (code === 0x2b) out.push(0x20, pos + 1);
 }
 
-/** A trie node: secrets whose indexed prefix ends here, and the next characters. */
+/**
+ * A trie node that splits only when crowded: secrets whose indexed path ends here (`ids`), and
+ * either a small bucket of secrets not yet told apart or the next characters. Keys sharing a long
+ * prefix (`demo-...`) are told apart as deep as they need, and the nodes stay few.
+ */
 interface Node {
   ids: number[];
-  next: Map<number, Node>;
+  bucket: Entry[];
+  next: Map<number, Node> | null;
 }
 
-const node = (): Node => ({ ids: [], next: new Map() });
+interface Entry {
+  path: number[];
+  id: number;
+}
 
-function insert(root: Node, path: number[], id: number): void {
-  let at = root;
-  for (const code of path) {
-    let child = at.next.get(code);
-    if (!child) at.next.set(code, (child = node()));
+/** Secrets a bucket holds before its node splits: the most a place may have to try in full. */
+const BUCKET_SIZE = 8;
+
+const node = (): Node => ({ ids: [], bucket: [], next: null });
+
+function insert(at: Node, depth: number, entry: Entry): void {
+  for (;;) {
+    if (at.next === null) {
+      at.bucket.push(entry);
+      if (at.bucket.length > BUCKET_SIZE) split(at, depth);
+      return;
+    }
+    if (depth === entry.path.length) {
+      at.ids.push(entry.id);
+      return;
+    }
+    let child = at.next.get(entry.path[depth]);
+    if (!child) at.next.set(entry.path[depth], (child = node()));
     at = child;
+    depth += 1;
   }
-  at.ids.push(id);
+}
+
+function split(at: Node, depth: number): void {
+  const entries = at.bucket;
+  at.bucket = [];
+  at.next = new Map();
+  for (const entry of entries) insert(at, depth, entry);
+}
+
+function collect(at: Node, into: Set<number>): void {
+  for (const id of at.ids) into.add(id);
+  for (const entry of at.bucket) into.add(entry.id);
 }
 
 /** Finds the first of many secrets at a place; secrets earlier in the list are tried first. */
@@ -284,46 +317,37 @@ export function createMultiSecretSearch(secrets: readonly string[]): MultiSecret
   const compiled = secrets.map(compile);
   const spelled = node();
   const whole = node();
-  /** Secrets whose first characters are not all ASCII: tried at every place. */
-  const always: number[] = [];
   secrets.forEach((secret, id) => {
-    const prefix = [...secret].slice(0, SPELLED_PREFIX);
-    if (prefix.every((ch) => ch.charCodeAt(0) < 0x80))
-      insert(
-        spelled,
-        prefix.map((ch) => fold(ch.charCodeAt(0))),
-        id,
-      );
-    else always.push(id);
+    const ascii = /^[\x00-\x7f]*/.exec(secret)![0];
+    insert(spelled, 0, { path: [...ascii].map((ch) => fold(ch.charCodeAt(0))), id });
     for (const form of compiled[id].whole)
-      insert(
-        whole,
-        [...form.text.slice(0, MIN_WHOLE_FORM)].map((c) => fold(c.charCodeAt(0))),
-        id,
-      );
+      insert(whole, 0, { path: [...form.text].map((c) => fold(c.charCodeAt(0))), id });
   });
   const candidates = new Set<number>();
-  const walkSpelled = (text: string, pos: number, at: Node, depth: number) => {
-    for (const id of at.ids) candidates.add(id);
-    if (depth === SPELLED_PREFIX || at.next.size === 0) return;
-    const steps: number[] = [];
+  const steps: number[] = [];
+  const walkSpelled = (text: string, pos: number, at: Node) => {
+    collect(at, candidates);
+    if (at.next === null) return;
+    const first = steps.length;
     asciiSpellings(text, pos, steps);
-    for (let i = 0; i < steps.length; i += 2) {
+    const last = steps.length;
+    for (let i = first; i < last; i += 2) {
       const child = at.next.get(steps[i]);
-      if (child) walkSpelled(text, steps[i + 1], child, depth + 1);
+      if (child) walkSpelled(text, steps[i + 1], child);
     }
+    steps.length = first;
   };
   const walkWhole = (text: string, pos: number) => {
     let at: Node | undefined = whole;
-    for (let i = 0; at && i < MIN_WHOLE_FORM; i += 1)
-      at = at.next.get(fold(text.charCodeAt(pos + i)));
-    if (at) for (const id of at.ids) candidates.add(id);
+    for (let i = pos; at; i += 1) {
+      collect(at, candidates);
+      at = at.next?.get(fold(text.charCodeAt(i)));
+    }
   };
   return {
     endAt(text, pos) {
       candidates.clear();
-      for (const id of always) candidates.add(id);
-      walkSpelled(text, pos, spelled, 0);
+      walkSpelled(text, pos, spelled);
       walkWhole(text, pos);
       if (candidates.size === 0) return -1;
       const ordered = [...candidates].sort((a, b) => a - b);
