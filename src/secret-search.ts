@@ -107,11 +107,10 @@ function formsOf(code: number): CodePointForms {
   return forms;
 }
 
-/** Every end of a spelling of this code point at `pos`, in the order they are tried. */
-function spellingEnds(text: string, pos: number, code: number): number[] {
+/** Every end of a spelling of this code point at `pos` but itself, in the order they are tried. */
+function escapedEnds(text: string, pos: number, code: number): number[] {
   const f = formsOf(code);
   const ends: number[] = [];
-  if (text.startsWith(f.literal, pos)) ends.push(pos + f.literal.length);
   if (standsLoose(text, pos, f.percent)) ends.push(pos + f.percent.length);
   let end = pos;
   for (const unit of f.units) if (end >= 0) end = jsonUnitEnd(text, end, unit);
@@ -152,7 +151,13 @@ function variantEnd(
   j: number,
 ): number {
   if (j === variant.length) return charactersEnd(text, pos, characters, k + 1);
-  for (const next of spellingEnds(text, pos, variant[j])) {
+  // The character as itself first (the common case), before the escapes are worked out.
+  const literal = formsOf(variant[j]).literal;
+  if (text.startsWith(literal, pos)) {
+    const end = variantEnd(text, pos + literal.length, characters, k, variant, j + 1);
+    if (end >= 0) return end;
+  }
+  for (const next of escapedEnds(text, pos, variant[j])) {
     const end = variantEnd(text, next, characters, k, variant, j + 1);
     if (end >= 0) return end;
   }
@@ -273,9 +278,15 @@ interface Entry {
 }
 
 /** Secrets a bucket holds before its node splits: the most a place may have to try in full. */
-const BUCKET_SIZE = 8;
+const BUCKET_SIZE = 4;
+/** Nodes this shallow always split: a place is tried in full only after two characters agree. */
+const SPLIT_DEPTH = 2;
 
-const node = (): Node => ({ ids: [], bucket: [], next: null });
+const node = (depth: number): Node => ({
+  ids: [],
+  bucket: [],
+  next: depth < SPLIT_DEPTH ? new Map() : null,
+});
 
 function insert(at: Node, depth: number, entry: Entry): void {
   for (;;) {
@@ -289,7 +300,7 @@ function insert(at: Node, depth: number, entry: Entry): void {
       return;
     }
     let child = at.next.get(entry.path[depth]);
-    if (!child) at.next.set(entry.path[depth], (child = node()));
+    if (!child) at.next.set(entry.path[depth], (child = node(depth + 1)));
     at = child;
     depth += 1;
   }
@@ -302,9 +313,45 @@ function split(at: Node, depth: number): void {
   for (const entry of entries) insert(at, depth, entry);
 }
 
-function collect(at: Node, into: Set<number>): void {
-  for (const id of at.ids) into.add(id);
-  for (const entry of at.bucket) into.add(entry.id);
+/** Secret ids gathered at one place, each once (a stamp per id instead of a set). */
+class Candidates {
+  readonly ids: number[] = [];
+  private readonly stamps: Uint32Array;
+  private stamp = 0;
+  constructor(count: number) {
+    this.stamps = new Uint32Array(count);
+  }
+  clear(): void {
+    this.ids.length = 0;
+    this.stamp += 1;
+    if (this.stamp === 0xffffffff) this.stamps.fill((this.stamp = 0));
+  }
+  add(id: number): void {
+    if (this.stamps[id] === this.stamp + 1) return;
+    this.stamps[id] = this.stamp + 1;
+    this.ids.push(id);
+  }
+  collect(at: Node): void {
+    for (const id of at.ids) this.add(id);
+    for (const entry of at.bucket) this.add(entry.id);
+  }
+}
+
+/**
+ * The characters a spelling of some secret can start with (an ASCII character in either case, or
+ * an escape's first character), so most places are passed over at one look; null when a secret
+ * is tried at every place (one starting beyond ASCII).
+ */
+function startTable(spelled: Node, whole: Node): Uint8Array | null {
+  if ([spelled, whole].some((root) => root.ids.length > 0 || root.bucket.length > 0)) return null;
+  const starts = new Uint8Array(0x10000);
+  for (const root of [spelled, whole])
+    for (const code of root.next!.keys()) {
+      starts[code] = 1;
+      if (code >= 0x61 && code <= 0x7a) starts[code - 32] = 1;
+    }
+  for (const escape of '%\\&+') starts[escape.charCodeAt(0)] = 1;
+  return starts;
 }
 
 /** Finds the first of many secrets at a place; secrets earlier in the list are tried first. */
@@ -315,18 +362,19 @@ export interface MultiSecretSearch {
 
 export function createMultiSecretSearch(secrets: readonly string[]): MultiSecretSearch {
   const compiled = secrets.map(compile);
-  const spelled = node();
-  const whole = node();
+  const spelled = node(0);
+  const whole = node(0);
   secrets.forEach((secret, id) => {
     const ascii = /^[\x00-\x7f]*/.exec(secret)![0];
     insert(spelled, 0, { path: [...ascii].map((ch) => fold(ch.charCodeAt(0))), id });
     for (const form of compiled[id].whole)
       insert(whole, 0, { path: [...form.text].map((c) => fold(c.charCodeAt(0))), id });
   });
-  const candidates = new Set<number>();
+  const starts = startTable(spelled, whole);
+  const candidates = new Candidates(secrets.length);
   const steps: number[] = [];
   const walkSpelled = (text: string, pos: number, at: Node) => {
-    collect(at, candidates);
+    candidates.collect(at);
     if (at.next === null) return;
     const first = steps.length;
     asciiSpellings(text, pos, steps);
@@ -340,17 +388,19 @@ export function createMultiSecretSearch(secrets: readonly string[]): MultiSecret
   const walkWhole = (text: string, pos: number) => {
     let at: Node | undefined = whole;
     for (let i = pos; at; i += 1) {
-      collect(at, candidates);
+      candidates.collect(at);
       at = at.next?.get(fold(text.charCodeAt(i)));
     }
   };
   return {
     endAt(text, pos) {
+      if (starts !== null && starts[text.charCodeAt(pos)] !== 1) return -1;
       candidates.clear();
       walkSpelled(text, pos, spelled);
       walkWhole(text, pos);
-      if (candidates.size === 0) return -1;
-      const ordered = [...candidates].sort((a, b) => a - b);
+      const ordered = candidates.ids;
+      if (ordered.length === 0) return -1;
+      if (ordered.length > 1) ordered.sort((a, b) => a - b);
       for (const id of ordered) {
         const end = secretEnd(text, pos, compiled[id]);
         if (end >= 0) return end;
