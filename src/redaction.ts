@@ -1,10 +1,3 @@
-import {
-  caseVariants,
-  createMultiSecretSearch,
-  encodedTexts,
-  MAX_ESCAPE_BACKSLASHES,
-} from './secret-search.js';
-
 /**
  * @module redaction
  * The one way every part of the project finds a secret (an API key, an admin token) in text or
@@ -30,6 +23,12 @@ import {
  * Bytes are matched through latin1, which leaves every other byte exactly as it was; a character
  * beyond ASCII is also matched as its UTF-8 bytes read that way.
  */
+import {
+  caseVariants,
+  createMultiSecretSearch,
+  encodedTexts,
+  MAX_ESCAPE_BACKSLASHES,
+} from './secret-search.js';
 
 /** What a secret is replaced with, wherever it is found. */
 export const REDACTED = '***';
