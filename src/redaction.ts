@@ -23,101 +23,26 @@
  * Bytes are matched through latin1, which leaves every other byte exactly as it was; a character
  * beyond ASCII is also matched as its UTF-8 bytes read that way.
  */
+import {
+  caseVariants,
+  createMultiSecretSearch,
+  encodedTexts,
+  MAX_ESCAPE_BACKSLASHES,
+} from './secret-search.js';
 
 /** What a secret is replaced with, wherever it is found. */
 export const REDACTED = '***';
 
-/** Longest `&#x0000064;`-like reference: at most this many digits. */
-const MAX_ENTITY_DIGITS = 7;
-/** JSON inside JSON inside JSON: `"` is `\"`, then `\\\"`, then `\\\\\\\"`. */
-const MAX_ESCAPE_BACKSLASHES = 7;
 /**
  * Longest spelling of one UTF-16 unit: seven backslashes and `u0064` (12). A reference is at most
  * 11 (`&#x0000064;`), percent-encoding 9 (three UTF-8 bytes), and the whole-secret encodings at
  * most 6 a unit (hex of three bytes).
  */
 const MAX_FORM_LENGTH = MAX_ESCAPE_BACKSLASHES + 'u0064'.length;
-/** Encodings of the whole secret shorter than this are not looked for (they would match noise). */
-const MIN_WHOLE_FORM = 8;
-
-/** `6d` -> `6[dD]`: hex digits in either case. */
-function anyCaseHex(hex: string): string {
-  return [...hex]
-    .map((d) => (/[a-f]/i.test(d) ? `[${d.toLowerCase()}${d.toUpperCase()}]` : d))
-    .join('');
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-}
-
-/** Leading zeros a reference may add to these digits within MAX_ENTITY_DIGITS. */
-function zeros(digits: string): number {
-  return Math.max(0, MAX_ENTITY_DIGITS - digits.length);
-}
-
-const JSON_ESCAPE = `\\\\{1,${MAX_ESCAPE_BACKSLASHES}}`;
-
-/** Every spelling of one code point, as a regular expression alternative. */
-function codePointForms(ch: string): string {
-  const code = ch.codePointAt(0)!;
-  const utf8 = Buffer.from(ch, 'utf8');
-  const forms = [
-    escapeRegExp(ch),
-    [...utf8].map((b) => `%${anyCaseHex(b.toString(16).padStart(2, '0'))}`).join(''),
-    // JSON escapes UTF-16 units: a character beyond the BMP is two of them.
-    [...Array.from({ length: ch.length }, (_, i) => ch.charCodeAt(i))]
-      .map((unit) => `${JSON_ESCAPE}u${anyCaseHex(unit.toString(16).padStart(4, '0'))}`)
-      .join(''),
-    `&#[xX]0{0,${zeros(code.toString(16))}}${anyCaseHex(code.toString(16))};`,
-    `&#0{0,${zeros(String(code))}}${code};`,
-  ];
-  if (utf8.length > 1 || code > 0x7e) forms.push(escapeRegExp(utf8.toString('latin1')));
-  if (ch === '/' || ch === '"') forms.push(`${JSON_ESCAPE}${escapeRegExp(ch)}`);
-  if (ch === '\\') forms.push(`\\\\{1,${MAX_ESCAPE_BACKSLASHES + 1}}`);
-  if (ch === ' ') forms.push('\\+');
-  return `(?:${forms.join('|')})`;
-}
-
-/** A character as itself, lower-cased and upper-cased (either may be several code points: `ß` is `SS`). */
-function caseVariants(text: string): string[] {
-  return [...new Set([text, text.toLowerCase(), text.toUpperCase()])];
-}
-
-/** Every spelling of one character in any case, as a regular expression alternative. */
-function characterForms(ch: string): string {
-  const variants = caseVariants(ch).map((variant) => [...variant].map(codePointForms).join(''));
-  return variants.length === 1 ? variants[0] : `(?:${variants.join('|')})`;
-}
 
 /** The longest a character can become: its longest case variant, each UTF-16 unit at its longest. */
 function longestCharacterForm(ch: string): number {
   return Math.max(...caseVariants(ch).map((variant) => variant.length)) * MAX_FORM_LENGTH;
-}
-
-/** The secret's bytes hex-encoded and base64(url)-encoded at its three possible alignments, as text. */
-function encodedTexts(secret: string): string[] {
-  const bytes = Buffer.from(secret, 'utf8');
-  const hex = bytes.toString('hex');
-  const encoded = [hex];
-  for (let offset = 0; offset < 3; offset += 1) {
-    const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
-    const fullGroups = Math.floor(padded.length / 3) * 4;
-    const core = padded.toString('base64').slice(offset === 0 ? 0 : 4, fullGroups);
-    encoded.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
-  }
-  return encoded.filter((form) => form.length >= MIN_WHOLE_FORM);
-}
-
-/** The encoded forms as regular expression alternatives (hex digits in either case). */
-function encodedForms(secret: string): string[] {
-  const hex = Buffer.from(secret, 'utf8').toString('hex');
-  return encodedTexts(secret).map((form) => (form === hex ? anyCaseHex(form) : escapeRegExp(form)));
-}
-
-/** The encoded forms of the secret as given, lower-cased and upper-cased. */
-function wholeForms(secret: string): string[] {
-  return [...new Set(caseVariants(secret).flatMap(encodedForms))];
 }
 
 /**
@@ -155,40 +80,38 @@ export function createSecretScrubber(secret: string): SecretScrubber {
   return createSecretsScrubber([secret]);
 }
 
-/** Secrets searched by one regular expression (createSecretsScrubber). */
-const SECRETS_PER_EXPRESSION = 4;
-
 /**
  * One scrubber for several secrets (a mock's keys and admin token): one search finds any of them
- * in any of the forms above. Empty secrets are left out; with none left, nothing is ever found.
+ * in any of the forms above, at a cost per character that does not grow with their number
+ * (src/secret-search.ts; bench/README.md). At each place the first secret found there is blanked
+ * (longer secrets first: where one secret contains another, the whole of the longer one is
+ * blanked), and the search goes on after it. Empty secrets are left out; with none left, nothing
+ * is ever found.
  */
 export function createSecretsScrubber(secrets: readonly string[]): SecretScrubber {
   const live = [...new Set(secrets.filter((secret) => secret !== ''))];
-  // Longer first: where one secret contains another, the whole of the longer one is blanked.
   live.sort((a, b) => b.length - a.length);
-  // A few secrets per expression: one expression for many grows past what V8 compiles to machine
-  // code, and a search then costs milliseconds (bench/README.md).
-  // One global expression per group serves both the test and the replace (compiling is the cost).
-  const groups: RegExp[] = [];
-  for (let i = 0; i < live.length; i += SECRETS_PER_EXPRESSION) {
-    const source = live
-      .slice(i, i + SECRETS_PER_EXPRESSION)
-      .flatMap((secret) => [[...secret].map(characterForms).join(''), ...wholeForms(secret)])
-      .join('|');
-    groups.push(new RegExp(source, 'g'));
-  }
-  const holds = (pattern: RegExp, text: string) => {
-    pattern.lastIndex = 0;
-    return pattern.test(text);
-  };
+  const search = createMultiSecretSearch(live);
   const shortest = live.length === 0 ? Infinity : Math.min(...live.map(shortestForm));
-  const foundIn = (text: string) =>
-    text.length >= shortest && groups.some((pattern) => holds(pattern, text));
+  const foundIn = (text: string) => {
+    if (text.length < shortest) return false;
+    for (let pos = 0; pos <= text.length - shortest; pos += 1)
+      if (search.endAt(text, pos) >= 0) return true;
+    return false;
+  };
   const scrubText = (text: string) => {
     if (text.length < shortest) return text;
-    let out = text;
-    for (const pattern of groups) if (holds(pattern, out)) out = out.replace(pattern, REDACTED);
-    return out;
+    let out = '';
+    let kept = 0;
+    for (let pos = 0; pos <= text.length - shortest;) {
+      const end = search.endAt(text, pos);
+      if (end < 0) pos += 1;
+      else {
+        out += text.slice(kept, pos) + REDACTED;
+        kept = pos = end;
+      }
+    }
+    return kept === 0 ? text : out + text.slice(kept);
   };
   return {
     scrubText,
@@ -211,9 +134,8 @@ const sharedScrubbers = new Map<string, SecretScrubber>();
 const MAX_SHARED_SCRUBBERS = 16;
 
 /**
- * createSecretsScrubber's scrubber for these secrets, made once per process: compiling the
- * expressions is what a scrubber costs (about 0.1-0.4 s for the six demo keys), and every mock
- * app built with the same keys file shares it.
+ * createSecretsScrubber's scrubber for these secrets, made once per process: every mock app built
+ * with the same keys file shares its index of the secrets' spellings.
  */
 export function sharedSecretsScrubber(secrets: readonly string[]): SecretScrubber {
   const id = JSON.stringify([...new Set(secrets)].sort());
