@@ -20,9 +20,14 @@ RUN npm pack --pack-destination /tmp --silent \
  && tar -xzf /tmp/*.tgz -C /package --strip-components=1
 # The production tree of the lock file, plus vitest: an optional peer dependency of the package
 # (the mock alone does not need it), which the image's `contract` command runs on. Promoted to a
-# dependency here only, then pruned: every package keeps the version the lock file chose.
+# dependency here only. `npm prune` alone keeps the lock file's dev mark and drops it, so the lock
+# is rewritten first (--package-lock-only: no version changes, checked by hand against the original
+# lock on 2026-11-28), then the production tree is installed from it.
 RUN npm pkg set "dependencies.vitest=$(npm pkg get devDependencies.vitest | tr -d '"')" \
- && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+ && npm pkg delete devDependencies.vitest \
+ && npm install --package-lock-only --ignore-scripts --no-audit --no-fund \
+ && npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && test -f node_modules/vitest/package.json
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
