@@ -190,7 +190,7 @@ describe('the bound', () => {
     const markdown = renderSummary(reportOf(long, many), JSON_FILE);
     expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(SUMMARY_LIMIT_BYTES);
     expect(markdown).toMatch(/more cause\(s\) in `\/reports\/contract-report\.json`/);
-  });
+  }, 120_000); // about 1 s on Node 20 and 24, 25-33 s on Node 26 (CI, 2026-11-28): not yet explained
 
   it('cuts at a section end, pointing to the JSON report, when the sections do not fit', () => {
     const full = renderSummary(reportOf('word'), JSON_FILE);
