@@ -4,18 +4,22 @@
 //   src/contract   the single reading of the document; imports nothing else of the project
 //   src/server     the mock        } neither imports the other (the proxy's tests may start the
 //   src/proxy      the proxy       }  mock as their upstream through src/server/listen.ts)
-//   contract-tests the suite; reaches into src only through the public modules named below
+//   src/suite      the contract suite (checks, support, its CLI); reaches the rest of src only
+//                  through the public modules named below, and never the mock (contract-tests/
+//                  holds its vitest config, its *.contract.test.ts files and meta/, the suite's tests)
 //
-// The suite's public modules: src/contract/index.ts (the document), src/server/listen.ts (start
-// the mock for a local run), src/server/keys.ts (where the mock's keys file lives by default) and
-// src/fixtures/mulberry32.ts (the seeded generator the suite's inputs share with the mock) and
+// The suite's public modules: src/contract/index.ts (the document), src/package-root.ts (where the
+// package's files are), src/fixtures/mulberry32.ts (the seeded generator the suite's inputs share with the mock) and
 // src/usage.ts (the one usage error every command exits 2 on), src/redaction.ts (the one way a
 // secret is found and blanked), src/evidence/index.ts (profiles, drift, the ledger),
 // src/text/markdown.ts (server text made inert for Markdown) and src/files/* (the bounded reader
 // and the safe writer every input and output file goes through).
 const TESTS = '\\.test\\.ts$';
 const SUITE_PUBLIC =
-  '^src/(contract/index|server/listen|server/keys|fixtures/mulberry32|evidence/index|testing/[a-z-]+|files/(read-bounded|write-safe|inside)|usage|redaction|text/markdown)\\.ts$';
+  '^src/(suite/.+|contract/index|package-root|fixtures/mulberry32|evidence/index|testing/[a-z-]+|files/(read-bounded|write-safe|inside)|usage|redaction|text/markdown)\\.ts$';
+// The one door from the suite to the mock: its global set-up starts the bundled mock for a run
+// without a base URL, through the mock's public starter.
+const SUITE_STARTS_THE_MOCK = '^src/suite/support/global-setup\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -41,7 +45,7 @@ module.exports = {
       comment: 'Not even from its tests: the document must not depend on its readers.',
       severity: 'error',
       from: { path: '^src/contract/' },
-      to: { path: '^(src/server/|src/proxy/|contract-tests/)' },
+      to: { path: '^(src/server/|src/proxy/|src/suite/|contract-tests/)' },
     },
     {
       name: 'the-root-exports-only-src-api',
@@ -84,10 +88,25 @@ module.exports = {
     },
     {
       name: 'suite-uses-public-modules-only',
-      comment: `contract-tests reaches src only through ${SUITE_PUBLIC}.`,
+      comment: `src/suite and contract-tests reach the rest of src only through ${SUITE_PUBLIC}.`,
       severity: 'error',
-      from: { path: '^contract-tests/' },
-      to: { path: '^src/', pathNot: SUITE_PUBLIC },
+      from: { path: '^(src/suite/|contract-tests/)' },
+      // The suite's own tests start the mock as a target, like its global set-up.
+      to: { path: '^src/', pathNot: `(${SUITE_PUBLIC})|^src/server/listen\\.ts$` },
+    },
+    {
+      name: 'suite-never-imports-the-mock',
+      comment:
+        'A check is meant for any base URL: nothing of the suite reads the mock, but its global set-up, which starts the bundled mock through src/server/listen.ts alone.',
+      severity: 'error',
+      from: { path: '^src/suite/', pathNot: SUITE_STARTS_THE_MOCK },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'suite-starts-the-mock-through-its-starter-only',
+      severity: 'error',
+      from: { path: SUITE_STARTS_THE_MOCK },
+      to: { path: '^src/server/', pathNot: '^src/server/listen\\.ts$' },
     },
     {
       name: 'test-helpers-stay-out-of-the-package',

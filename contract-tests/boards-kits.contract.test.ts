@@ -1,4 +1,4 @@
 /** @module boards-kits.contract.test — the boards-kits family against the document (checks narrowed to its operations). */
-import { familySuite } from './support/family-suite.js';
+import { familySuite } from '../src/suite/support/family-suite.js';
 
 familySuite('boards-kits');

@@ -1,4 +1,4 @@
 /** @module products.contract.test — the products family against the document (checks narrowed to its operations). */
-import { familySuite } from './support/family-suite.js';
+import { familySuite } from '../src/suite/support/family-suite.js';
 
 familySuite('products');

@@ -1,7 +1,7 @@
 /** @module rate-limit.contract.test — rate-limit headers count down; a spent quota gives a consistent 429. */
 import { describe, it } from 'vitest';
-import { checkRateLimitCountdown, checkRateLimitExceeded } from './checks/rate-limit.js';
-import { runCheck } from './support/suite.js';
+import { checkRateLimitCountdown, checkRateLimitExceeded } from '../src/suite/checks/rate-limit.js';
+import { runCheck } from '../src/suite/support/suite.js';
 
 describe('rate limit', () => {
   it('x-ratelimit-remaining counts down and never exceeds x-ratelimit-limit', (t) =>

@@ -1,8 +1,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { readOptions } from './support/options.js';
-import DriftLastSequencer from './support/sequencer.js';
+import { readOptions } from '../src/suite/support/options.js';
+import DriftLastSequencer from '../src/suite/support/sequencer.js';
 
 const options = readOptions();
 // The same config runs from the repository (contract-tests/*.ts, through vitest's transform) and
@@ -23,7 +23,7 @@ export default defineConfig({
     include: [`*.contract.test.${ext}`],
     // The installed package lives under node_modules, which vitest excludes by default.
     exclude: [],
-    globalSetup: [join(dir, 'support', `global-setup.${ext}`)],
+    globalSetup: [join(dir, '..', 'src', 'suite', 'support', `global-setup.${ext}`)],
     pool: 'forks',
     maxWorkers: 1,
     isolate: false,
@@ -35,7 +35,7 @@ export default defineConfig({
     reporters: [
       'default',
       ['junit', { outputFile: options.junitFile, suiteName: 'contract' }],
-      join(dir, 'support', `reporter.${ext}`),
+      join(dir, '..', 'src', 'suite', 'support', `reporter.${ext}`),
     ],
   },
 });

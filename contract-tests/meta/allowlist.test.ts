@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAllowlist } from '../support/allowlist.js';
+import { loadAllowlist } from '../../src/suite/support/allowlist.js';
 
 function file(name: string, text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'contract-allowlist-')), name);

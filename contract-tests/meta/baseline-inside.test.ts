@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readBaselineRun } from '../support/baseline.js';
+import { readBaselineRun } from '../../src/suite/support/baseline.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'baseline-inside-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emptyProfile, serializeProfile, type Drift } from '../../src/evidence/index.js';
-import { readBaselineRun } from '../support/baseline.js';
-import { driftFindings } from '../support/evidence.js';
+import { readBaselineRun } from '../../src/suite/support/baseline.js';
+import { driftFindings } from '../../src/suite/support/evidence.js';
 
 const report = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ passed: true, findings: [], ...extra });

@@ -9,9 +9,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/index.js';
-import { createContext, runToEnd, type Check } from '../support/context.js';
-import { DEFAULTS, readOptions } from '../support/options.js';
-import { Probe } from '../support/probe.js';
+import { createContext, runToEnd, type Check } from '../../src/suite/support/context.js';
+import { DEFAULTS, readOptions } from '../../src/suite/support/options.js';
+import { Probe } from '../../src/suite/support/probe.js';
 
 const MAX_BODY = 64 * 1024;
 const TIMEOUT_MS = 400;

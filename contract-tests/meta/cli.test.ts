@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULTS } from '../support/options.js';
+import { DEFAULTS } from '../../src/suite/support/options.js';
 import { mapHrefs, onList, startTarget, type Body, type Target } from './harness.js';
 import type { Mutation } from './mutating-proxy.js';
 

@@ -5,7 +5,7 @@
  * on a hung target, and never puts a key into a curl line.
  */
 import { describe, expect, it } from 'vitest';
-import { TargetError, createClient, type ClientOptions } from '../support/client.js';
+import { TargetError, createClient, type ClientOptions } from '../../src/suite/support/client.js';
 
 const BASE = 'http://target.test/web-data/v1';
 const SECRET = 'not-a-real-key-123';

@@ -5,9 +5,9 @@
  * multiplied a release's new fields into hundreds of thousands of findings).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkEveryOperation } from '../checks/operations.js';
-import { checkPagination } from '../checks/pagination.js';
-import { checkSorting } from '../checks/sorting.js';
+import { checkEveryOperation } from '../../src/suite/checks/operations.js';
+import { checkPagination } from '../../src/suite/checks/pagination.js';
+import { checkSorting } from '../../src/suite/checks/sorting.js';
 import { onList, runChecks, startTarget, type Target } from './harness.js';
 
 let target: Target;

@@ -13,25 +13,28 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SPEC_PATH, loadContract } from '../../src/contract/index.js';
-import { checkAuthentication, checkAuthorization } from '../checks/auth.js';
-import { checkBadInput } from '../checks/bad-input.js';
-import { checkOperationCoverage } from '../checks/coverage.js';
-import { checkRequestLimits } from '../checks/cross-reference.js';
-import { checkDeclaredStatuses } from '../checks/declared-statuses.js';
-import { checkDownloads } from '../checks/downloads.js';
-import { checkFilters } from '../checks/filters.js';
-import { checkHrefs } from '../checks/hrefs.js';
-import { checkIdEncoding } from '../checks/id-encoding.js';
-import { checkNotFound } from '../checks/not-found.js';
-import { checkEveryOperation } from '../checks/operations.js';
-import { checkPagination } from '../checks/pagination.js';
-import { checkRateLimitCountdown, checkRateLimitExceeded } from '../checks/rate-limit.js';
-import { checkSorting } from '../checks/sorting.js';
-import { checkSearch } from '../checks/search.js';
-import { checkCrossReferenceMatches } from '../checks/cross-reference-matches.js';
-import { createContext, type Check, type Scope } from '../support/context.js';
-import { formatFinding, type Finding } from '../support/findings.js';
-import { readOptions } from '../support/options.js';
+import { checkAuthentication, checkAuthorization } from '../../src/suite/checks/auth.js';
+import { checkBadInput } from '../../src/suite/checks/bad-input.js';
+import { checkOperationCoverage } from '../../src/suite/checks/coverage.js';
+import { checkRequestLimits } from '../../src/suite/checks/cross-reference.js';
+import { checkDeclaredStatuses } from '../../src/suite/checks/declared-statuses.js';
+import { checkDownloads } from '../../src/suite/checks/downloads.js';
+import { checkFilters } from '../../src/suite/checks/filters.js';
+import { checkHrefs } from '../../src/suite/checks/hrefs.js';
+import { checkIdEncoding } from '../../src/suite/checks/id-encoding.js';
+import { checkNotFound } from '../../src/suite/checks/not-found.js';
+import { checkEveryOperation } from '../../src/suite/checks/operations.js';
+import { checkPagination } from '../../src/suite/checks/pagination.js';
+import {
+  checkRateLimitCountdown,
+  checkRateLimitExceeded,
+} from '../../src/suite/checks/rate-limit.js';
+import { checkSorting } from '../../src/suite/checks/sorting.js';
+import { checkSearch } from '../../src/suite/checks/search.js';
+import { checkCrossReferenceMatches } from '../../src/suite/checks/cross-reference-matches.js';
+import { createContext, type Check, type Scope } from '../../src/suite/support/context.js';
+import { formatFinding, type Finding } from '../../src/suite/support/findings.js';
+import { readOptions } from '../../src/suite/support/options.js';
 import { onList, mapHrefs, runChecks, startTarget, type Target } from './harness.js';
 import type { Mutation } from './mutating-proxy.js';
 

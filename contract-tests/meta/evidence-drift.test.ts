@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitOf, verdictOf } from '../cli.js';
-import type { Finding } from '../support/findings.js';
-import { DEFAULTS } from '../support/options.js';
+import { exitOf, verdictOf } from '../../src/suite/cli.js';
+import type { Finding } from '../../src/suite/support/findings.js';
+import { DEFAULTS } from '../../src/suite/support/options.js';
 import { onList, startTarget, type Body, type Target } from './harness.js';
 import type { Mutation } from './mutating-proxy.js';
 

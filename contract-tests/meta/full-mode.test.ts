@@ -13,8 +13,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ContractReport } from '../support/report.js';
-import { mockTarget } from '../support/mock-target.js';
+import type { ContractReport } from '../../src/suite/support/report.js';
+import { mockTarget } from '../../src/suite/support/mock-target.js';
 import { compiledMock, DEMO_KEYS, REPOSITORY, runNode } from './harness.js';
 
 const RUN_MS = 240_000;

@@ -15,9 +15,9 @@ import {
   type Check,
   type CheckContext,
   type Scope,
-} from '../support/context.js';
-import type { Finding } from '../support/findings.js';
-import { readOptions } from '../support/options.js';
+} from '../../src/suite/support/context.js';
+import type { Finding } from '../../src/suite/support/findings.js';
+import { readOptions } from '../../src/suite/support/options.js';
 import {
   startMutatingProxy,
   type MutatingProxy,

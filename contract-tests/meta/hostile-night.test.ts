@@ -22,7 +22,7 @@ import { runNode, type Ran } from './harness.js';
 import { holdsSecret } from '../../src/redaction.js';
 import { startMockServer, type RunningServer } from '../../src/server/listen.js';
 import { startHostileUpstream, type HostileUpstream } from '../../src/testing/hostile-upstream.js';
-import { DEFAULTS } from '../support/options.js';
+import { DEFAULTS } from '../../src/suite/support/options.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CONTRACT = join(ROOT, 'bin', 'web-data-contract.js');

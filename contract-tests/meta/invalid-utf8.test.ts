@@ -4,7 +4,7 @@
  * client used to replace them with U+FFFD and say nothing; the rest of the body is still checked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkEveryOperation } from '../checks/operations.js';
+import { checkEveryOperation } from '../../src/suite/checks/operations.js';
 import { runChecks, startTarget, type Target } from './harness.js';
 import type { Mutation } from './mutating-proxy.js';
 

@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeProfile } from '../../src/evidence/index.js';
-import { checkPagination } from '../checks/pagination.js';
+import { checkPagination } from '../../src/suite/checks/pagination.js';
 import { runChecks, startTarget, type Target } from './harness.js';
 import type { Mutation } from './mutating-proxy.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../../src/testing/chromium.js';

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContractReport } from '../support/report.js';
+import type { ContractReport } from '../../src/suite/support/report.js';
 import { compiledMock, DEMO_KEYS, REPOSITORY, runNode } from './harness.js';
 
 /** One whole suite run against the mock (seconds; generous for a loaded machine). */

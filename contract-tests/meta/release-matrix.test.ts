@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runNode, type Ran } from './harness.js';
 import { loadContract, UNRELEASED } from '../../src/contract/index.js';
-import type { ContractReport } from '../run.js';
+import type { ContractReport } from '../../src/suite/run.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'web-data-contract.js');

@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compareWithBaseline, readBaseline } from '../support/baseline.js';
+import { compareWithBaseline, readBaseline } from '../../src/suite/support/baseline.js';
 import { redactSecrets } from '../../src/redaction.js';
-import type { Finding } from '../support/findings.js';
-import { requestsSent, runErrors, thrownFailure } from '../support/collect.js';
-import { exitOf } from '../cli.js';
+import type { Finding } from '../../src/suite/support/findings.js';
+import { requestsSent, runErrors, thrownFailure } from '../../src/suite/support/collect.js';
+import { exitOf } from '../../src/suite/cli.js';
 import { startMockServer } from '../../src/server/listen.js';
 
 const BIN = fileURLToPath(new URL('../../bin/web-data-contract.js', import.meta.url));

@@ -8,11 +8,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatFinding, type Finding } from '../support/findings.js';
-import { releaseHint, type ReleaseShapes } from '../support/release-hint.js';
-import type { ContractReport } from '../support/report.js';
-import { rollUp } from '../support/rollup.js';
-import { renderSummary, SUMMARY_LIMIT_BYTES } from '../support/summary.js';
+import { formatFinding, type Finding } from '../../src/suite/support/findings.js';
+import { releaseHint, type ReleaseShapes } from '../../src/suite/support/release-hint.js';
+import type { ContractReport } from '../../src/suite/support/report.js';
+import { rollUp } from '../../src/suite/support/rollup.js';
+import { renderSummary, SUMMARY_LIMIT_BYTES } from '../../src/suite/support/summary.js';
 
 const JSON_FILE = '/reports/contract-report.json';
 

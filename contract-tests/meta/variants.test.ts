@@ -7,19 +7,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/contract/index.js';
-import { checkBadInput } from '../checks/bad-input.js';
-import { checkDownloads } from '../checks/downloads.js';
-import { checkFilters } from '../checks/filters.js';
-import { checkHrefs } from '../checks/hrefs.js';
-import { checkNotFound } from '../checks/not-found.js';
-import { checkEveryOperation } from '../checks/operations.js';
-import { checkPagination } from '../checks/pagination.js';
-import { checkRateLimitCountdown, checkRateLimitExceeded } from '../checks/rate-limit.js';
-import { checkSorting } from '../checks/sorting.js';
-import type { Check, Scope } from '../support/context.js';
-import { formatFinding } from '../support/findings.js';
+import { checkBadInput } from '../../src/suite/checks/bad-input.js';
+import { checkDownloads } from '../../src/suite/checks/downloads.js';
+import { checkFilters } from '../../src/suite/checks/filters.js';
+import { checkHrefs } from '../../src/suite/checks/hrefs.js';
+import { checkNotFound } from '../../src/suite/checks/not-found.js';
+import { checkEveryOperation } from '../../src/suite/checks/operations.js';
+import { checkPagination } from '../../src/suite/checks/pagination.js';
+import {
+  checkRateLimitCountdown,
+  checkRateLimitExceeded,
+} from '../../src/suite/checks/rate-limit.js';
+import { checkSorting } from '../../src/suite/checks/sorting.js';
+import type { Check, Scope } from '../../src/suite/support/context.js';
+import { formatFinding } from '../../src/suite/support/findings.js';
 import { loadContract } from '../../src/contract/index.js';
-import { PAGING, listOperations, queryParameter } from '../support/records.js';
+import { PAGING, listOperations, queryParameter } from '../../src/suite/support/records.js';
 import { failures, mapField, runChecks, startTarget, type Body, type Target } from './harness.js';
 import type { Mutation, ProxiedRequest } from './mutating-proxy.js';
 

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compiledMock, DEMO_KEYS, runNode, type Ran } from './harness.js';
-import type { ContractReport } from '../run.js';
+import type { ContractReport } from '../../src/suite/run.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'web-data-contract.js');

@@ -15,9 +15,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../../src/server/listen.js';
-import { runContract, type ContractReport } from '../run.js';
-import { DEFAULTS } from '../support/options.js';
-import { SUMMARY_LIMIT_BYTES } from '../support/summary.js';
+import { runContract, type ContractReport } from '../../src/suite/run.js';
+import { DEFAULTS } from '../../src/suite/support/options.js';
+import { SUMMARY_LIMIT_BYTES } from '../../src/suite/support/summary.js';
 
 /** One whole suite run; the machine is shared. */
 const RUN_MS = 180_000;

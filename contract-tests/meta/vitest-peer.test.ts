@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/usage.js';
-import { vitestEntry } from '../cli.js';
+import { vitestEntry } from '../../src/suite/cli.js';
 
 const empty = mkdtempSync(join(tmpdir(), 'no-vitest-'));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type * as Suite from '../../contract-tests/run.js';
+import type * as Suite from '../suite/run.js';
 import type * as Proxy from '../proxy/index.js';
 import * as onDemand from './on-demand.js';
 

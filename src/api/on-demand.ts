@@ -76,7 +76,7 @@ void everyOptionNamed;
  */
 export async function runContract(options?: RunContractOptions): Promise<ContractReport> {
   refuseUnknownOptions('runContract', options, CONTRACT_OPTION_NAMES);
-  const suite = await import('../../contract-tests/run.js');
+  const suite = await import('../suite/run.js');
   return suite.runContract(options);
 }
 

@@ -29,12 +29,7 @@ export type {
   RecordEditEntry,
   RecordPutResult,
 } from './qa.js';
-export type {
-  RunContractOptions,
-  ContractReport,
-  Finding,
-  CoverageCell,
-} from '../../contract-tests/run.js';
+export type { RunContractOptions, ContractReport, Finding, CoverageCell } from '../suite/run.js';
 export type { StartProxyOptions, RunningProxy, ProxyInput } from '../proxy/index.js';
 export type { Examples, KeyPurpose } from '../server/examples.js';
 export type { Tier } from '../server/tiers.js';

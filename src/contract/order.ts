@@ -4,7 +4,7 @@
  * strings case-insensitively in code-unit order (ties by the exact code units), numbers
  * numerically, nulls (and absent values) last, anything else by its text. The document states no
  * collation (DECISIONS.md records the mock's); the suite judges a target's order more leniently
- * (contract-tests/checks/sorting.ts tries several collations and dates).
+ * (src/suite/checks/sorting.ts tries several collations and dates).
  */
 
 /** A value a record's field may hold, as far as ordering is concerned. */
