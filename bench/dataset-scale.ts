@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { generateDataset } from '../src/fixtures/generate.js';
+import { generateDataset } from '../src/dataset/generate.js';
 
 const DEFAULT_SCALES = [1, 10, 100, 1000];
 const MIB = 1024 * 1024;

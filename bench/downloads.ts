@@ -5,7 +5,7 @@
  * This is the part of a download the ZIP/PDF writers and the file cache decide; the HTTP path
  * around it is the mock's usual one. Usage: `npx tsx bench/downloads.ts [scale=1] [rounds=20]`.
  */
-import { generateDataset } from '../src/fixtures/generate.js';
+import { generateDataset } from '../src/dataset/generate.js';
 
 const [scaleArg = '1', roundsArg = '20'] = process.argv.slice(2);
 const rounds = Number(roundsArg);

@@ -9,7 +9,7 @@
  */
 import { startMockServer, type ListenOptions } from '../src/server/listen.js';
 import { searchBody, type Examples, type SearchExample } from '../src/server/examples.js';
-import type { Dataset } from '../src/fixtures/dataset.js';
+import type { Dataset } from '../src/dataset/dataset.js';
 import { serveParent } from './ipc.js';
 import { LIVE_SIZE, type MockInfo, type Size } from './scenarios.js';
 import { BENCH_KEY } from './startup.js';

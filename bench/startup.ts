@@ -1,6 +1,6 @@
 /**
  * @module bench/startup
- * Startup and shutdown of the real CLI, as a user runs it: spawn `src/cli.ts --port 0`, read the
+ * Startup and shutdown of the real CLI, as a user runs it: spawn `src/server/cli/cli.ts --port 0`, read the
  * URL from its banner, time spawn -> first answered request, read the process's peak RSS, then
  * signal it and time the exit. Used by `bench/run.ts`, by the shutdown test, and on its own:
  * `npx tsx bench/startup.ts [--scale 1000]`.
@@ -14,7 +14,7 @@ import { parseBuilds, type Build } from './builds.js';
 import { mib } from './ipc.js';
 import { median } from './stats.js';
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../src/server/cli/cli.ts', import.meta.url));
 /** The installed package's command: compiled code, no loader. */
 const BIN = fileURLToPath(new URL('../bin/web-data-mock.js', import.meta.url));
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -168,9 +168,9 @@ export function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
 export interface StartupResult {
   /** A scale factor, or `live` (the live catalogue's size). */
   scale: number | 'live';
-  /** tsx (`node --import tsx src/cli.ts`) or compiled (`bin/web-data-mock.js`); tsx when absent. */
+  /** tsx (`node --import tsx src/server/cli/cli.ts`) or compiled (`bin/web-data-mock.js`); tsx when absent. */
   build?: Build;
-  /** Spawn of `node src/cli.ts` -> first 200 on the products list (includes Node and tsx start). */
+  /** Spawn of `node src/server/cli/cli.ts` -> first 200 on the products list (includes Node and tsx start). */
   firstAnswerMs: number;
   /** Each cold start's first-answer time, when the result combines several (combineStartups). */
   firstAnswerSamplesMs?: number[];

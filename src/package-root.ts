@@ -1,6 +1,6 @@
 /**
  * @module package-root
- * Where the package's data files (spec/, fixtures/) live: the nearest directory above this module
+ * Where the package's data files (spec/, config/) live: the nearest directory above this module
  * that holds a package.json. The same module runs from src/ (tsx, in the repository) and from
  * dist/src/ (the compiled, installed package), one level deeper, so a fixed `../..` would point
  * into dist/ in one of the two; dist/ has no package.json of its own.

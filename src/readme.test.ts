@@ -24,7 +24,7 @@ import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { environmentFor } from './suite/cli.js';
-import { main } from './cli.js';
+import { main } from './server/cli/cli.js';
 import { parseProxyArgs, startProxy, type RunningProxy } from './proxy/index.js';
 import type { RunningServer } from './server/listen.js';
 

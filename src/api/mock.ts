@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { BASE_PATH } from '../contract/index.js';
 import type { Release } from '../contract/named-types.gen.js';
-import type { Scale } from '../fixtures/dataset.js';
-import type { RecordFamily } from '../fixtures/overlay.js';
+import type { Scale } from '../dataset/dataset.js';
+import type { RecordFamily } from '../dataset/overlay.js';
 import { createApp, type MockApp } from '../server/app.js';
 import { EXAMPLES_PATH, type Examples, type KeyPurpose } from '../server/examples.js';
 import { ENVIRONMENTS, type EnvironmentName } from '../server/keys.js';
@@ -37,9 +37,9 @@ export interface MockOptions {
   release?: Release;
   /** Default `'production'`; with `'both'`, staging is served under `/staging/web-data/v1`. */
   environment?: EnvironmentName | 'both';
-  /** API keys file (default: the package's fixtures/keys.json, the demo keys). */
+  /** API keys file (default: the package's config/keys.json, the demo keys). */
   keysFile?: string;
-  /** Rate-limit tiers file (default: the package's fixtures/tiers.json). */
+  /** Rate-limit tiers file (default: the package's config/tiers.json). */
   tiersFile?: string;
   /** Applied to every tier, e.g. `{ requestsPerMinute: 5, minuteWindowSeconds: 10 }`. */
   rateLimit?: Partial<Tier>;

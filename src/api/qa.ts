@@ -12,7 +12,7 @@ import type { ArmedFault } from '../state/faults.js';
 import type { JournalEntry } from '../server/middleware/request-log.js';
 import type { OperationId } from '../contract/named-types.gen.js';
 import type { operations } from '../contract/types.gen.js';
-import type { RecordEditEntry, RecordFamily } from '../fixtures/overlay.js';
+import type { RecordEditEntry, RecordFamily } from '../dataset/overlay.js';
 import type { PutResult as RecordPutResult } from '../server/qa/records-control.js';
 import type { Stub, StubAnswer } from '../state/stubs.js';
 
@@ -124,7 +124,7 @@ export type JournalRecords = JournalRecord[] & {
 };
 
 /** A family a test may edit: the dataset's collection names. */
-export type { RecordFamily, RecordEditEntry } from '../fixtures/overlay.js';
+export type { RecordFamily, RecordEditEntry } from '../dataset/overlay.js';
 
 /** What a put did: `created` false when it replaced a record; `warnings` name the inferred facts it breaks. */
 export type { PutResult as RecordPutResult } from '../server/qa/records-control.js';

@@ -338,7 +338,7 @@ describe('the installed package', () => {
     expect(existsSync(join(root, 'dist', 'src', 'index.d.ts'))).toBe(true);
     expect(existsSync(join(root, 'src'))).toBe(false);
     expect(existsSync(join(project, 'node_modules', 'tsx'))).toBe(false);
-    for (const file of ['LICENSE', 'spec/openapi.yaml', 'fixtures/keys.json', 'docs/library.md'])
+    for (const file of ['LICENSE', 'spec/openapi.yaml', 'config/keys.json', 'docs/library.md'])
       expect(existsSync(join(root, file)), file).toBe(true);
   });
 

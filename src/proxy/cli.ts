@@ -1,6 +1,6 @@
 /**
  * @module proxy/cli
- * `runProxyCli(argv, env)`: what `npm start -- --proxy ...` does, for src/cli.ts to call when it
+ * `runProxyCli(argv, env)`: what `npm start -- --proxy ...` does, for src/server/cli/cli.ts to call when it
  * sees `--proxy`: parse the flags, start the proxy, print where it listens (never the key).
  * Usage errors are `UsageError`s (src/usage.ts) for the CLI to print and exit 2 on.
  */

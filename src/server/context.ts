@@ -3,7 +3,7 @@
  * What one served environment (production or staging) needs: its base path, its dataset and the
  * indexes and caches over it. Built once at startup; immutable data, bounded caches.
  */
-import type { Collection, Dataset } from '../fixtures/dataset.js';
+import type { Collection, Dataset } from '../dataset/dataset.js';
 import type { EnvironmentName } from './keys.js';
 import { Listing } from './listing.js';
 import { Lru } from './lru.js';

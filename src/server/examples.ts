@@ -7,8 +7,8 @@
  */
 import type { Contract, Operation } from '../contract/index.js';
 import type { ProductPartSearchRequest, SearchOperator } from '../contract/named-types.gen.js';
-import type { Collection, Dataset, Scale } from '../fixtures/dataset.js';
-import { MATCH_TYPES } from '../fixtures/catalog.js';
+import type { Collection, Dataset, Scale } from '../dataset/dataset.js';
+import { MATCH_TYPES } from '../dataset/catalog.js';
 import type { EnvironmentName, KeyRecord, KeyStore } from './keys.js';
 import type { Tier } from './tiers.js';
 

@@ -1,13 +1,13 @@
 /**
  * @module keys
- * The API keys the mock accepts, read from a JSON file (`fixtures/keys.json` by default). Secrets
+ * The API keys the mock accepts, read from a JSON file (`config/keys.json` by default). Secrets
  * are kept only as SHA-256 digests and compared in constant time; nothing here logs or returns one.
  */
 import { hash, timingSafeEqual } from 'node:crypto';
 import { packagePath } from '../package-root.js';
 import { checkAgainstSchema, ConfigFileError, fileSchema, readJsonFile } from './config-file.js';
 
-export const DEFAULT_KEYS_FILE = packagePath('fixtures', 'keys.json');
+export const DEFAULT_KEYS_FILE = packagePath('config', 'keys.json');
 
 export type EnvironmentName = 'production' | 'staging';
 export const ENVIRONMENTS: readonly EnvironmentName[] = ['production', 'staging'];

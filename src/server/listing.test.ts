@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Operation, Parameter } from '../contract/index.js';
-import { createCollection } from '../fixtures/collection.js';
+import { createCollection } from '../dataset/collection.js';
 import { Listing, toListQuery, type ListQuery } from './listing.js';
 
 interface Row {

@@ -20,7 +20,7 @@ import {
   type Operation,
   type Parameter,
 } from '../contract/index.js';
-import type { Collection, FieldValue } from '../fixtures/dataset.js';
+import type { Collection, FieldValue } from '../dataset/dataset.js';
 import { Lru } from './lru.js';
 
 export type Direction = 'asc' | 'desc';

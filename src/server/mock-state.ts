@@ -14,7 +14,7 @@ import {
   type Contract,
   type Validators,
 } from '../contract/index.js';
-import { generateDataset } from '../fixtures/generate.js';
+import { generateDataset } from '../dataset/generate.js';
 import { AdjustableClock } from '../state/clock.js';
 import { basePathFor, createApiContext, type ApiContext } from './context.js';
 import type { AppEnv } from './env.js';

@@ -6,7 +6,7 @@
 import { hostname } from 'node:os';
 import type { Release } from '../contract/index.js';
 import type { RedisStoreOptions } from '../state/redis.js';
-import type { Dataset, Scale } from '../fixtures/dataset.js';
+import type { Dataset, Scale } from '../dataset/dataset.js';
 import type { FaultPlanOptions } from './qa/fault-plan.js';
 import { MAX_QA_DURATION_MS } from './qa/actions.js';
 import { DEFAULT_JOURNAL_SIZE } from '../state/journal.js';

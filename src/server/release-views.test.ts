@@ -14,7 +14,7 @@ import {
   loadContract,
   UNRELEASED,
 } from '../contract/index.js';
-import type { Collection } from '../fixtures/dataset.js';
+import type { Collection } from '../dataset/dataset.js';
 import { createApiContext, LIST_OPERATION } from './context.js';
 import { sharedDataset } from '../testing/mock-app.js';
 

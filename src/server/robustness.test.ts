@@ -12,7 +12,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Contract, Operation, Parameter, Schema, Validators } from '../contract/index.js';
-import type { Dataset } from '../fixtures/dataset.js';
+import type { Dataset } from '../dataset/dataset.js';
 import { startMockServer, type RunningServer } from './listen.js';
 import { DEFAULT_MAX_BODY_BYTES } from './options.js';
 import { DEMO, sharedDataset, testApp, validatorsFor } from '../testing/mock-app.js';

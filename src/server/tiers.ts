@@ -1,13 +1,13 @@
 /**
  * @module tiers
  * Rate-limit tiers (the source names the kinds, not the numbers: see DECISIONS.md). Read from
- * `fixtures/tiers.json` or a file given with `--tiers`; windows are in seconds so QA can shrink them.
+ * `config/tiers.json` or a file given with `--tiers`; windows are in seconds so QA can shrink them.
  */
 import { packagePath } from '../package-root.js';
 import { compileSchema } from '../contract/index.js';
 import { checkAgainstSchema, fileSchema, readJsonFile } from './config-file.js';
 
-export const DEFAULT_TIERS_FILE = packagePath('fixtures', 'tiers.json');
+export const DEFAULT_TIERS_FILE = packagePath('config', 'tiers.json');
 
 import type { Tier } from '../state/rate-limiter.js';
 

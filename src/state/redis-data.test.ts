@@ -170,7 +170,7 @@ runDescribe('Redis data is not a Redis outage', () => {
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -308,7 +308,7 @@ describe.skipIf(!canRun)('shared state on a real Redis', () => {
   }, 60_000);
 });
 
-const CLI = ['--import', 'tsx', 'src/cli.ts'];
+const CLI = ['--import', 'tsx', 'src/server/cli/cli.ts'];
 
 function runCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {

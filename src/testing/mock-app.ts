@@ -5,8 +5,8 @@
  * response goes through.
  */
 import { createValidators, loadContract, type Release } from '../contract/index.js';
-import type { Dataset } from '../fixtures/dataset.js';
-import { generateDataset } from '../fixtures/generate.js';
+import type { Dataset } from '../dataset/dataset.js';
+import { generateDataset } from '../dataset/generate.js';
 import { createApp, type MockApp } from '../server/app.js';
 import { MemoryStore } from '../state/memory.js';
 import type { AppOptions } from '../server/options.js';

@@ -9,7 +9,7 @@
  */
 import type { components } from '../../contract/types.gen.js';
 import type { InputProblem } from '../../contract/index.js';
-import type { AttributeSearchRule } from '../../fixtures/dataset.js';
+import type { AttributeSearchRule } from '../../dataset/dataset.js';
 
 type S = components['schemas'];
 export type SearchFilter = S['SearchFilter'];

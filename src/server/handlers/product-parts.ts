@@ -4,8 +4,8 @@
  */
 import type { Context } from 'hono';
 import type { components } from '../../contract/types.gen.js';
-import type { ProductPart } from '../../fixtures/dataset.js';
-import { links } from '../../fixtures/links.js';
+import type { ProductPart } from '../../dataset/dataset.js';
+import { links } from '../../dataset/links.js';
 import type { AppEnv } from '../env.js';
 import { apiError, badRequest, messages } from '../errors.js';
 import { applied, filterProblems, satisfies, type SearchFilter } from './part-search.js';

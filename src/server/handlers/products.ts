@@ -4,7 +4,7 @@
  * shape the served release's document allows (1.0.0 before release 1.3.0, 1.2.0 from it on).
  */
 import type { Operation, Schema } from '../../contract/index.js';
-import type { Product } from '../../fixtures/dataset.js';
+import type { Product } from '../../dataset/dataset.js';
 import type { ApiContext } from '../context.js';
 import {
   answerText,

@@ -4,7 +4,7 @@
  * listing module, look a record up by identifier. Bodies are serialized once and cached.
  */
 import type { Context } from 'hono';
-import type { Collection } from '../../fixtures/dataset.js';
+import type { Collection } from '../../dataset/dataset.js';
 import type { AppEnv } from '../env.js';
 import type { ApiContext } from '../context.js';
 import { apiError, badRequest, messages } from '../errors.js';

@@ -9,7 +9,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../cli.js';
+import { main } from '../cli/cli.js';
 import { startMockServer, type RunningServer } from '../listen.js';
 import { exitCodeFor } from '../../usage.js';
 import { MAX_FAILURES } from './admin-guard.js';

@@ -7,7 +7,7 @@
  * same faults.
  */
 import type { FaultAction, LatencySpec, RandomFaultSpec } from './actions.js';
-import { seededRandom } from '../../fixtures/mulberry32.js';
+import { seededRandom } from '../../dataset/mulberry32.js';
 import {
   ArmedFaultBook,
   type ArmedFault,

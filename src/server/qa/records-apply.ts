@@ -6,7 +6,7 @@
  * bodies, the family's list pages, and the search and cross-reference answers when parts or
  * products changed. Every other cached answer stays, byte for byte.
  */
-import { overlayDataset, type RecordEdit, type RecordFamily } from '../../fixtures/overlay.js';
+import { overlayDataset, type RecordEdit, type RecordFamily } from '../../dataset/overlay.js';
 import { LIST_OPERATION, listingsOf, type ApiContext } from '../context.js';
 import { withCanonicalHrefs } from './records.js';
 

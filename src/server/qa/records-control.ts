@@ -7,7 +7,7 @@
  * it).
  */
 import type { Contract, Validators } from '../../contract/index.js';
-import type { RecordEdit, RecordEditEntry, RecordFamily } from '../../fixtures/overlay.js';
+import type { RecordEdit, RecordEditEntry, RecordFamily } from '../../dataset/overlay.js';
 import type { RecordLog } from '../../state/records.js';
 import type { StateStore } from '../../state/store.js';
 import type { Step } from '../chain.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../cli.js';
+import { main } from '../cli/cli.js';
 import { EXIT_USAGE, exitCodeFor } from '../../usage.js';
 import type { RunningServer } from '../listen.js';
 import { MAX_RECORDS_FILE_BYTES } from './records-seed.js';

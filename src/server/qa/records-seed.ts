@@ -9,8 +9,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Contract, Validators } from '../../contract/index.js';
-import type { Dataset } from '../../fixtures/dataset.js';
-import { overlayDataset, type RecordEdit } from '../../fixtures/overlay.js';
+import type { Dataset } from '../../dataset/dataset.js';
+import { overlayDataset, type RecordEdit } from '../../dataset/overlay.js';
 import { ConfigFileError, parseJsonFile } from '../config-file.js';
 import { checkRecord, problemLine, recordFamilies } from './records.js';
 

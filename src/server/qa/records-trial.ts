@@ -19,7 +19,7 @@ import {
   type Schema,
   type Validators,
 } from '../../contract/index.js';
-import { overlayDataset, type RecordEdit } from '../../fixtures/overlay.js';
+import { overlayDataset, type RecordEdit } from '../../dataset/overlay.js';
 import { listingsOf, LIST_OPERATION, type ApiContext } from '../context.js';
 import { Lru } from '../lru.js';
 import {

@@ -18,9 +18,9 @@ import {
   type Violation,
 } from '../../contract/index.js';
 import { MAX_CONTROL_DEPTH, nestsDeeper } from '../../contract/judge/json.js';
-import type { Dataset } from '../../fixtures/dataset.js';
-import { canonicalPath, links } from '../../fixtures/links.js';
-import { RECORD_FAMILIES, type RecordFamily } from '../../fixtures/overlay.js';
+import type { Dataset } from '../../dataset/dataset.js';
+import { canonicalPath, links } from '../../dataset/links.js';
+import { RECORD_FAMILIES, type RecordFamily } from '../../dataset/overlay.js';
 import { LIST_OPERATION } from '../context.js';
 
 export interface RecordFamilyInfo {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileSchema, type Schema } from '../../contract/index.js';
-import { seededRandom } from '../../fixtures/mulberry32.js';
+import { seededRandom } from '../../dataset/mulberry32.js';
 import { varyBody, UNDECLARED_FIELD, type EditKind } from './edits.js';
 
 const SCHEMA: Schema = {

@@ -14,7 +14,7 @@ import {
   mediaTypeOf,
   type Contract,
 } from '../../contract/index.js';
-import { seededRandom } from '../../fixtures/mulberry32.js';
+import { seededRandom } from '../../dataset/mulberry32.js';
 import type { Step } from '../chain.js';
 import { splitUrl } from '../query-string.js';
 import { bytesResponse } from '../response.js';

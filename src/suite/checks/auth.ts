@@ -4,7 +4,7 @@
  * Authorization with a key lacking some families: 403 `{error, code: 403}` on exactly those
  * families' operations and success elsewhere. Which families the key lacks comes from
  * `CONTRACT_RESTRICTED_FAMILIES`; on the suite's own mock from the demo key's scopes in
- * fixtures/keys.json (support/demo-keys.ts); otherwise it is probed (a family is restricted when its first operation
+ * config/keys.json (support/demo-keys.ts); otherwise it is probed (a family is restricted when its first operation
  * answers 403, and then all of its operations must; a key refused nowhere is a check that could
  * not run). Given families the key reaches fail `auth.403`.
  */

@@ -5,7 +5,7 @@
  * strings, seeded so the same seed sends the same requests.
  */
 import type { Operation, Schema } from '../../contract/index.js';
-import { seededRandom } from '../../fixtures/mulberry32.js';
+import { seededRandom } from '../../dataset/mulberry32.js';
 import type { CallSpec, Probe } from './probe.js';
 import {
   fieldForPathParameter,

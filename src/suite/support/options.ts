@@ -77,7 +77,7 @@ export const DEFAULTS = {
   maxJsonDepth: 64,
   seed: 1,
   reportDir: 'reports',
-  /** The demo keys the mock ships with (fixtures/keys.json); public, printed by the README. */
+  /** The demo keys the mock ships with (config/keys.json); public, printed by the README. */
   mockApiKey: 'demo-unlimited-key',
   mockRestrictedApiKey: 'demo-no-documents-key',
   mockRateLimitApiKey: 'demo-low-tier-key',

@@ -6,8 +6,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { helpText, main } from './cli.js';
-import type { RunningServer } from './server/listen.js';
-import { UsageError } from './usage.js';
+import type { RunningServer } from '../listen.js';
+import { UsageError } from '../../usage.js';
 
 const running: RunningServer[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));

@@ -12,7 +12,7 @@
  * ready, not by the first worker that is.
  */
 import cluster from 'node:cluster';
-import { probeRedis } from './state/redis.js';
+import { probeRedis } from '../../state/redis.js';
 import { onEnd } from './process-lifetime.js';
 
 interface ReadyMessage {

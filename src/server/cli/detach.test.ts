@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const BIN = fileURLToPath(new URL('../bin/web-data-mock.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../../bin/web-data-mock.js', import.meta.url));
 const runtime = mkdtempSync(join(tmpdir(), 'detach-'));
 const env = { ...process.env, XDG_RUNTIME_DIR: runtime, NO_COLOR: '1' };
 const STEP_MS = 60_000;

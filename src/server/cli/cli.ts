@@ -5,14 +5,14 @@
  * cleanly on SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';
-import { BASE_PATH, loadContract } from './contract/index.js';
-import { ENVIRONMENTS, type EnvironmentName } from './server/keys.js';
-import { startMockServer, type RunningServer } from './server/listen.js';
-import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED } from './server/options.js';
-import { varySeedProblem } from './server/vary/step.js';
-import { TIER_FIELDS, tierOverrideProblems, type Tier } from './server/tiers.js';
-import { ActionError, parseLatency, parseRandomFaults } from './server/qa/actions.js';
-import type { FaultPlanOptions } from './server/qa/fault-plan.js';
+import { BASE_PATH, loadContract } from '../../contract/index.js';
+import { ENVIRONMENTS, type EnvironmentName } from '../keys.js';
+import { startMockServer, type RunningServer } from '../listen.js';
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED } from '../options.js';
+import { varySeedProblem } from '../vary/step.js';
+import { TIER_FIELDS, tierOverrideProblems, type Tier } from '../tiers.js';
+import { ActionError, parseLatency, parseRandomFaults } from '../qa/actions.js';
+import type { FaultPlanOptions } from '../qa/fault-plan.js';
 import {
   EXIT_USAGE,
   exitCodeFor,
@@ -22,19 +22,19 @@ import {
   REPOSITORY_COMMAND,
   UsageError,
   type NumberRange,
-} from './usage.js';
+} from '../../usage.js';
 import cluster from 'node:cluster';
 import { onEnd } from './process-lifetime.js';
 import { announce, detachCommand, isDetached, stopCommand } from './detach-command.js';
-import { readRecordsFile } from './server/qa/records-seed.js';
-import { exposedTokenProblem, MIN_EXPOSED_TOKEN_LENGTH } from './server/qa/admin-token.js';
-import { isLoopbackName, parseAllowedHost } from './net/host-guard.js';
+import { readRecordsFile } from '../qa/records-seed.js';
+import { exposedTokenProblem, MIN_EXPOSED_TOKEN_LENGTH } from '../qa/admin-token.js';
+import { isLoopbackName, parseAllowedHost } from '../../net/host-guard.js';
 import {
   DEFAULT_JOURNAL_SIZE,
   JOURNAL_SIZE_RANGE,
   MAX_JOURNAL_SIZE,
   MIN_JOURNAL_SIZE,
-} from './state/journal.js';
+} from '../../state/journal.js';
 
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {
@@ -111,12 +111,12 @@ const FLAGS = {
   keys: {
     section: 'Server',
     value: '<file>',
-    help: ['API keys file (default fixtures/keys.json)'],
+    help: ['API keys file (default config/keys.json)'],
   },
   tiers: {
     section: 'Server',
     value: '<file>',
-    help: ['rate-limit tiers file (default fixtures/tiers.json)'],
+    help: ['rate-limit tiers file (default config/tiers.json)'],
   },
   'rate-limit': {
     section: 'Server',
@@ -512,7 +512,7 @@ async function stateUrlOf(raw: string | undefined): Promise<string | undefined> 
   if (raw === undefined || raw === '' || raw === 'memory') return undefined;
   if (!/^rediss?:\/\//.test(raw)) {
     // The Redis modules (ioredis) load only when a --state flag needs them.
-    const { redactUrl } = await import('./state/redis.js');
+    const { redactUrl } = await import('../../state/redis.js');
     throw new UsageError(
       `--state must be redis://host:port/db, rediss://... or memory (got "${redactUrl(raw)}")`,
     );
@@ -583,12 +583,12 @@ export async function run(command = REPOSITORY_COMMAND): Promise<void> {
     // The proxy is its own program with its own flags; it shares only the entry point.
     const proxy = argv.some((a) => a === '--proxy' || a.startsWith('--proxy='));
     if (proxy && argv.some((a) => a === '--help' || a === '-h')) {
-      process.stdout.write((await import('./proxy/args.js')).proxyHelpFor(command));
+      process.stdout.write((await import('../../proxy/args.js')).proxyHelpFor(command));
       return;
     }
     // The proxy's modules load only when --proxy asks for them.
     const running = proxy
-      ? await (await import('./proxy/index.js')).runProxyCli(argv)
+      ? await (await import('../../proxy/index.js')).runProxyCli(argv)
       : await main(argv, process.env, command);
     if (!running) return;
     // A detached mock outlives its parent; `stop` removes its record, which ends it.
@@ -614,7 +614,7 @@ export async function run(command = REPOSITORY_COMMAND): Promise<void> {
     // the flag or file named; anything else exits 1.
     const code = exitCodeFor(error);
     // Redis away is not a mistake in the flags: one line is the whole story.
-    const { StateUnreachableError } = await import('./state/redis.js');
+    const { StateUnreachableError } = await import('../../state/redis.js');
     const hint =
       code === EXIT_USAGE && !(error instanceof StateUnreachableError) ? '\n(see --help)' : '';
     console.error(`web-data-mock: ${(error as Error).message}${hint}`);
@@ -622,5 +622,8 @@ export async function run(command = REPOSITORY_COMMAND): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/src/cli.ts'))
+if (
+  import.meta.url === `file://${process.argv[1]}` ||
+  process.argv[1]?.endsWith('/src/server/cli/cli.ts')
+)
   await run();

@@ -7,9 +7,9 @@
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { announceDetached, DETACHED_ENV, startDetached, stopDetached } from './detach.js';
-import { urlHost } from './net/listen.js';
-import type { RunningServer } from './server/listen.js';
-import { integerArgument, PORT_RANGE, UsageError } from './usage.js';
+import { urlHost } from '../../net/listen.js';
+import type { RunningServer } from '../listen.js';
+import { integerArgument, PORT_RANGE, UsageError } from '../../usage.js';
 
 /** Whether this process is the mock a `--detach` started. */
 export const isDetached = (): boolean => process.env[DETACHED_ENV] !== undefined;

@@ -28,8 +28,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { writeFileSafely } from './files/write-safe.js';
-import { UsageError } from './usage.js';
+import { writeFileSafely } from '../../files/write-safe.js';
+import { UsageError } from '../../usage.js';
 
 /** The variable that tells the started command it is the detached mock (its value: the launch's id). */
 export const DETACHED_ENV = 'WEB_DATA_MOCK_DETACHED';
