@@ -24,7 +24,7 @@ import {
 } from '../server/faults/actions.js';
 import type { Tier } from '../server/config/tiers.js';
 import { varySeedProblem } from '../server/pipeline/variation.js';
-import { journalSizeProblem } from '../state/journal.js';
+import { journalSizeProblem } from '../state/journal/journal.js';
 import { refuseUnknownOptions } from './option-names.js';
 import { qaControls, type QaControls } from './qa.js';
 

@@ -15,7 +15,7 @@ import {
   type Validators,
 } from '../contract/index.js';
 import { generateDataset } from '../dataset/generate.js';
-import { AdjustableClock } from '../state/clock.js';
+import { AdjustableClock } from '../state/clock/clock.js';
 import { basePathFor, createApiContext, type ApiContext } from './context.js';
 import type { AppEnv } from './env.js';
 import { buildExamples, type Examples } from './examples.js';
@@ -23,7 +23,7 @@ import { handlers } from './handlers/index.js';
 import { loadKeys, type KeyStore } from './config/keys.js';
 import { Journal } from './pipeline/request-log.js';
 import { resolveOptions, type AppOptions } from './options.js';
-import { RateLimiter } from '../state/rate-limiter.js';
+import { RateLimiter } from '../state/limits/rate-limiter.js';
 import { loadTiers, overrideTiers, type Tier } from './config/tiers.js';
 import { FaultPlan } from './faults/fault-plan.js';
 import { RecordControl } from './records/control.js';

@@ -6,14 +6,14 @@
  * request pays no promise for it. A shared store keeps one of these too, to answer from while its
  * server is away.
  */
-import type { AdjustableClock } from './clock.js';
-import type { Journal } from './journal.js';
-import type { ArmedFaultBook, FaultAction, FaultMatch, RequestFacts } from './faults.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { AdjustableClock } from './clock/clock.js';
+import type { Journal } from './journal/journal.js';
+import type { ArmedFaultBook, FaultAction, FaultMatch, RequestFacts } from './faults/faults.js';
+import type { RateLimiter } from './limits/rate-limiter.js';
 import type { Admission, JournalEntry, StateStore } from './store.js';
-import type { MatchFacts } from './match.js';
-import { StubBook, type Stub } from './stubs.js';
-import { MemoryRecordLog, type RecordLog } from './records.js';
+import type { MatchFacts } from './stubs/match.js';
+import { StubBook, type Stub } from './stubs/stubs.js';
+import { MemoryRecordLog, type RecordLog } from './records/records.js';
 
 export class MemoryStore implements StateStore {
   /** Nothing but this process writes its state: nothing to repair. */

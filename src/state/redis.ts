@@ -19,13 +19,13 @@
  * and logged once, and the instance stays on shared state. What reaches a client (the rate-limit
  * headers, `retry_after`) is a non-negative integer whatever Redis holds.
  */
-import { matches, type MatchFacts } from './match.js';
-import { MAX_STUBS, StubLimitError, type Stub } from './stubs.js';
-import * as stubLua from './redis-stub-scripts.js';
-import { readJournalEntry, SHAPE_READERS, type EntryReaders } from './entry-readers.js';
+import { matches, type MatchFacts } from './stubs/match.js';
+import { MAX_STUBS, StubLimitError, type Stub } from './stubs/stubs.js';
+import * as stubLua from './stubs/scripts.js';
+import { readJournalEntry, SHAPE_READERS, type EntryReaders } from './shared/entry-readers.js';
 import type { Redis } from 'ioredis';
-import { openRedis, probeRedis as probeConnection, redactUrl } from './redis-connection.js';
-import type { AdjustableClock } from './clock.js';
+import { openRedis, probeRedis as probeConnection, redactUrl } from './shared/connection.js';
+import type { AdjustableClock } from './clock/clock.js';
 import type { JournalEntry } from './store.js';
 import {
   ActionError,
@@ -37,15 +37,15 @@ import {
   type FaultAction,
   type FaultMatch,
   type RequestFacts,
-} from './faults.js';
-import type { LimitKind } from './rate-limiter.js';
-import type { Tier } from './rate-limiter.js';
+} from './faults/faults.js';
+import type { LimitKind } from './limits/rate-limiter.js';
+import type { Tier } from './limits/rate-limiter.js';
 import type { MemoryStore } from './memory.js';
-import * as lua from './redis-scripts.js';
-import { readReply, TurnQueue, type Turn, type WaitingAdmit } from './redis-batch.js';
-import { RedisRecordLog } from './redis-records.js';
-import { keysOf, turnKeys, type KeyKind } from './redis-keys.js';
-import type { RecordLog } from './records.js';
+import * as lua from './shared/scripts.js';
+import { readReply, TurnQueue, type Turn, type WaitingAdmit } from './shared/turn.js';
+import { RedisRecordLog } from './records/redis.js';
+import { keysOf, turnKeys, type KeyKind } from './shared/keys.js';
+import type { RecordLog } from './records/records.js';
 import {
   journalLine,
   StoreUnavailableError,
@@ -76,7 +76,7 @@ export interface RedisStoreOptions {
 export const probeRedis = (url: string) =>
   probeConnection(url, REDIS_STORE_DEFAULTS.commandTimeoutMs);
 
-export { redactUrl, StateUnreachableError } from './redis-connection.js';
+export { redactUrl, StateUnreachableError } from './shared/connection.js';
 
 /** What an untimed stub has left in Redis (the take script counts down; nobody sends this many). */
 const UNTIMED = 2 ** 50;

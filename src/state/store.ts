@@ -9,11 +9,11 @@
  * What a request needs on its way (admit, take an armed fault) may answer synchronously, so the
  * in-memory store costs the hot path no promise; what only the admin endpoints need is async.
  */
-import type { ArmedFault, FaultAction, FaultMatch, RequestFacts } from './faults.js';
-import type { LimitKind, LimitSnapshot } from './rate-limiter.js';
-import type { MatchFacts } from './match.js';
-import type { Stub } from './stubs.js';
-import type { RecordLog } from './records.js';
+import type { ArmedFault, FaultAction, FaultMatch, RequestFacts } from './faults/faults.js';
+import type { LimitKind, LimitSnapshot } from './limits/rate-limiter.js';
+import type { MatchFacts } from './stubs/match.js';
+import type { Stub } from './stubs/stubs.js';
+import type { RecordLog } from './records/records.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../listen.js';
 import { call, DEMO, sharedDataset, testApp, memoryParts } from '../../testing/mock-app.js';
 import { parseLatency } from '../faults/actions.js';
-import { ManualSleep } from '../../state/clock.js';
+import { ManualSleep } from '../../state/clock/clock.js';
 
 const running: RunningServer[] = [];
 afterAll(async () => {

@@ -5,8 +5,8 @@
  * `POST /__mock/faults`'s, so what Redis holds is held to the same rules as what the admin API
  * takes. Another writer on the same Redis cannot make the double answer what the API would refuse.
  */
-import type { EntryReaders, KeptFault } from '../../state/entry-readers.js';
-import type { Stub } from '../../state/stubs.js';
+import type { EntryReaders, KeptFault } from '../../state/shared/entry-readers.js';
+import type { Stub } from '../../state/stubs/stubs.js';
 import { readArmRequest } from '../faults/arm-request.js';
 import { readStubRequest, type StubContext } from '../stubs/stub-request.js';
 

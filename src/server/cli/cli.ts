@@ -34,7 +34,7 @@ import {
   JOURNAL_SIZE_RANGE,
   MAX_JOURNAL_SIZE,
   MIN_JOURNAL_SIZE,
-} from '../../state/journal.js';
+} from '../../state/journal/journal.js';
 
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {

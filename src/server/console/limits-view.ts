@@ -7,7 +7,7 @@
  * say when a window opened (a shared Redis store) gives counts only: resets and Retry-After null.
  */
 import type { KeyRecord } from '../config/keys.js';
-import { nextRefusal, type LimitWindows, type Tier } from '../../state/rate-limiter.js';
+import { nextRefusal, type LimitWindows, type Tier } from '../../state/limits/rate-limiter.js';
 import type { LimitUsage } from '../../state/store.js';
 
 const MS = 1000;

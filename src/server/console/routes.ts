@@ -9,8 +9,8 @@
  */
 import type { Context, Env, Hono } from 'hono';
 import type { Contract, Validators } from '../../contract/index.js';
-import type { AdjustableClock } from '../../state/clock.js';
-import type { Tier } from '../../state/rate-limiter.js';
+import type { AdjustableClock } from '../../state/clock/clock.js';
+import type { Tier } from '../../state/limits/rate-limiter.js';
 import type { StateStore } from '../../state/store.js';
 import { apiError, badRequest } from '../errors.js';
 import type { KeyStore } from '../config/keys.js';

@@ -17,8 +17,8 @@ export const MAX_DELAY_MS = MAX_QA_DURATION_MS;
 /** Largest `Retry-After` a forced 429 may announce (one day). */
 export const MAX_RETRY_AFTER_SECONDS = 86_400;
 
-export type { FaultAction } from '../../state/faults.js';
-import type { FaultAction } from '../../state/faults.js';
+export type { FaultAction } from '../../state/faults/faults.js';
+import type { FaultAction } from '../../state/faults/faults.js';
 
 export const SLOW_TICK_MS = 50;
 
@@ -35,8 +35,8 @@ export interface BodyShape {
 }
 
 // The state layer checks faults as it stores them, with the same error.
-export { ActionError } from '../../state/faults.js';
-import { ActionError } from '../../state/faults.js';
+export { ActionError } from '../../state/faults/faults.js';
+import { ActionError } from '../../state/faults/faults.js';
 
 /**
  * A whole number from `min` to `max`: a JSON number, or text of decimal digits only (`Number()`

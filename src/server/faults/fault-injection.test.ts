@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { call, DEMO, TEST_ORIGIN, testApp, validatorsFor } from '../../testing/mock-app.js';
-import { ManualSleep } from '../../state/clock.js';
+import { ManualSleep } from '../../state/clock/clock.js';
 import { FaultPlan } from './fault-plan.js';
 import { parsePrefer, parseRandomFaults, PREFER_RULE, SLOW_TICK_MS } from './actions.js';
 

@@ -22,9 +22,9 @@ import {
   type FaultAction,
 } from './actions.js';
 import type { FaultPlan } from './fault-plan.js';
-import type { RequestFacts } from '../../state/faults.js';
+import type { RequestFacts } from '../../state/faults/faults.js';
 import type { JournalFault, StateStore } from '../../state/store.js';
-import { systemSleep, type Sleep } from '../../state/clock.js';
+import { systemSleep, type Sleep } from '../../state/clock/clock.js';
 import { forcedError } from './forced-response.js';
 import { matchFactsOf } from '../stubs/request-facts.js';
 

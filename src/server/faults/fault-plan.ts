@@ -13,7 +13,7 @@ import {
   type ArmedFault,
   type FaultMatch,
   type RequestFacts,
-} from '../../state/faults.js';
+} from '../../state/faults/faults.js';
 
 export interface FaultPlanOptions {
   seed: number;

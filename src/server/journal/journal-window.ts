@@ -3,7 +3,7 @@
  * The whole journal as the admin endpoints read it, with its window: how many requests it keeps
  * and how many earlier ones it no longer keeps, so a listing and a verdict can say so.
  */
-import { windowNote, type JournalWindow } from '../../state/journal.js';
+import { windowNote, type JournalWindow } from '../../state/journal/journal.js';
 import type { JournalLine, StateStore } from '../../state/store.js';
 
 export interface JournalRead {

@@ -12,8 +12,8 @@ import {
   type MatchDifference,
   type MatchFacts,
   type RequestMatch,
-} from '../../state/match.js';
-import { windowNote, type JournalWindow } from '../../state/journal.js';
+} from '../../state/stubs/match.js';
+import { windowNote, type JournalWindow } from '../../state/journal/journal.js';
 import type { JournalLine } from '../../state/store.js';
 import { showControls } from '../../text/markdown.js';
 

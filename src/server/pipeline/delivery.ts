@@ -17,7 +17,7 @@ import type { AppEnv } from '../env.js';
 import { CLIENT_CLOSED_REQUEST } from '../errors.js';
 import { declaredLength, knownBody } from '../response.js';
 import { SLOW_TICK_MS, type BodyShape } from '../faults/actions.js';
-import { systemSleep, type Sleep } from '../../state/clock.js';
+import { systemSleep, type Sleep } from '../../state/clock/clock.js';
 
 /** A body larger than this is written chunk by chunk (smaller ones go to the socket in one write). */
 export const DELIVERY_CHUNK_BYTES = 64 * 1024;

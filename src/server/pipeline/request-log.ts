@@ -15,7 +15,7 @@ import { redactQueryKeys } from '../journal/query-keys.js';
 import { requestRecorder } from '../journal/request-record.js';
 import { secretBlanker } from '../journal/secret-blanking.js';
 import { ADMIN_PREFIX } from '../admin/admin-prefix.js';
-import { Journal } from '../../state/journal.js';
+import { Journal } from '../../state/journal/journal.js';
 import type { JournalEntry, StateStore } from '../../state/store.js';
 
 export type { JournalEntry };

@@ -8,7 +8,7 @@
  */
 import type { Contract, Validators } from '../../contract/index.js';
 import type { RecordEdit, RecordEditEntry, RecordFamily } from '../../state/records/overlay.js';
-import type { RecordLog } from '../../state/records.js';
+import type { RecordLog } from '../../state/records/records.js';
 import type { StateStore } from '../../state/store.js';
 import type { Step } from '../pipeline/chain.js';
 import type { ApiContext } from '../context.js';

@@ -9,7 +9,7 @@
 import { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { pathParametersOf, type Operation, type Validators } from '../../contract/index.js';
-import type { RequestMatch } from '../../state/match.js';
+import type { RequestMatch } from '../../state/stubs/match.js';
 import type { ApiContext } from '../context.js';
 import type { AppEnv } from '../env.js';
 import type { OperationExample } from '../examples.js';

@@ -9,7 +9,7 @@
  */
 import type { Context, Next } from 'hono';
 import type { StateStore } from '../../state/store.js';
-import type { Stub } from '../../state/stubs.js';
+import type { Stub } from '../../state/stubs/stubs.js';
 import type { Step } from '../pipeline/chain.js';
 import type { AppEnv } from '../env.js';
 import { jsonResponse } from '../response.js';

@@ -5,9 +5,9 @@
  * the other reach the first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer, type RunningServer } from '../server/listen.js';
-import { ADMIN_TOKEN_HEADER } from '../server/admin/admin.js';
-import { redisAvailable, TestRedis } from '../testing/redis-server.js';
+import { startMockServer, type RunningServer } from '../../server/listen.js';
+import { ADMIN_TOKEN_HEADER } from '../../server/admin/admin.js';
+import { redisAvailable, TestRedis } from '../../testing/redis-server.js';
 
 const TOKEN = 'fleet-records-token';
 const KEY = 'demo-production-key';

@@ -9,15 +9,15 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdjustableClock } from './clock.js';
-import { ArmedFaultBook } from './faults.js';
-import { Journal } from './journal.js';
-import { MemoryStore } from './memory.js';
-import { RateLimiter, type Tier } from './rate-limiter.js';
-import { MAX_TURN_ITEMS } from './redis-batch.js';
-import { RedisStore } from './redis.js';
-import type { Admission, JournalEntry } from './store.js';
-import { redisAvailable, TestRedis } from '../testing/redis-server.js';
+import { AdjustableClock } from '../clock/clock.js';
+import { ArmedFaultBook } from '../faults/faults.js';
+import { Journal } from '../journal/journal.js';
+import { MemoryStore } from '../memory.js';
+import { RateLimiter, type Tier } from '../limits/rate-limiter.js';
+import { MAX_TURN_ITEMS } from './turn.js';
+import { RedisStore } from '../redis.js';
+import type { Admission, JournalEntry } from '../store.js';
+import { redisAvailable, TestRedis } from '../../testing/redis-server.js';
 
 const LIMIT = 7;
 const TIER: Tier = {

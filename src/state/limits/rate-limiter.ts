@@ -5,7 +5,7 @@
  * driven by an injected clock. State exists only for configured keys (unknown keys are refused
  * before they reach here), so memory is bounded by the keys file, whatever clients send.
  */
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock/clock.js';
 
 export interface Tier {
   requestsPerMinute: number;

@@ -5,7 +5,7 @@
  * reconnection with back-off while serving; commands fail at once instead of queueing while
  * Redis is away, and each is bounded by a short timeout.
  */
-import { UsageError } from '../usage.js';
+import { UsageError } from '../../usage.js';
 import { Redis, type RedisOptions } from 'ioredis';
 
 /** Query parameters that carry a credential (ioredis reads `?password=` as the password). */

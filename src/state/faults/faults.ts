@@ -6,7 +6,7 @@
  * declares it). The seeded random policy is the server's (server/qa/fault-plan.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { matches, type MatchFacts, type RequestMatch } from './match.js';
+import { matches, type MatchFacts, type RequestMatch } from '../stubs/match.js';
 
 export interface FaultAction {
   /** Answer with this documented status and its documented body. */

@@ -10,7 +10,7 @@
  * (id -> operationId), version; ARGV[1] the prefix of the per-operation sets (`<prefix>stubs:op:`).
  * The version key never expires, so it never goes back to a number an instance cached.
  */
-import { REPAIR } from './redis-scripts.js';
+import { REPAIR } from '../shared/scripts.js';
 
 const OWN_AND_DROP = `${REPAIR}
 own(KEYS[1], 'zset')

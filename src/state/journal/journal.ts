@@ -5,7 +5,7 @@
  * it no longer sees). The memory store keeps one; a shared store keeps one too, to answer from
  * while its server is away.
  */
-import { journalLine, type JournalEntry, type JournalLine } from './store.js';
+import { journalLine, type JournalEntry, type JournalLine } from '../store.js';
 
 /** Entries kept unless told otherwise (`--journal-size`, `journal: { size }`). */
 export const DEFAULT_JOURNAL_SIZE = 500;

@@ -6,8 +6,8 @@
  * may not import, so the server hands them to the store once it has built them. An entry a reader
  * refuses is skipped and counted as repaired spoiled data: never an outage, a fallback or a 500.
  */
-import type { EntryReaders, JournalEntry, KeptFault } from './store.js';
-import type { Stub } from './stubs.js';
+import type { EntryReaders, JournalEntry, KeptFault } from '../store.js';
+import type { Stub } from '../stubs/stubs.js';
 
 export type { EntryReaders, KeptFault };
 

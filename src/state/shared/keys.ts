@@ -3,7 +3,7 @@
  * Every key the Redis store writes, under one prefix, and what each must hold (spoiled data is
  * a key of another type: repaired, see redis.ts).
  */
-import { recordKeys } from './redis-records.js';
+import { recordKeys } from '../records/redis.js';
 
 /** What a key under the prefix must hold; `integer` is a string holding one. */
 export type KeyKind = 'hash' | 'zset' | 'list' | 'integer';

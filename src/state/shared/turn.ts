@@ -7,8 +7,8 @@
  * Redis runs the ops one after the other in arrival order, so each admit is answered exactly as
  * it would have been alone; a turn is bounded (MAX_TURN_ITEMS), a fuller one goes out at once.
  */
-import type { Tier } from './rate-limiter.js';
-import type { JournalEntry } from './store.js';
+import type { Tier } from '../limits/rate-limiter.js';
+import type { JournalEntry } from '../store.js';
 
 /** Most admits, releases and journal entries one call carries (Lua's unpack and the reply stay small). */
 export const MAX_TURN_ITEMS = 256;
