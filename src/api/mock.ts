@@ -315,7 +315,7 @@ export async function createMockApp(given: MockAppOptions = {}): Promise<MockApp
     ...(await handleOf(app, origin, options.adminToken)),
     fetch: async (request) => app.fetch(request),
     close: async () => {
-      await Promise.all([app.state.store.close(), app.state.records.close()]);
+      await Promise.all([app.state.stores.close(), app.state.records.close()]);
     },
   };
 }

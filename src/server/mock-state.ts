@@ -28,8 +28,8 @@ import { loadTiers, overrideTiers, type Tier } from './config/tiers.js';
 import { FaultPlan } from './faults/fault-plan.js';
 import { RecordControl } from './records/control.js';
 import { withStartRecords } from './records/seed.js';
-import { MemoryStore } from '../state/memory.js';
-import type { StateStore } from '../state/store.js';
+import { MemoryStores } from '../state/memory.js';
+import type { Stores } from '../state/stores.js';
 
 /** What the app is made of, for the CLI banner, admin endpoints and tests. */
 export interface MockState {
@@ -42,10 +42,11 @@ export interface MockState {
   /** The seeded random faults and latency (`--faults`, `--latency`); armed faults live in the store. */
   faults: FaultPlan;
   /**
-   * The one place the mutable state lives (rate-limit windows, armed faults, stubs, the journal,
-   * the clock offset): this process's memory, or Redis shared by a fleet (src/state/).
+   * The one place the mutable state lives, one store per concern (rate-limit windows, armed
+   * faults, stubs, the journal, the clock offset, the record edits): this process's memory, or
+   * Redis shared by a fleet (src/state/).
    */
-  store: StateStore;
+  stores: Stores;
   apis: ApiContext[];
   /** The record edits of the tests (records/control.ts). */
   records: RecordControl;
@@ -83,10 +84,10 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
   const limiter = new RateLimiter(tiers, clock);
   const journal = new Journal(options.journalSize);
   const faults = new FaultPlan(options.faults);
-  const local = new MemoryStore({ limiter, plan: faults.book, journal, clock });
+  const local = new MemoryStores({ limiter, journal, clock });
   // Before the store: a recordings folder that cannot be read must not leave a Redis connection open.
   const replay = await replayFor(options);
-  const store = await storeFor(options, { local, tiers, clock });
+  const stores = await storesFor(options, { local, tiers, clock });
   const apis = options.environments.map((environment) => {
     const basePath = basePathFor(environment, options.environments);
     const dataset =
@@ -101,7 +102,7 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
       : dataset;
     return createApiContext(environment, basePath, seed, contract);
   });
-  const records = RecordControl.create(store, { contract, validators, apis });
+  const records = RecordControl.create(stores.records, { contract, validators, apis });
   const examples = buildExamples({
     contract,
     api: apis[0],
@@ -118,7 +119,7 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
     keys,
     clock,
     faults,
-    store,
+    stores,
     apis,
     records,
     keyNamesByPurpose: new Map(
@@ -131,13 +132,13 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
 }
 
 /** Memory, or Redis (ioredis loads only then) when `stateUrl` is set. */
-async function storeFor(
+async function storesFor(
   options: AppOptions,
-  shared: { local: MemoryStore; tiers: Map<string, Tier>; clock: AdjustableClock },
-): Promise<StateStore> {
+  shared: { local: MemoryStores; tiers: Map<string, Tier>; clock: AdjustableClock },
+): Promise<Stores> {
   if (!options.stateUrl) return shared.local;
-  const { RedisStore } = await import('../state/redis.js');
-  return RedisStore.connect(options.stateUrl, shared, {
+  const { RedisStores } = await import('../state/redis.js');
+  return RedisStores.connect(options.stateUrl, shared, {
     ...options.stateOptions,
     instanceId: options.instanceId,
   });

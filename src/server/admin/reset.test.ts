@@ -52,7 +52,7 @@ describe('reset', () => {
       token: 'qa',
       state: app.state,
       plan: app.state.faults,
-      store: app.state.store,
+      store: app.state.stores,
       records: app.state.records,
       resetHooks: [() => void (cleared += 1)],
     });

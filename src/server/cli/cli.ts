@@ -549,7 +549,7 @@ function bannerOf(running: RunningServer, ms: number): string {
     ...state.apis.map((api) => `  ${api.environment.padEnd(10)} ${running.origin}${api.basePath}`),
     `  docs       ${running.origin}/docs  (document: ${running.origin}/openapi.yaml)`,
     boundLine(running),
-    `  state      ${state.store.description} (instance ${state.options.instanceId})`,
+    `  state      ${state.stores.description} (instance ${state.options.instanceId})`,
     state.options.adminToken ? `  controls   ${running.origin}/__mock/ (admin token required)` : '',
     '',
     'Demo keys (send as the x-api-key header):',

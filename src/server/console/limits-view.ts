@@ -8,7 +8,7 @@
  */
 import type { KeyRecord } from '../config/keys.js';
 import { nextRefusal, type LimitWindows, type Tier } from '../../state/limits/rate-limiter.js';
-import type { LimitUsage } from '../../state/store.js';
+import type { LimitUsage } from '../../state/limits/store.js';
 
 const MS = 1000;
 

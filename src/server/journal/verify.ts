@@ -14,7 +14,7 @@ import {
   type RequestMatch,
 } from '../../state/stubs/match.js';
 import { windowNote, type JournalWindow } from '../../state/journal/journal.js';
-import type { JournalLine } from '../../state/store.js';
+import type { JournalLine } from '../../state/journal/store.js';
 import { showControls } from '../../text/markdown.js';
 
 /** How many matching requests a verification expects: exactly, at least or at most. */

@@ -35,10 +35,10 @@ export function mountOperations(
   { state, replay }: MockParts,
   isSecret: (value: string) => boolean,
 ): void {
-  const { options, contract, validators, keys, clock, faults, store, apis, records } = state;
+  const { options, contract, validators, keys, clock, faults, stores, apis, records } = state;
   const qa = faultInjection({
     plan: faults,
-    store,
+    store: stores.faults,
     validators,
     maxDurationMs: options.maxQaDurationMs,
     sleep: options.sleep,
@@ -51,7 +51,7 @@ export function mountOperations(
     // Varies every answer the steps below build, as the document allows; absent when off.
     ...(options.vary ? [variation({ ...options.vary, contract })] : []),
     auth({ keys, clock }),
-    rateLimit({ store }),
+    rateLimit({ store: stores.limits }),
     // QA controls act only on authenticated, admitted requests: a Prefer header here ...
     qa.asked,
   ];
@@ -62,7 +62,7 @@ export function mountOperations(
     // Every answer sees the record edits made so far, on this instance or another.
     recordSync(records),
     // A stub answers before recorded replies and the dataset.
-    stubs({ store, validators }),
+    stubs({ store: stores.stubs, validators }),
     // Recorded live responses (behind auth and limits, like everything the mock serves).
     ...(replay ? [replay] : []),
     dispatch,

@@ -1,11 +1,11 @@
 /**
- * @module state/journal
+ * @module state/journal/journal
  * The request journal of one process: the last `capacity` API requests, oldest dropped first,
  * and how many were dropped since it was last cleared (a verdict over the journal must know what
  * it no longer sees). The memory store keeps one; a shared store keeps one too, to answer from
  * while its server is away.
  */
-import { journalLine, type JournalEntry, type JournalLine } from '../store.js';
+import { journalLine, type JournalEntry, type JournalLine } from './store.js';
 
 /** Entries kept unless told otherwise (`--journal-size`, `journal: { size }`). */
 export const DEFAULT_JOURNAL_SIZE = 500;

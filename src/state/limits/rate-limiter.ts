@@ -1,5 +1,5 @@
 /**
- * @module rate-limiter
+ * @module state/limits/rate-limiter
  * Per-key limits of the four kinds the source names: requests per minute, requests per hour,
  * concurrent connections and data transfer. Fixed windows that open at a key's first request,
  * driven by an injected clock. State exists only for configured keys (unknown keys are refused

@@ -1,5 +1,5 @@
 /**
- * @module state/records
+ * @module state/records/records
  * The record edits of the tests (state/records/overlay.ts's `RecordEdit`: plain JSON), kept as an
  * ordered log with a version that changes whenever the log does. Every instance folds the same
  * log over the same seed, so a fleet answers alike; an instance compares versions per request

@@ -1,5 +1,5 @@
 /**
- * @module redis-records.test
+ * @module state/records/redis.test
  * Record edits across a fleet: two mocks on real sockets sharing one real Redis. A record put
  * through one instance's admin API is served by the other at once; a removal and a reset through
  * the other reach the first.

@@ -1,5 +1,5 @@
 /**
- * @module state/redis-connection
+ * @module state/shared/connection
  * Opening the Redis connection of the shared store: the URL checked and never printed with its
  * password, one bounded attempt at start (a failure is a usage error naming the URL), then
  * reconnection with back-off while serving; commands fail at once instead of queueing while
@@ -71,7 +71,7 @@ export async function openRedis(
     commandTimeout: options.commandTimeoutMs,
     connectTimeout: Math.max(1000, options.commandTimeoutMs * 4),
     // No auto-pipelining: the store already sends one call per turn of the event loop
-    // (redis-batch.ts), and ioredis would build a pipeline object around each.
+    // (shared/turn.ts), and ioredis would build a pipeline object around each.
     enableAutoPipelining: false,
     retryStrategy: (times) =>
       started ? Math.min(options.reconnectMaxMs, 50 * 2 ** Math.min(times, 16)) : null,

@@ -1,5 +1,5 @@
 /**
- * @module state/redis-stub-scripts
+ * @module state/stubs/scripts
  * The stubs' scripts: stubs are kept as the armed faults are (order, JSON, counts left) plus an
  * index by operation (a sorted set of ids per operationId, and each id's operationId) and a
  * version that every add, removal and last take bumps. An instance reads only the stubs of the
