@@ -3,7 +3,7 @@
  * What QA can make one request suffer, whichever way it was asked for (a `Prefer` header, an
  * armed fault, a seeded random fault, global latency), and the parsing of their text forms.
  */
-import { decimalInteger } from '../../usage.js';
+import { decimalInteger } from '../../decimal.js';
 
 /**
  * The longest a response may be held up by QA controls, all together: its delay (`Prefer: delay`,
