@@ -14,9 +14,9 @@ import { chain, type Step } from './chain.js';
 import type { ApiContext } from '../context.js';
 import type { AppEnv } from '../env.js';
 import { apiError, ClientGoneError, CLIENT_CLOSED_REQUEST, messages } from '../errors.js';
-import { handlers } from '../handlers/index.js';
 import { auth } from './auth.js';
 import { delivery } from './delivery.js';
+import { dispatch } from './dispatch.js';
 import { rateLimit } from './rate-limit.js';
 import { bodyReader } from './read-body.js';
 import { responseCheck } from './response-check.js';
@@ -153,5 +153,3 @@ function bindOperation(api: ApiContext, pick: (method: string) => Operation): St
     return next();
   };
 }
-
-const dispatch: Step = (c) => handlers[c.get('operation').operationId](c);
