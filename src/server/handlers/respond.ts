@@ -12,7 +12,7 @@ import type { Operation, ParsedInput } from '../../contract/index.js';
 import type { Collection } from '../../dataset/dataset.js';
 import type { ApiContext } from '../context.js';
 import { apiError, badRequest, messages } from '../errors.js';
-import { toListQuery, type Listing } from '../listing.js';
+import { toListQuery, type Listing } from './listing.js';
 
 /** What a handler reads of a request: the validated path and query, and a POST's validated body. */
 export interface HandlerInput extends ParsedInput {
