@@ -20,6 +20,7 @@ import { basePathFor, createApiContext, type ApiContext } from './context.js';
 import type { AppEnv } from './env.js';
 import { buildExamples, type Examples } from './examples.js';
 import { handlers } from './handlers/index.js';
+import { successHeaders } from './pipeline/dispatch.js';
 import { loadKeys, type KeyStore } from './config/keys.js';
 import { Journal } from './pipeline/request-log.js';
 import { resolveOptions, type AppOptions } from './options.js';
@@ -149,7 +150,7 @@ async function replayFor(options: AppOptions): Promise<MiddlewareHandler<AppEnv>
   const { createReplayMiddleware } = await import('../recordings/index.js');
   return createReplayMiddleware<AppEnv>(options.replayDir, {
     // The mock's own counters for this key, never the live ones recorded.
-    headers: (c) => c.get('rateLimitHeaders'),
+    headers: successHeaders,
     // The body reader has read the body before the replay step (so have the stubs and faults).
     bodyRead: (c) => {
       const text = c.get('bodyText');

@@ -164,4 +164,18 @@ describe('seeded faults through the app', () => {
     expect(first).toContain(500);
     expect(first).toContain(200);
   });
+
+  it('draws nothing from the plan for a request a Prefer header governed', async () => {
+    const statuses = async (preferFirst: boolean) => {
+      const app = await testApp({ faults: { seed: 3, random: parseRandomFaults('error=0.3') } });
+      if (preferFirst)
+        expect(
+          (await call(app, '/packages?limit=1', { headers: { prefer: 'code=200' } })).status,
+        ).toBe(200);
+      const out: number[] = [];
+      for (let i = 0; i < 20; i++) out.push((await call(app, '/packages?limit=1')).status);
+      return out;
+    };
+    expect(await statuses(true)).toEqual(await statuses(false));
+  });
 });

@@ -28,11 +28,18 @@ import { systemSleep, type Sleep } from '../../state/clock/clock.js';
 import { forcedError } from './forced-response.js';
 import { matchFactsOf } from '../stubs/request-facts.js';
 
-function preferOf(c: Context<AppEnv>): FaultAction | undefined {
+/** What a `Prefer` header asks for, read once per request (by the `asked` step), with its text. */
+interface Asked {
+  header: string;
+  action: FaultAction;
+}
+
+function preferOf(c: Context<AppEnv>): Asked | undefined {
   const header = c.req.header('prefer');
   if (!header) return undefined;
   try {
-    return parsePrefer(header);
+    const action = parsePrefer(header);
+    return action && { header, action };
   } catch (error) {
     if (!(error instanceof ActionError)) throw error;
     throw badRequest([
@@ -57,11 +64,12 @@ export function faultInjection(options: {
   async function applyAction(
     c: Context<AppEnv>,
     next: Next,
-    prefer: FaultAction | undefined,
+    asked: Asked | undefined,
   ): Promise<void> {
     const started = performance.now();
     const op = c.get('operation');
     const declares = (status: number) => validators.responseFor(op, status) !== undefined;
+    const prefer = asked?.action;
     if (prefer?.status !== undefined && !declares(prefer.status)) {
       throw badRequest([
         {
@@ -69,7 +77,7 @@ export function faultInjection(options: {
           name: 'prefer',
           rule: `declared statuses of ${op.operationId}: ${[...op.responses.keys()].join(', ')}`,
           message: `code=${prefer.status} is not a status this operation declares`,
-          received: c.req.header('prefer'),
+          received: asked!.header,
         },
       ]);
     }
@@ -104,13 +112,16 @@ export function faultInjection(options: {
   return {
     /** Before the input is checked: a `Prefer` header governs the request alone, whatever its input. */
     asked: function applyPrefer(c: Context<AppEnv>, next: Next) {
-      const prefer = preferOf(c);
-      return prefer ? applyAction(c, next, prefer) : next();
+      const asked = preferOf(c);
+      return asked ? applyAction(c, next, asked) : next();
     } satisfies Step,
-    /** After the input is checked: a fault's match compares the parsed path, query and body. */
+    /**
+     * After the input is checked: a fault's match compares the parsed path, query and body. A
+     * request whose `Prefer` governed it (the `asked` step marked it) draws nothing from the plan.
+     */
     planned: function applyPlan(c: Context<AppEnv>, next: Next) {
       // The common case, answered without looking further (and without an async turn): nothing planned.
-      if ((!plan.draws && !store.mayHaveArmed()) || preferOf(c)) return next();
+      if ((!plan.draws && !store.mayHaveArmed()) || c.get('fault')?.by === 'prefer') return next();
       return applyAction(c, next, undefined);
     } satisfies Step,
   };

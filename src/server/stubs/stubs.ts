@@ -11,6 +11,7 @@ import type { Context, Next } from 'hono';
 import type { StubsStore } from '../../state/stubs/store.js';
 import type { Stub } from '../../state/stubs/stubs.js';
 import type { Step } from '../pipeline/chain.js';
+import { headersOut, respond } from '../pipeline/dispatch.js';
 import type { AppEnv } from '../env.js';
 import { jsonResponse } from '../response.js';
 import type { Validators } from '../../contract/index.js';
@@ -114,8 +115,6 @@ export function stubs(options: {
       });
       return next();
     }
-    const ok = status >= 200 && status < 300;
-    const all = { ...(ok ? c.get('rateLimitHeaders') : {}), ...headers };
     if (!stub.unchecked) {
       // Judged again on this request: its identifiers, its page, the rate-limit headers it goes out with.
       const refusals = refusalsHere(
@@ -123,7 +122,7 @@ export function stubs(options: {
         validators,
         status,
         body,
-        { 'content-type': JSON_TYPE, ...all },
+        { 'content-type': JSON_TYPE, ...headersOut(c, status, headers) },
         headers,
       );
       if (refusals.length > 0) {
@@ -131,8 +130,11 @@ export function stubs(options: {
         return next();
       }
     }
-    if (body === undefined) return new Response(null, { status, headers: all });
-    return jsonResponse(status, body, all);
+    return respond(c, {
+      status,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   }
   return function answerFromStub(c: Context<AppEnv>, next: Next) {
     // The common case, without an async turn: no stub kept anywhere.
