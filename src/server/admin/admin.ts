@@ -27,7 +27,7 @@ import { newStub, StubLimitError } from '../../state/stubs/stubs.js';
 import type { FaultPlan } from '../faults/fault-plan.js';
 import { recordRoutes, refusal } from '../records/admin-routes.js';
 import type { RecordControl } from '../records/control.js';
-import { StoreUnavailableError } from '../../state/shared/fail-over.js';
+import { StoreUnavailableError } from '../../state/shared/unavailable.js';
 import type { Stores } from '../../state/stores.js';
 import { STATE_HEADER } from '../pipeline/rate-limit.js';
 import type { Tier } from '../../state/limits/rate-limiter.js';

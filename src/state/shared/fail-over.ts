@@ -27,12 +27,9 @@ import { SHAPE_READERS, type EntryReaders } from './entry-readers.js';
  * A stub or fault that cannot be added because the shared store is away: refused (503), never
  * kept locally, where it would be dropped without a word when the store came back.
  */
-export class StoreUnavailableError extends Error {
-  override name = 'StoreUnavailableError';
-  constructor(what: string) {
-    super(`the shared state (--state) is unreachable: the ${what} was not added; try again`);
-  }
-}
+import { StoreUnavailableError } from './unavailable.js';
+
+export { StoreUnavailableError };
 
 export interface RedisStoreOptions {
   /** Prepended to every key, so several mocks (or teams) can share one Redis. */
