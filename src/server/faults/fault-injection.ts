@@ -22,9 +22,9 @@ import {
   type FaultAction,
 } from './actions.js';
 import type { FaultPlan } from './fault-plan.js';
-import type { RequestFacts } from '../../state/faults.js';
-import type { JournalFault, StateStore } from '../../state/store.js';
-import { systemSleep, type Sleep } from '../../state/clock.js';
+import type { JournalFault } from '../../state/journal/store.js';
+import type { FaultsStore } from '../../state/faults/store.js';
+import { systemSleep, type Sleep } from '../../state/clock/clock.js';
 import { forcedError } from './forced-response.js';
 import { matchFactsOf } from '../stubs/request-facts.js';
 
@@ -50,19 +50,15 @@ function preferOf(c: Context<AppEnv>): Asked | undefined {
 
 export function faultInjection(options: {
   plan: FaultPlan;
-  /** Where armed faults live (this process, or shared by every instance); defaults to the plan. */
-  store?: Pick<StateStore, 'mayHaveArmed' | 'takeFault'>;
+  /** Where armed faults live (this process, or shared by every instance). */
+  store: Pick<FaultsStore, 'mayHaveArmed' | 'take'>;
   validators: Validators;
   maxDurationMs?: number;
   /** How a delay waits (real timers unless a test drives it). */
   sleep?: Sleep;
 }) {
-  const { plan, validators } = options;
+  const { plan, store, validators } = options;
   const sleep = options.sleep ?? systemSleep;
-  const store = options.store ?? {
-    mayHaveArmed: () => plan.armedCount > 0,
-    takeFault: (request: RequestFacts) => plan.takeArmed(request),
-  };
   const budgetMs = options.maxDurationMs ?? MAX_QA_DURATION_MS;
   /** What QA asked for (a `Prefer` header) or planned (the fault plan) for this request, carried out. */
   async function applyAction(
@@ -90,7 +86,7 @@ export function faultInjection(options: {
     if (!action) {
       const facts = { ...matchFactsOf(c), declares };
       // Armed faults from the store (counted down once across every instance sharing it), random ones from this plan.
-      const armed = store.mayHaveArmed() ? await store.takeFault(facts) : undefined;
+      const armed = store.mayHaveArmed() ? await store.take(facts) : undefined;
       action = plan.decide(facts, armed);
       by = armed ? 'armed' : 'plan';
     }

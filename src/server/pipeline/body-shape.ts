@@ -8,7 +8,7 @@
  */
 import type { HttpBindings } from '@hono/node-server';
 import { SLOW_TICK_MS, type BodyShape } from '../faults/actions.js';
-import type { Sleep } from '../../state/clock.js';
+import type { Sleep } from '../../state/clock/clock.js';
 
 /** A body larger than this is written chunk by chunk (smaller ones go to the socket in one write). */
 export const DELIVERY_CHUNK_BYTES = 64 * 1024;

@@ -12,7 +12,7 @@ import type { AppEnv } from '../env.js';
 import { CLIENT_CLOSED_REQUEST } from '../errors.js';
 import { declaredLength, knownBody } from '../response.js';
 import type { BodyShape } from '../faults/actions.js';
-import { systemSleep, type Sleep } from '../../state/clock.js';
+import { systemSleep, type Sleep } from '../../state/clock/clock.js';
 import { chunkedBody, DELIVERY_CHUNK_BYTES, dropConnection } from './body-shape.js';
 import { SlotRelease } from './slot-release.js';
 import { passTurn, takeTurn } from './turns.js';

@@ -38,10 +38,10 @@ function operationSteps(
   { state, replay }: MockParts,
   isSecret: (value: string) => boolean,
 ): Record<'get' | 'post', Step[]> {
-  const { options, contract, validators, keys, clock, faults, store, records } = state;
+  const { options, contract, validators, keys, clock, faults, stores, records } = state;
   const qa = faultInjection({
     plan: faults,
-    store,
+    store: stores.faults,
     validators,
     maxDurationMs: options.maxQaDurationMs,
     sleep: options.sleep,
@@ -64,7 +64,7 @@ function operationSteps(
     options.vary && variation({ ...options.vary, contract }),
     // pipeline/auth.ts, then pipeline/rate-limit.ts: QA acts only on authenticated, admitted requests.
     auth({ keys, clock }),
-    rateLimit({ store }),
+    rateLimit({ store: stores.limits }),
     // faults/fault-injection.ts: a `Prefer` header's action governs the request alone, whatever its input.
     qa.asked,
     // pipeline/read-body.ts (POST): the body, read within its bounds.
@@ -74,7 +74,7 @@ function operationSteps(
     // faults/fault-injection.ts: an armed fault (its match compares the parsed input), else the plan's.
     qa.planned,
     // stubs/stubs.ts: a stub answers before recorded replies and the dataset.
-    stubs({ store, validators }),
+    stubs({ store: stores.stubs, validators }),
     // src/recordings/replay.ts (`--replay`): recorded live answers, behind auth and limits.
     replay,
     // records/control.ts: the environment as served with the record edits made so far, on this

@@ -8,7 +8,7 @@
  */
 import { HTTPException } from 'hono/http-exception';
 import { pathParametersOf, type Operation, type Validators } from '../../contract/index.js';
-import type { RequestMatch } from '../../state/match.js';
+import type { RequestMatch } from '../../state/stubs/match.js';
 import type { ApiContext } from '../context.js';
 import type { OperationExample } from '../examples.js';
 import { handlers, type Answer } from '../handlers/index.js';

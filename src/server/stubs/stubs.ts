@@ -8,8 +8,8 @@
  * a stub's answer alone (it was judged already, and an unchecked one is meant to break rules).
  */
 import type { Context, Next } from 'hono';
-import type { StateStore } from '../../state/store.js';
-import type { Stub } from '../../state/stubs.js';
+import type { StubsStore } from '../../state/stubs/store.js';
+import type { Stub } from '../../state/stubs/stubs.js';
 import type { Step } from '../pipeline/chain.js';
 import { headersOut, respond } from '../pipeline/dispatch.js';
 import type { AppEnv } from '../env.js';
@@ -96,12 +96,12 @@ async function patched(
 }
 
 export function stubs(options: {
-  store: Pick<StateStore, 'mayHaveStubs' | 'takeStub'>;
+  store: Pick<StubsStore, 'mayHaveStubs' | 'take'>;
   validators: Validators;
 }): Step {
   const { store, validators } = options;
   async function answer(c: Context<AppEnv>, next: Next): Promise<Response | void> {
-    const stub = await store.takeStub(matchFactsOf(c));
+    const stub = await store.take(matchFactsOf(c));
     if (!stub) return next();
     c.set('stub', { id: stub.id, unchecked: stub.unchecked === true });
     if (stub.patch !== undefined) return patched(c, stub, next, validators);

@@ -1,5 +1,5 @@
 /**
- * @module state/redis-stub-scripts
+ * @module state/stubs/scripts
  * The stubs' scripts: stubs are kept as the armed faults are (order, JSON, counts left) plus an
  * index by operation (a sorted set of ids per operationId, and each id's operationId) and a
  * version that every add, removal and last take bumps. An instance reads only the stubs of the
@@ -10,7 +10,7 @@
  * (id -> operationId), version; ARGV[1] the prefix of the per-operation sets (`<prefix>stubs:op:`).
  * The version key never expires, so it never goes back to a number an instance cached.
  */
-import { REPAIR } from './redis-scripts.js';
+import { REPAIR } from '../shared/scripts.js';
 
 const OWN_AND_DROP = `${REPAIR}
 own(KEYS[1], 'zset')

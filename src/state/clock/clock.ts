@@ -1,5 +1,5 @@
 /**
- * @module clock
+ * @module state/clock/clock
  * Time is passed in, never read deep inside: rate limits and faults take a `Clock`, and QA delays
  * and dribbles a `Sleep`, so tests can drive them without sleeping; QA can move the rate-limit
  * clock forward from an admin call (never more than MAX_CLOCK_OFFSET_SECONDS ahead in all, so

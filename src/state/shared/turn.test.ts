@@ -9,15 +9,15 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdjustableClock } from './clock.js';
-import { ArmedFaultBook } from './faults.js';
-import { Journal } from './journal.js';
-import { MemoryStore } from './memory.js';
-import { RateLimiter, type Tier } from './rate-limiter.js';
-import { MAX_TURN_ITEMS } from './redis-batch.js';
-import { RedisStore } from './redis.js';
-import type { Admission, JournalEntry } from './store.js';
-import { redisAvailable, TestRedis } from '../testing/redis-server.js';
+import { AdjustableClock } from '../clock/clock.js';
+import { Journal } from '../journal/journal.js';
+import { MemoryStores } from '../memory.js';
+import { RateLimiter, type Tier } from '../limits/rate-limiter.js';
+import { MAX_TURN_ITEMS } from './turn.js';
+import { RedisStores } from '../redis.js';
+import type { JournalEntry } from '../journal/store.js';
+import type { Admission } from '../limits/store.js';
+import { redisAvailable, TestRedis } from '../../testing/redis-server.js';
 
 const LIMIT = 7;
 const TIER: Tier = {
@@ -34,23 +34,22 @@ let redis: TestRedis;
 let raw: Redis;
 let prefixCounter = 0;
 const prefixOf = () => `batch${process.pid}-${prefixCounter}:`;
-const stores: RedisStore[] = [];
+const stores: RedisStores[] = [];
 
 /** `n` store instances sharing one fresh prefix, as the mocks of a fleet would. */
-async function fleet(n: number): Promise<RedisStore[]> {
+async function fleet(n: number): Promise<RedisStores[]> {
   prefixCounter += 1;
   const prefix = prefixOf();
   const tiers = new Map([['t', TIER]]);
-  const out: RedisStore[] = [];
+  const out: RedisStores[] = [];
   for (let i = 0; i < n; i += 1) {
     const clock = new AdjustableClock();
-    const local = new MemoryStore({
+    const local = new MemoryStores({
       limiter: new RateLimiter(tiers, clock),
-      plan: new ArmedFaultBook(),
       journal: new Journal(),
       clock,
     });
-    const store = await RedisStore.connect(
+    const store = await RedisStores.connect(
       redis.url,
       { local, tiers, clock },
       // A long lease: no renewal call while the test counts script calls.
@@ -84,7 +83,7 @@ const entry = (path: string): JournalEntry => ({
 });
 
 /** An admit (a promise on a shared store that is up: the turn's reply answers it). */
-const ask = (store: RedisStore) => Promise.resolve(store.admit('k', 't'));
+const ask = (store: RedisStores) => Promise.resolve(store.limits.admit('k', 't'));
 
 /** The admitted ones first, in arrival order, `remaining` counting down; then only refusals. */
 function expectArrivalOrder(answers: Admission[]): number {
@@ -126,12 +125,12 @@ describe.skipIf(!redisAvailable())('one turn of admits, one script call, the lim
     expect(remaining.sort((x, y) => x - y)).toEqual([...Array(LIMIT).keys()]);
 
     // Their slots go back in one turn, one call for the instance.
-    const slots = (await a.limits()).k.inFlight;
+    const slots = (await a.limits.usage()).k.inFlight;
     expect(slots).toBe(LIMIT);
     const held = await scriptCalls();
     for (const x of answers) if (x.ok) x.slot.release(10);
     await new Promise((resolve) => setImmediate(resolve));
-    const after = await a.limits();
+    const after = await a.limits.usage();
     expect(await scriptCalls()).toBeLessThanOrEqual(held + 2);
     expect(after.k).toMatchObject({ inFlight: 0, bytes: 10 * LIMIT, minute: LIMIT });
   });
@@ -143,15 +142,15 @@ describe.skipIf(!redisAvailable())('one turn of admits, one script call, the lim
     // The journal, which the script writes last, spoiled: it must stop before the counts change.
     await raw.set(`${prefix}journal`, 'not a list');
     const asked = [ask(a), ask(a), ask(a)];
-    a.record(entry('after the repair'));
+    a.journal.record(entry('after the repair'));
     const answers = await Promise.all(asked);
     expect(answers.map((x) => x.ok && x.remaining)).toEqual([LIMIT - 2, LIMIT - 3, LIMIT - 4]);
     expect(answers.every((x) => x.local === undefined)).toBe(true);
     expect(a.repaired).toBe(1);
     expect(a.local).toBe(false);
     // Sent twice, counted once: nothing of the first attempt stayed.
-    expect((await a.limits()).k).toMatchObject({ minute: 4, inFlight: 4 });
-    expect((await a.journal(5)).map((line) => line.path)).toEqual(['after the repair']);
+    expect((await a.limits.usage()).k).toMatchObject({ minute: 4, inFlight: 4 });
+    expect((await a.journal.last(5)).map((line) => line.path)).toEqual(['after the repair']);
   });
 
   it('splits a turn fuller than its bound into several calls and still admits exactly k', async () => {

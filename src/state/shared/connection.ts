@@ -1,11 +1,11 @@
 /**
- * @module state/redis-connection
+ * @module state/shared/connection
  * Opening the Redis connection of the shared store: the URL checked and never printed with its
- * password, one bounded attempt at start (a failure is a usage error naming the URL), then
+ * password, one bounded attempt at start (a failure is a StateUnreachableError naming the URL,
+ * which the command maps to its usage error, exit 2), then
  * reconnection with back-off while serving; commands fail at once instead of queueing while
  * Redis is away, and each is bounded by a short timeout.
  */
-import { UsageError } from '../usage.js';
 import { Redis, type RedisOptions } from 'ioredis';
 
 /** Query parameters that carry a credential (ioredis reads `?password=` as the password). */
@@ -29,7 +29,8 @@ export function redactUrl(url: string): string {
 
 /**
  * The database a Redis URL names: `/N` (or `?db=N`), 0 when it names none. Anything else is a
- * usage error before any connection (ioredis would send `SELECT abc` and fail after "ready").
+ * StateUnreachableError before any connection (ioredis would send `SELECT abc` and fail after
+ * "ready").
  */
 export function redisDatabaseOf(url: string): number {
   let parsed: URL;
@@ -46,8 +47,12 @@ export function redisDatabaseOf(url: string): number {
   return Number(raw);
 }
 
-/** Redis at the given URL could not be reached (or answered wrongly) when the mock started. */
-export class StateUnreachableError extends UsageError {
+/**
+ * Redis at the given URL is not one the mock can use (not a Redis URL, a database that is not a
+ * number) or could not be reached (or answered wrongly) when the mock started: the user's input,
+ * which the command maps to its usage error (exit 2).
+ */
+export class StateUnreachableError extends Error {
   override name = 'StateUnreachableError';
 }
 
@@ -71,7 +76,7 @@ export async function openRedis(
     commandTimeout: options.commandTimeoutMs,
     connectTimeout: Math.max(1000, options.commandTimeoutMs * 4),
     // No auto-pipelining: the store already sends one call per turn of the event loop
-    // (redis-batch.ts), and ioredis would build a pipeline object around each.
+    // (shared/turn.ts), and ioredis would build a pipeline object around each.
     enableAutoPipelining: false,
     retryStrategy: (times) =>
       started ? Math.min(options.reconnectMaxMs, 50 * 2 ** Math.min(times, 16)) : null,

@@ -1,7 +1,11 @@
 /**
- * @module state/redis-scripts
- * The Lua scripts of the Redis store: each decision that reads shared state and then changes it
- * runs as one script, so Redis carries it out whole, with no other instance's command in between.
+ * @module state/shared/scripts
+ * The Lua scripts every Redis store of a concern shares: the repairs (REPAIR, CLAIM), Redis's
+ * clock, the listing of kept entries and the turn (TURN), which carries the limits' admits and
+ * releases and the journal's entries and tells every concern its news. Each concern's own scripts
+ * are in its room (limits/, faults/, stubs/ scripts.ts). Each decision that reads shared state and
+ * then changes it runs as one script, so Redis carries it out whole, with no other instance's
+ * command in between.
  * Mock time (window starts) is the instance's base clock plus the shared QA clock offset; lease
  * time is Redis's own clock (TIME), so a lease ends on schedule whatever the instances' clocks say.
  */
@@ -32,11 +36,11 @@ local function whole(raw)
 end`;
 
 /** Milliseconds since the epoch by Redis's clock. */
-const REDIS_NOW = `local t = redis.call('TIME')
+export const REDIS_NOW = `local t = redis.call('TIME')
 local real = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
 /**
- * One turn of the event loop of one instance (state/redis-batch.ts): its admits and slot releases
+ * One turn of the event loop of one instance (state/shared/turn.ts): its admits and slot releases
  * in the order they came, then its journal entries, as one script. Each admit is decided exactly
  * as if it ran alone after the ones before it: the four kinds in the in-memory limiter's order
  * (per minute, per hour, data transfer, then concurrent connections), a slot taken with a lease.
@@ -176,84 +180,11 @@ out[4] = repaired
 return out
 `;
 
-/** Extend this instance's live leases on one key. KEYS: slots. ARGV: lease ms, lease ids... Returns repairs made. */
-export const RENEW = `
-${REPAIR}
-own(KEYS[1], 'zset')
-${REDIS_NOW}
-local ends = real + tonumber(ARGV[1])
-for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', ends, ARGV[i]) end
-redis.call('PEXPIRE', KEYS[1], 2 * tonumber(ARGV[1]))
-return repaired
-`;
-
 /**
- * Use up one count of one armed fault (ARGV[1], its id), chosen by the instance with the one
- * matcher (state/match.ts): Redis only makes the take atomic. KEYS: order (id -> sequence),
- * faults (id -> JSON), counts (id -> left). Returns {fault JSON or false when another instance
- * took its last count first, armed left, repairs made}.
+ * Entries kept under an order (the armed faults, all stubs, or one operation's stubs) oldest
+ * first, as {JSON, left, JSON, left, ...}. KEYS: order, data, counts.
  */
-export const TAKE_FAULT = `
-${REPAIR}
-own(KEYS[1], 'zset')
-own(KEYS[2], 'hash')
-own(KEYS[3], 'hash')
-local id = ARGV[1]
-local raw = redis.call('HGET', KEYS[2], id)
-local left = whole(redis.call('HGET', KEYS[3], id))
-if not raw or not left or left < 1 or not redis.call('ZSCORE', KEYS[1], id) then
-  return {false, redis.call('ZCARD', KEYS[1]), repaired}
-end
-left = left - 1
-if left <= 0 then
-  redis.call('ZREM', KEYS[1], id)
-  redis.call('HDEL', KEYS[2], id)
-  redis.call('HDEL', KEYS[3], id)
-else
-  redis.call('HSET', KEYS[3], id, left)
-end
-return {raw, redis.call('ZCARD', KEYS[1]), repaired}
-`;
-
-/**
- * Arm a fault unless the limit is reached. KEYS: order, faults, counts, sequence.
- * ARGV: id, fault JSON, count, most armed at once, ttl ms. Returns 1, or 0 when full.
- */
-export const ARM = `
-${REPAIR}
-own(KEYS[1], 'zset')
-own(KEYS[2], 'hash')
-own(KEYS[3], 'hash')
-own(KEYS[4], 'string')
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
-local sequence = (whole(redis.call('GET', KEYS[4])) or 0) + 1
-redis.call('SET', KEYS[4], sequence)
-redis.call('ZADD', KEYS[1], sequence, ARGV[1])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
-for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
-return 1
-`;
-
-/** Clear one armed fault (ARGV[1]) or all (no ARGV). KEYS: order, faults, counts. Returns how many. */
-export const DISARM = `
-${REPAIR}
-own(KEYS[1], 'zset')
-own(KEYS[2], 'hash')
-own(KEYS[3], 'hash')
-if ARGV[1] then
-  local n = redis.call('ZREM', KEYS[1], ARGV[1])
-  redis.call('HDEL', KEYS[2], ARGV[1])
-  redis.call('HDEL', KEYS[3], ARGV[1])
-  return n
-end
-local n = redis.call('ZCARD', KEYS[1])
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
-return n
-`;
-
-/** Armed faults oldest first, as {JSON, left, JSON, left, ...}. KEYS: order, faults, counts. */
-export const LIST_FAULTS = `
+export const LIST_KEPT = `
 ${REPAIR}
 own(KEYS[1], 'zset')
 own(KEYS[2], 'hash')

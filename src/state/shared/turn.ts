@@ -1,14 +1,14 @@
 /**
- * @module state/redis-batch
+ * @module state/shared/turn
  * What one turn of the event loop asks of the shared store, sent as one script call (TURN in
- * redis-scripts.ts): the turn's admits and slot releases in the order they came, and its journal
+ * shared/scripts.ts): the turn's admits and slot releases in the order they came, and its journal
  * entries. Under load a turn holds tens of requests; one call for all of them, instead of two per
  * request, is what keeps a fleet's cost per request small, on the mock and on redis-server.
  * Redis runs the ops one after the other in arrival order, so each admit is answered exactly as
  * it would have been alone; a turn is bounded (MAX_TURN_ITEMS), a fuller one goes out at once.
  */
-import type { Tier } from './rate-limiter.js';
-import type { JournalEntry } from './store.js';
+import type { Tier } from '../limits/rate-limiter.js';
+import type { JournalEntry } from '../journal/store.js';
 
 /** Most admits, releases and journal entries one call carries (Lua's unpack and the reply stay small). */
 export const MAX_TURN_ITEMS = 256;
@@ -30,10 +30,10 @@ export interface TurnNews {
   offset: number;
   armed: number;
   stubs: number;
-  /** The stubs' version (redis-stub-scripts.ts): a request reads its operation's stubs only when it moved. */
+  /** The stubs' version (stubs/scripts.ts): a request reads its operation's stubs only when it moved. */
   stubsVersion: string;
   repaired: number;
-  /** The record-edit log's version (redis-records.ts). */
+  /** The record-edit log's version (records/redis.ts). */
   records: string;
 }
 

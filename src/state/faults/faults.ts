@@ -1,12 +1,13 @@
 /**
- * @module state/faults
+ * @module state/faults/faults
  * Armed faults as the state keeps them (plain JSON: a match, a count left, an action), the rules
  * every store applies when one is armed (count, an action given, at most MAX_ARMED_FAULTS), and
  * whether one hits a request (the one matcher, and a forced status only where the operation
- * declares it). The seeded random policy is the server's (server/qa/fault-plan.ts).
+ * declares it). The seeded random policy is the server's (src/server/faults/fault-plan.ts); the
+ * book of armed faults is the memory store's (memory.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { matches, type MatchFacts, type RequestMatch } from './match.js';
+import { matches, type MatchFacts, type RequestMatch } from '../stubs/match.js';
 
 export interface FaultAction {
   /** Answer with this documented status and its documented body. */
@@ -67,51 +68,3 @@ export const faultHits = (fault: Pick<ArmedFault, 'match' | 'action'>, request: 
 
 export const tooManyArmed = () =>
   new ActionError(`at most ${MAX_ARMED_FAULTS} faults can be armed at once; clear some first`);
-
-/**
- * The faults armed in one process: each for the next N requests its match hits, oldest first. The
- * memory store keeps its faults here; the fault plan (src/server/faults/fault-plan.ts) holds one beside
- * its seeded random policy, which is a separate job.
- */
-export class ArmedFaultBook {
-  #armed: ArmedFault[] = [];
-
-  arm(match: FaultMatch, count: number, action: FaultAction): ArmedFault {
-    const fault = newArmedFault(match, count, action);
-    if (this.#armed.length >= MAX_ARMED_FAULTS) throw tooManyArmed();
-    this.#armed.push(fault);
-    return fault;
-  }
-
-  disarm(id?: string): number {
-    const before = this.#armed.length;
-    this.#armed = id === undefined ? [] : this.#armed.filter((f) => f.id !== id);
-    return before - this.#armed.length;
-  }
-
-  /** Copies: a caller cannot change what is armed. */
-  armed(): ArmedFault[] {
-    return this.#armed.map((f) => ({
-      ...f,
-      match: structuredClone(f.match),
-      action: { ...f.action },
-    }));
-  }
-
-  /** How many faults are armed here. */
-  get armedCount(): number {
-    return this.#armed.length;
-  }
-
-  /**
-   * Uses up one count of the oldest armed fault that matches the request, or undefined; a forced
-   * status only applies where the operation declares it.
-   */
-  takeArmed(request: RequestFacts): FaultAction | undefined {
-    const armed = this.#armed.find((f) => faultHits(f, request));
-    if (!armed) return undefined;
-    armed.remaining -= 1;
-    if (armed.remaining <= 0) this.#armed = this.#armed.filter((f) => f !== armed);
-    return { ...armed.action };
-  }
-}

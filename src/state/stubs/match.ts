@@ -1,5 +1,5 @@
 /**
- * @module state/match
+ * @module state/stubs/match
  * The one request pattern of the QA controls and its one matcher: armed faults, the journal's
  * filter and verify all say which requests they mean with a `RequestMatch`, and every store (this
  * process or Redis) decides with `matches`. A match is plain JSON, so it is stored and sent as is.
@@ -36,7 +36,6 @@ export interface MatchFacts {
 
 /** The members of a match, in the order a near miss lists them. */
 export const MATCH_MEMBERS = ['operationId', 'params', 'query', 'body', 'key'] as const;
-export type MatchMember = (typeof MATCH_MEMBERS)[number];
 
 /** One member of a match that a request does not meet: where, what was expected, what came. */
 export interface MatchDifference {

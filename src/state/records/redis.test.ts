@@ -1,13 +1,13 @@
 /**
- * @module redis-records.test
+ * @module state/records/redis.test
  * Record edits across a fleet: two mocks on real sockets sharing one real Redis. A record put
  * through one instance's admin API is served by the other at once; a removal and a reset through
  * the other reach the first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer, type RunningServer } from '../server/listen.js';
-import { ADMIN_TOKEN_HEADER } from '../server/admin/admin.js';
-import { redisAvailable, TestRedis } from '../testing/redis-server.js';
+import { startMockServer, type RunningServer } from '../../server/listen.js';
+import { ADMIN_TOKEN_HEADER } from '../../server/admin/admin.js';
+import { redisAvailable, TestRedis } from '../../testing/redis-server.js';
 
 const TOKEN = 'fleet-records-token';
 const KEY = 'demo-production-key';

@@ -1,9 +1,8 @@
 /**
- * @module state/redis-keys
+ * @module state/shared/keys
  * Every key the Redis store writes, under one prefix, and what each must hold (spoiled data is
- * a key of another type: repaired, see redis.ts).
+ * a key of another type: repaired, see shared/fail-over.ts).
  */
-import { recordKeys } from './redis-records.js';
 
 /** What a key under the prefix must hold; `integer` is a string holding one. */
 export type KeyKind = 'hash' | 'zset' | 'list' | 'integer';
@@ -28,7 +27,7 @@ export function keysOf(prefix: string) {
     stubSequence: `${prefix}stubs:sequence`,
     stubOperationOf: `${prefix}stubs:operation-of`,
     stubVersion: `${prefix}stubs:version`,
-    /** The prefix of the per-operation index sets (redis-stub-scripts.ts). */
+    /** The prefix of the per-operation index sets (stubs/scripts.ts). */
     stubsOfPrefix: `${prefix}stubs:op:`,
     stubsOf: (operationId: string) => `${prefix}stubs:op:${operationId}`,
     journal: `${prefix}journal`,
@@ -39,8 +38,8 @@ export function keysOf(prefix: string) {
 }
 
 /**
- * The KEYS of a turn's script (redis-scripts.ts TURN), in its order, and what each must hold:
- * the five of every turn (redis-batch.ts's FIXED_KEYS), then each key name's windows hash and
+ * The KEYS of a turn's script (shared/scripts.ts TURN), in its order, and what each must hold:
+ * the five of every turn (turn.ts's FIXED_KEYS), then each key name's windows hash and
  * slots.
  */
 export function turnKeys(k: ReturnType<typeof keysOf>, keyNames: readonly string[]) {
@@ -53,4 +52,15 @@ export function turnKeys(k: ReturnType<typeof keysOf>, keyNames: readonly string
   ];
   for (const name of keyNames) owned.push([k.windows(name), 'hash'], [k.slots(name), 'zset']);
   return { keys: owned.map(([key]) => key), owned };
+}
+
+/** The keys of the record log under a store's prefix. */
+export function recordKeys(prefix: string) {
+  return {
+    version: `${prefix}records:version`,
+    edits: `${prefix}records:edits`,
+    bytes: `${prefix}records:bytes`,
+    /** Names the list since it was last cleared (or lost with a Redis restart): a random id. */
+    epoch: `${prefix}records:epoch`,
+  };
 }

@@ -1,11 +1,11 @@
 /**
- * @module rate-limiter
+ * @module state/limits/rate-limiter
  * Per-key limits of the four kinds the source names: requests per minute, requests per hour,
  * concurrent connections and data transfer. Fixed windows that open at a key's first request,
  * driven by an injected clock. State exists only for configured keys (unknown keys are refused
  * before they reach here), so memory is bounded by the keys file, whatever clients send.
  */
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock/clock.js';
 
 export interface Tier {
   requestsPerMinute: number;

@@ -1,15 +1,25 @@
 /**
- * @module state/entry-readers
+ * @module state/shared/entry-readers
  * Redis is input too: every entry a shared store reads back (a stub, an armed fault, a journal
  * line) is read again before it is used, by the same reader the admin API reads a request with.
  * Those readers know the contract and the keys (src/server/admin/stored-entries.ts), which this layer
  * may not import, so the server hands them to the store once it has built them. An entry a reader
  * refuses is skipped and counted as repaired spoiled data: never an outage, a fallback or a 500.
  */
-import type { EntryReaders, JournalEntry, KeptFault } from './store.js';
-import type { Stub } from './stubs.js';
+import type { KeptFault } from '../faults/store.js';
+import type { JournalEntry } from '../journal/store.js';
+import type { Stub } from '../stubs/stubs.js';
 
-export type { EntryReaders, KeptFault };
+/**
+ * The admin API's readers, which a shared store reads its entries back with (Redis is input too:
+ * src/server/admin/stored-entries.ts).
+ */
+export interface EntryReaders {
+  /** A kept stub read as `POST /__mock/stubs` reads one (its answer judged again), or undefined. */
+  stub(entry: unknown): Promise<Stub | undefined>;
+  /** A kept fault read as `POST /__mock/faults` reads one, or undefined. */
+  fault(entry: unknown): KeptFault | undefined;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

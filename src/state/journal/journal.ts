@@ -1,5 +1,5 @@
 /**
- * @module state/journal
+ * @module state/journal/journal
  * The request journal of one process: the last `capacity` API requests, oldest dropped first,
  * and how many were dropped since it was last cleared (a verdict over the journal must know what
  * it no longer sees). The memory store keeps one; a shared store keeps one too, to answer from

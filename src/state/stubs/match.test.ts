@@ -1,5 +1,5 @@
 /**
- * @module state/match.test
+ * @module state/stubs/match.test
  * The one matcher: each member of a match must hold, compared as the mock parses the request;
  * the differences name each member that does not (what a near miss shows); a match as sent is
  * read with every wrong field named.

@@ -1,5 +1,5 @@
 /**
- * @module state/redis-records
+ * @module state/records/redis
  * The record-edit log shared by a fleet: the edits as a Redis list of JSON under the store's
  * prefix, and a version counter every change increments. The state store's turn script reads the
  * version with the turn's admits (no command of its own per request); the instance reads the list
@@ -8,7 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { isRecordFamily, type RecordEdit } from './records/overlay.js';
+import type { RedisLink } from '../shared/fail-over.js';
+import { recordKeys } from '../shared/keys.js';
+import { isRecordFamily, type RecordEdit } from './overlay.js';
 import {
   MAX_RECORD_EDITS,
   RecordLogFullError,
@@ -17,6 +19,7 @@ import {
   type RecordLog,
   type RecordLogPart,
 } from './records.js';
+import type { RecordsStore } from './store.js';
 
 /** An edit read back from Redis, or undefined when the entry is not one (never trusted blindly). */
 function editOf(text: string): RecordEdit | undefined {
@@ -56,19 +59,8 @@ async function shared<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The keys of the record log under a store's prefix. */
-export function recordKeys(prefix: string) {
-  return {
-    version: `${prefix}records:version`,
-    edits: `${prefix}records:edits`,
-    bytes: `${prefix}records:bytes`,
-    /** Names the list since it was last cleared (or lost with a Redis restart): a random id. */
-    epoch: `${prefix}records:epoch`,
-  };
-}
-
 /**
- * The version as the state store's turns read it (redis-batch.ts): each turn's script reads it
+ * The version as the state store's turns read it (shared/turn.ts): each turn's script reads it
  * after the requests of that turn came, so a request's own turn, or any later one, tells it every
  * edit made before it came. Undefined when no turn has told since this log's own last change
  * (replies come in order on the one connection) or since Redis went away.
@@ -78,7 +70,7 @@ export interface TurnVersions {
   forget(): void;
 }
 
-/** The log on the state store's connection (RedisStore.recordLog), which the store closes. */
+/** The log on the state store's connection (RedisRecords.log), which the record control closes. */
 export class RedisRecordLog implements RecordLog {
   readonly shared = true;
   readonly #keys: ReturnType<typeof recordKeys>;
@@ -177,4 +169,24 @@ export class RedisRecordLog implements RecordLog {
 
   /** The store closes the connection. */
   async close(): Promise<void> {}
+}
+
+/** The record-edit log on the shared store's connection, its version read by each turn. */
+export class RedisRecords implements RecordsStore {
+  constructor(readonly link: RedisLink) {}
+
+  log(): RecordLog {
+    const { redis, options, seen } = this.link;
+    return new RedisRecordLog(redis, options.prefix, {
+      latest: () => (this.link.up ? seen.records : undefined),
+      forget: () => {
+        seen.records = undefined;
+        seen.recordsForgotten = seen.turnsSent;
+      },
+    });
+  }
+
+  noteSpoiled(n: number, what: string): void {
+    this.link.noteRepairs(n, what);
+  }
 }

@@ -1,50 +1,11 @@
 /**
- * @module state/stubs
- * Stubs as the state keeps them: plain JSON (the same over the admin API, the library and the
- * Redis store), matched with the one matcher, the newest first. A stub with `remaining` answers
- * that many requests and is then gone; without it, until removed. What a stub answers (its patch
- * or whole answer) was checked against the contract before it was stored (server/qa/stub-request).
+ * @module state/stubs/memory
+ * The stubs of one process, synchronous (one process, one thread). A shared store keeps one too,
+ * to answer from while its server is away.
  */
-import { randomUUID } from 'node:crypto';
-import { matches, type MatchFacts, type RequestMatch } from './match.js';
-
-/** Stubs kept at once: adding more is refused rather than growing without limit. */
-export const MAX_STUBS = 1000;
-export const MAX_STUB_TIMES = 1_000_000;
-
-/** A whole answer a stub gives. */
-export interface StubAnswer {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-export interface Stub {
-  id: string;
-  /** Its match, `operationId` always set. */
-  match: RequestMatch & { operationId: string };
-  /** A JSON Merge Patch (object) or JSON Patch (array) applied to the dataset's answer. */
-  patch?: unknown;
-  /** A whole answer instead of the dataset's. */
-  respond?: StubAnswer;
-  /** Requests still to answer; absent: until removed. */
-  remaining?: number;
-  /** Answers anything, unchecked; the journal marks such answers. */
-  unchecked?: boolean;
-  /** Inferred facts the answer breaks (allowed, named). */
-  warnings?: string[];
-}
-
-export const newStub = (stub: Omit<Stub, 'id'>): Stub => ({
-  id: randomUUID(),
-  ...structuredClone(stub),
-});
-
-export class StubLimitError extends Error {
-  constructor() {
-    super(`at most ${MAX_STUBS} stubs can be kept at once; remove some first`);
-  }
-}
+import { matches, type MatchFacts } from './match.js';
+import { MAX_STUBS, StubLimitError, type Stub } from './stubs.js';
+import type { StubsStore } from './store.js';
 
 /**
  * The stubs of one process, indexed by operation (a request looks only at its operation's), each
@@ -114,5 +75,25 @@ export class StubBook {
       return structuredClone(stub);
     }
     return undefined;
+  }
+}
+
+export class MemoryStubs implements StubsStore {
+  readonly book = new StubBook();
+
+  mayHaveStubs(): boolean {
+    return this.book.size > 0;
+  }
+  take(request: MatchFacts): Stub | undefined {
+    return this.book.take(request);
+  }
+  async add(stub: Stub) {
+    return this.book.add(stub);
+  }
+  async remove(id?: string) {
+    return this.book.remove(id);
+  }
+  async list() {
+    return this.book.list();
   }
 }
