@@ -1,7 +1,8 @@
 /**
  * @module context
  * What one served environment (production or staging) needs: its base path, its dataset and the
- * indexes and caches over it. Built once at startup; immutable data, bounded caches.
+ * indexes and caches over it. Built once at startup; immutable data (every member readonly: the
+ * record edits of a test make a new value, records/apply.ts), bounded caches.
  */
 import type { Collection, Dataset } from '../dataset/dataset.js';
 import type { EnvironmentName } from './config/keys.js';
@@ -34,37 +35,37 @@ export interface TextCache<V> {
 }
 
 export interface ApiContext {
-  environment: EnvironmentName;
+  readonly environment: EnvironmentName;
   /** `/web-data/v1`, or `/staging/web-data/v1` when both environments are served. */
-  basePath: string;
-  /** The dataset as served: the seed's, or the seed's with the record edits of a test over it (records/apply.ts). */
-  dataset: Dataset;
+  readonly basePath: string;
+  /** The dataset as served: the seed's, or, in a value the record edits made, the seed's with the edits over it (records/apply.ts). */
+  readonly dataset: Dataset;
   /** The dataset the mock started with (the generated one, with `--records` over it): what a reset returns to. */
   readonly seed: Dataset;
-  listings: Listings;
+  readonly listings: Listings;
   /** Each record's JSON text, the pieces list pages are assembled from; bounded by entries and bytes. */
-  recordTexts: TextCache<string>;
+  readonly recordTexts: TextCache<string>;
   /** Response bodies as sent (UTF-8 bytes), by the same kind of key; bounded like `recordTexts`. */
-  encoded: TextCache<Uint8Array<ArrayBuffer>>;
+  readonly encoded: TextCache<Uint8Array<ArrayBuffer>>;
   /**
    * Below the newest release: a family's records as the served release has them, without the
    * properties and the links to operations it lacks (contract/release-view.ts). Keyed by
    * collection name; empty at the newest release and `unreleased` (see `servesAll`).
    */
-  prune: Partial<Record<string, Pruner>>;
+  readonly prune: Readonly<Partial<Record<string, Pruner>>>;
   /** The same for a whole answer built outside the collections (search, cross-reference, a shape). */
-  answerView(operation: Operation): Pruner | undefined;
+  readonly answerView: (operation: Operation) => Pruner | undefined;
 }
 
 export interface Listings {
-  products: Listing<unknown>;
-  productParts: Listing<unknown>;
-  attributes: Listing<unknown>;
-  documents: Listing<unknown>;
-  documentTypes: Listing<unknown>;
-  boardsKits: Listing<unknown>;
-  packages: Listing<unknown>;
-  softwareTools: Listing<unknown>;
+  readonly products: Listing<unknown>;
+  readonly productParts: Listing<unknown>;
+  readonly attributes: Listing<unknown>;
+  readonly documents: Listing<unknown>;
+  readonly documentTypes: Listing<unknown>;
+  readonly boardsKits: Listing<unknown>;
+  readonly packages: Listing<unknown>;
+  readonly softwareTools: Listing<unknown>;
 }
 
 /**

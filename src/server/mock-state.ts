@@ -48,7 +48,8 @@ export interface MockState {
    * Redis shared by a fleet (src/state/).
    */
   stores: Stores;
-  apis: ApiContext[];
+  /** Each environment as built at start (the seed's data); as served with the record edits: `records.served`. */
+  apis: readonly ApiContext[];
   /** The record edits of the tests (records/control.ts). */
   records: RecordControl;
   /** Each purpose's demo key name (`fullAccess` -> its name): a QA match may name a key by purpose. */

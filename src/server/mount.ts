@@ -66,7 +66,7 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
     kindsOfFact: () => renderKindsTable(contract),
   }));
   const sampleAnswer = sampleAnswerOf({
-    api: apis[0],
+    api: () => records.served(apis[0]),
     validators: state.validators,
     examples: examples.operations,
     origin: options.origin,

@@ -73,12 +73,13 @@ function operationSteps(
     inputValidation({ validators, isSecret }),
     // faults/fault-injection.ts: an armed fault (its match compares the parsed input), else the plan's.
     qa.planned,
-    // records/control.ts: every answer sees the record edits made so far, on this instance or another.
-    recordSync(records),
     // stubs/stubs.ts: a stub answers before recorded replies and the dataset.
     stubs({ store: stores.stubs, validators }),
     // src/recordings/replay.ts (`--replay`): recorded live answers, behind auth and limits.
     replay,
+    // records/control.ts: the environment as served with the record edits made so far, on this
+    // instance or another, put on the context; right before the handler (nothing waits between).
+    recordSync(records),
     // pipeline/dispatch.ts: the operation's handler (handlers/), its answer made the response.
     dispatch,
   ];

@@ -1,10 +1,12 @@
 /**
  * @module records/apply
- * Serving a log of record edits: the overlay of the edits over the environment's seed dataset,
- * list indexes derived for the families an edit touched (the others keep theirs), and the cached
- * answers that could show a touched record dropped: each touched record's own text and by-ID
- * bodies, the family's list pages, and the search and cross-reference answers when parts or
- * products changed. Every other cached answer stays, byte for byte.
+ * Serving a log of record edits: a new environment value with the overlay of the edits over the
+ * environment's seed dataset and list indexes derived for the families an edit touched (the others
+ * keep theirs); the environment served before is left as it was (a request that holds it answers
+ * from it to its end). The cached answers that could show a touched record are dropped from the
+ * caches the values share: each touched record's own text and by-ID bodies, the family's list
+ * pages, and the search and cross-reference answers when parts or products changed. Every other
+ * cached answer stays, byte for byte.
  */
 import { overlayDataset, type RecordEdit, type RecordFamily } from '../../state/records/overlay.js';
 import { LIST_OPERATION, listingsOf, type ApiContext } from '../context.js';
@@ -44,11 +46,12 @@ function union(
   return all;
 }
 
-/** What an environment serves: its edits (hrefs made its own) and the positions they touched. */
-const applied = new WeakMap<
-  ApiContext,
-  { edits: RecordEdit[]; touched: ReadonlyMap<RecordFamily, readonly number[]> }
->();
+/** An environment as served with record edits: the value, its edits (hrefs made its own) and the positions they touched. */
+export interface Served {
+  readonly api: ApiContext;
+  readonly edits: readonly RecordEdit[];
+  readonly touched: ReadonlyMap<RecordFamily, readonly number[]>;
+}
 
 /**
  * The positions the new edits changed, per family (a put's record, a removal's hole), and every
@@ -73,32 +76,42 @@ function changedBy(
 }
 
 /**
- * Serves the environment's edits over its seed: `fresh`, `edits` are the whole log (it was read
- * from its start: first read, or cleared since) and everything an earlier log touched is undone;
- * otherwise `edits` came after those already served, and only what they touch is derived again
- * and dropped from the caches: an edit costs the same whatever came before it.
+ * The environment with the edits over its seed, from `before` (what is served now; undefined: the
+ * environment as built at start, `api`, no edits served yet): `fresh`, `edits` are the whole log
+ * (it was read from its start: first read, or cleared since) and everything an earlier log
+ * touched is undone; otherwise `edits` came after those already served, and only what they touch
+ * is derived again and dropped from the caches: an edit costs the same whatever came before it.
  */
 export function applyRecordEdits(
-  api: ApiContext,
+  start: ApiContext,
+  before: Served | undefined,
   edits: readonly RecordEdit[],
   { fresh }: { fresh: boolean },
-): void {
+): Served {
+  const api = before?.api ?? start;
   const baseUrl = api.seed.options.baseUrl;
   const local = edits.map((edit) =>
     edit.op === 'put'
       ? { ...edit, record: withCanonicalHrefs(edit.record, baseUrl) as Record<string, unknown> }
       : edit,
   );
-  const before = applied.get(api);
   const all = fresh || !before ? local : before.edits.concat(local);
   const overlay = overlayDataset(api.seed, all);
   const touched =
     fresh || !before
       ? union(before?.touched ?? new Map(), overlay.touched)
       : changedBy(local, api.dataset, overlay.dataset, overlay.touched.keys());
-  applied.set(api, { edits: all, touched: overlay.touched });
-  api.dataset = overlay.dataset;
-  api.listings = listingsOf(overlay.dataset, api.listings, touched);
+  const served: ApiContext = {
+    ...api,
+    dataset: overlay.dataset,
+    listings: listingsOf(overlay.dataset, api.listings, touched),
+  };
+  dropCached(api, touched);
+  return { api: served, edits: all, touched: overlay.touched };
+}
+
+/** Drops the cached answers that could show a touched record (the caches every value of the environment shares). */
+function dropCached(api: ApiContext, touched: ReadonlyMap<RecordFamily, readonly number[]>): void {
   const prefixes: string[] = [];
   for (const [family, positions] of touched) {
     if (positions.length === 0) continue;

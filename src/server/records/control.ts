@@ -4,15 +4,18 @@
  * pipeline step that brings each environment up to the log's version before a request is
  * answered (with the in-memory log a number compared; with a shared one, the version the
  * request's turn of the state store read, and the log itself only when another instance changed
- * it).
+ * it). The environments built at start are never changed: the edits make a new environment value
+ * (apply.ts), which `served` hands out and the step puts on the request's context.
  */
+import type { Context, Next } from 'hono';
 import type { Contract, Validators } from '../../contract/index.js';
+import type { AppEnv } from '../env.js';
 import type { RecordEdit, RecordEditEntry, RecordFamily } from '../../state/records/overlay.js';
 import type { RecordLog } from '../../state/records/records.js';
 import type { RecordsStore } from '../../state/records/store.js';
 import type { Step } from '../pipeline/chain.js';
 import type { ApiContext } from '../context.js';
-import { applyRecordEdits } from './apply.js';
+import { applyRecordEdits, type Served } from './apply.js';
 import { trialProblems } from './trial.js';
 import {
   checkRecord,
@@ -48,6 +51,8 @@ export class RecordControl {
   /** The log's epoch and how many of its entries are applied: the next read starts after them. */
   #epoch: string | undefined;
   #read = 0;
+  /** Each environment as served with the edits, by the environment built at start (absent: no edits read yet). */
+  readonly #served = new Map<ApiContext, Served>();
 
   constructor(
     readonly parts: {
@@ -91,6 +96,11 @@ export class RecordControl {
     return info;
   }
 
+  /** The environment as served now: `start` (one built at start) with the edits read so far over it. */
+  served(start: ApiContext): ApiContext {
+    return this.#served.get(start)?.api ?? start;
+  }
+
   /** Brings every environment up to the log (cheap when nothing changed). */
   sync(): void | Promise<void> {
     const version = this.parts.log.version();
@@ -109,7 +119,8 @@ export class RecordControl {
     if (part.version === this.#version) return;
     const fresh = part.start === 0;
     const edits = this.#readBack(part.edits);
-    for (const api of this.parts.apis) applyRecordEdits(api, edits, { fresh });
+    for (const api of this.parts.apis)
+      this.#served.set(api, applyRecordEdits(api, this.#served.get(api), edits, { fresh }));
     this.#epoch = part.epoch;
     this.#read = part.start + part.edits.length;
     this.#version = part.version;
@@ -141,7 +152,7 @@ export class RecordControl {
   async put(familyName: string, record: unknown, id?: string): Promise<PutResult> {
     const info = this.family(familyName);
     await this.sync();
-    const api = this.parts.apis[0];
+    const api = this.served(this.parts.apis[0]);
     const checked = checkRecord(info, this.parts.validators, record, api.seed.options.baseUrl);
     if (!checked.ok)
       throw new RecordEditError(400, `${info.family} record refused`, checked.problems);
@@ -197,7 +208,7 @@ export class RecordControl {
   async remove(familyName: string, id: string): Promise<{ family: RecordFamily; id: string }> {
     const info = this.family(familyName);
     await this.sync();
-    if (this.parts.apis[0].dataset[info.family].indexOf(id) === undefined)
+    if (this.served(this.parts.apis[0]).dataset[info.family].indexOf(id) === undefined)
       throw new RecordEditError(404, `no ${info.family} record "${id.slice(0, 100)}"`);
     await this.parts.log.append({ op: 'remove', family: info.family, id });
     await this.sync();
@@ -220,10 +231,20 @@ export class RecordControl {
   }
 }
 
-/** The pipeline step: the request sees every edit made so far, on any instance. */
+/**
+ * The pipeline step right before the handler: the request is answered from its environment as
+ * served with every edit made so far, on any instance. Nothing waits between this step and the
+ * handler, so no answer built from an environment an edit has since replaced fills the caches.
+ */
 export function recordSync(control: RecordControl): Step {
-  return function syncRecords(_c, next) {
+  function serve(c: Context<AppEnv>, next: Next) {
+    const api = c.get('api');
+    const served = control.served(api);
+    if (served !== api) c.set('api', served);
+    return next();
+  }
+  return function syncRecords(c, next) {
     const pending = control.sync();
-    return pending ? pending.then(() => next()) : next();
+    return pending ? pending.then(() => serve(c, next)) : serve(c, next);
   };
 }

@@ -304,16 +304,20 @@ describe('what an edit invalidates', () => {
   it("keeps other families' indexes and untouched records' cached bodies; drops the touched ones", async () => {
     const { createApp } = await import('../app.js');
     const app = await createApp({ adminToken: ADMIN_TOKEN });
-    const [api] = app.state.apis;
+    const [start] = app.state.apis;
     const headers = { 'x-api-key': 'demo-production-key' };
-    const products = api.dataset.products;
+    const products = start.dataset.products;
     const ids = [products.id(0), products.id(1)];
     for (const id of ids)
       await app.request(`/web-data/v1/products/${encodeURIComponent(id)}`, { headers });
     await app.request('/web-data/v1/packages?limit=2', { headers });
-    const before = { ...api.listings };
+    const before = { ...app.state.records.served(start).listings };
     const record = products.record(0);
     await app.state.records.put('products', { ...record, title: 'Edited' });
+    const api = app.state.records.served(start);
+    // The environment built at start is left as it was; the edits made a new one.
+    expect(api).not.toBe(start);
+    expect(start.dataset.products.record(0)).toEqual(record);
     expect(api.listings.packages).toBe(before.packages);
     expect(api.listings.productParts).toBe(before.productParts);
     expect(api.listings.products).not.toBe(before.products);

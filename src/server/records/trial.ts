@@ -257,7 +257,7 @@ async function hrefProblems(
       });
     else resolved.push(judged);
   }
-  const follow = followHrefOf(validators, trial);
+  const follow = followHrefOf(validators, () => trial);
   return [...problems, ...(await followRefusals(follow, resolved, undefined, followed))];
 }
 

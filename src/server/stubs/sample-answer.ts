@@ -56,15 +56,19 @@ export interface SampleAnswer {
 const text = (value: unknown) => (Array.isArray(value) ? value.join(',') : String(value));
 
 interface Deps {
-  api: ApiContext;
+  /** The environment as served now (with the record edits made so far). */
+  api: () => ApiContext;
   validators: Validators;
   examples: Record<string, OperationExample>;
   origin: string;
 }
 
-/** A thrown HTTP error as the answer it carries (a response built by errors.ts). */
+/**
+ * A thrown HTTP error as the answer it carries: the response errors.ts built, which knows its
+ * body (`getResponse()` would copy it into a new one that does not).
+ */
 function answerOfError(error: HTTPException): Answer {
-  const res = error.getResponse();
+  const res = error.res ?? error.getResponse();
   const headers: Record<string, string> = {};
   res.headers.forEach((value, name) => (headers[name] = value));
   return { status: res.status, body: knownBody(res) ?? '', headers };
@@ -110,9 +114,9 @@ export function getInProcess(
   return handle(api, target, { params: input.path, query: input.query });
 }
 
-/** The status of an href's GET in an environment (the given one, else the mock's first). */
-export function followHrefOf(validators: Validators, fallback: ApiContext): FollowHref {
-  return (target, rawPath, search, api = fallback) =>
+/** The status of an href's GET in an environment (the given one, else the one `fallback` serves now). */
+export function followHrefOf(validators: Validators, fallback: () => ApiContext): FollowHref {
+  return (target, rawPath, search, api = fallback()) =>
     Promise.resolve(getInProcess(validators, api, target, rawPath, search).status);
 }
 
@@ -143,7 +147,7 @@ export function sampleAnswerOf(deps: Deps): SampleAnswer {
   const answer = async (op: Operation, match: RequestMatch): Promise<Sampled | string> => {
     const asked = request(op, match);
     if (typeof asked === 'string') return asked;
-    const answer = handle(deps.api, op, asked);
+    const answer = handle(deps.api(), op, asked);
     // The headers as the answer goes out, without the request line's (no key, no rate limit here).
     const headers = wholeBodyHeaders(answer.body, JSON_TYPE, answer.headers);
     try {
@@ -160,6 +164,6 @@ export function sampleAnswerOf(deps: Deps): SampleAnswer {
   return Object.assign(answer, {
     request,
     follow: followHrefOf(deps.validators, deps.api),
-    baseUrl: `${deps.origin}${deps.api.basePath}`,
+    baseUrl: `${deps.origin}${deps.api().basePath}`,
   });
 }
