@@ -17,6 +17,7 @@ import { RateLimiter, type Tier } from './rate-limiter.js';
 import { MAX_TURN_ITEMS } from './redis-batch.js';
 import { RedisStore } from './redis.js';
 import type { Admission, JournalEntry } from './store.js';
+import { expectConsole } from '../testing/expected-output.js';
 import { redisAvailable, TestRedis } from '../testing/redis-server.js';
 
 const LIMIT = 7;
@@ -137,6 +138,7 @@ describe.skipIf(!redisAvailable())('one turn of admits, one script call, the lim
   });
 
   it('repairs keys of the wrong type a turn meets and sends it again, counting each request once', async () => {
+    const said = expectConsole('error', /^\[mock\] state store .*: repaired spoiled data/);
     const [a] = await fleet(1);
     expect(await ask(a)).toMatchObject({ ok: true, remaining: LIMIT - 1 });
     const prefix = prefixOf();
@@ -148,6 +150,7 @@ describe.skipIf(!redisAvailable())('one turn of admits, one script call, the lim
     expect(answers.map((x) => x.ok && x.remaining)).toEqual([LIMIT - 2, LIMIT - 3, LIMIT - 4]);
     expect(answers.every((x) => x.local === undefined)).toBe(true);
     expect(a.repaired).toBe(1);
+    expect(said).toHaveLength(1);
     expect(a.local).toBe(false);
     // Sent twice, counted once: nothing of the first attempt stayed.
     expect((await a.limits()).k).toMatchObject({ minute: 4, inFlight: 4 });
