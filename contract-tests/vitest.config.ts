@@ -33,7 +33,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     reporters: [
-      'default',
+      // CONTRACT_CONSOLE=verdict (`npm test`): vitest prints failures only, and the suite's
+      // reporter a passing run's one verdict line instead of the summary.
+      options.console === 'verdict' ? 'minimal' : 'default',
       ['junit', { outputFile: options.junitFile, suiteName: 'contract' }],
       join(dir, '..', 'src', 'suite', 'support', `reporter.${ext}`),
     ],

@@ -27,6 +27,7 @@ import { environmentFor } from './suite/cli.js';
 import { main } from './server/cli/cli.js';
 import { parseProxyArgs, startProxy, type RunningProxy } from './proxy/index.js';
 import type { RunningServer } from './server/listen.js';
+import { quietly } from './testing/expected-output.js';
 
 const ROOT = new URL('..', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
@@ -97,7 +98,7 @@ async function startMock(args: string[]): Promise<void> {
   await servers.proxy?.close();
   await servers.mock?.close();
   servers.proxy = undefined;
-  servers.mock = await main([...args, '--port', '0', '--host', '127.0.0.1'], {});
+  servers.mock = await quietly(() => main([...args, '--port', '0', '--host', '127.0.0.1'], {}));
   expect(servers.mock, `mock flags ${args.join(' ')}`).toBeDefined();
 }
 

@@ -12,7 +12,12 @@ import { formatFinding, type Finding } from '../../src/suite/support/findings.js
 import { releaseHint, type ReleaseShapes } from '../../src/suite/support/release-hint.js';
 import type { ContractReport } from '../../src/suite/support/report.js';
 import { rollUp } from '../../src/suite/support/rollup.js';
-import { renderSummary, SUMMARY_LIMIT_BYTES } from '../../src/suite/support/summary.js';
+import { readOptions } from '../../src/suite/support/options.js';
+import {
+  renderSummary,
+  SUMMARY_LIMIT_BYTES,
+  verdictLine,
+} from '../../src/suite/support/summary.js';
 
 const JSON_FILE = '/reports/contract-report.json';
 
@@ -247,5 +252,24 @@ describe('the console', () => {
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     expect(text.split('\n')).toHaveLength(6); // header, request, pointer, then, now, repro
     expect(text).toContain('a\\u001b[2J\\u001b[31mred\\u000afake line\\u000d\\u0007');
+  });
+
+  it('says a verdict in one plain line: headline, counts, where the summary is; nothing a server shaped', () => {
+    const hostile = 'a\u001b[2J\nfake line';
+    const passed = { ...reportOf(hostile), passed: true };
+    passed.counts = { ...passed.counts, failures: 0, failedTests: 0, notRun: 1 };
+    const line = verdictLine(passed, '/reports/contract-summary.md');
+    expect(line).toBe(
+      'contract suite: passed, but 1 check(s) could not run: 0 failure(s), 2 warning(s), 1 of 2 test(s) skipped as not applying; 10 requests, 1.0 s. Summary: /reports/contract-summary.md',
+    );
+    expect(verdictLine(reportOf(hostile), '/s.md')).toMatch(/^contract suite: FAILED: 3 failure/);
+  });
+
+  it('prints the summary unless CONTRACT_CONSOLE asks for the verdict, and refuses any other value', () => {
+    expect(readOptions({}).console).toBe('summary');
+    expect(readOptions({ CONTRACT_CONSOLE: 'verdict' }).console).toBe('verdict');
+    expect(() => readOptions({ CONTRACT_CONSOLE: 'quiet' })).toThrow(
+      'CONTRACT_CONSOLE must be summary or verdict, got "quiet"',
+    );
   });
 });

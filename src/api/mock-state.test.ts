@@ -8,6 +8,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../index.js';
+import { expectConsole } from '../testing/expected-output.js';
 import { redisAvailable, TestRedis } from '../testing/redis-server.js';
 
 let redis: TestRedis;
@@ -71,6 +72,7 @@ runDescribe('startMock({ state }) on a real redis-server', () => {
   });
 
   it('repairs a spoiled dropped count (a hash, text) and keeps counting, still on shared state', async () => {
+    const said = expectConsole('error', /^\[mock\] state store .*: repaired spoiled data/);
     const statePrefix = `spoiled${process.pid}:`;
     const mock = await startMock({
       state: redis.url,
@@ -90,5 +92,6 @@ runDescribe('startMock({ state }) on a real redis-server', () => {
     expect(await raw.get(`${statePrefix}journal:dropped`)).toBe('1');
     expect((await mock.qa.config()).state).toMatchObject({ local: false });
     expect(((await mock.qa.config()).state as { repaired: number }).repaired).toBeGreaterThan(0);
+    expect(said).toHaveLength(1);
   });
 });

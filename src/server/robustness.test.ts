@@ -6,7 +6,7 @@
  * bodies, deep JSON, wrong content types and methods, unknown paths, junk `Prefer`). Whatever
  * comes in: never a 5xx, never a hang, every error a JSON `{error}` that names the problem, and a
  * body that matches the document whenever the status is one the operation declares.
- * Replay a failure with ROBUSTNESS_SEED=<printed seed>; widen with ROBUSTNESS_RUNS.
+ * Replay a failure with ROBUSTNESS_SEED=<the seed its name gives>; widen with ROBUSTNESS_RUNS.
  */
 import { Agent, request as httpRequest } from 'node:http';
 import fc from 'fast-check';
@@ -29,9 +29,8 @@ const OVERLONG = { min: 5_000, max: 40_000 };
 const BASE = '/web-data/v1';
 const ORIGIN = 'http://mock.test';
 
-console.log(
-  `robustness: fast-check seed ${SEED}, ${RUNS_IN_PROCESS} in-process and ${RUNS_HTTP} HTTP runs (ROBUSTNESS_SEED / ROBUSTNESS_RUNS to change)`,
-);
+/** In the name of the generated tests, so a failure names the seed to replay (and a green run prints nothing). */
+const RUNS = `fast-check seed ${SEED}, ${RUNS_IN_PROCESS} in-process and ${RUNS_HTTP} HTTP runs; ROBUSTNESS_SEED / ROBUSTNESS_RUNS to change`;
 
 interface RawRequest {
   method: string;
@@ -579,7 +578,7 @@ function checkAnswer(
 
 // ---------------------------------------------------------------------------------------------
 
-describe('robustness: generated requests', async () => {
+describe(`robustness: generated requests (${RUNS})`, async () => {
   const { contract, validators } = await validatorsFor('unreleased');
   const dataset = sharedDataset();
   const ids = knownIds(dataset);

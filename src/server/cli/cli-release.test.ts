@@ -8,12 +8,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { helpText, main } from './cli.js';
 import type { RunningServer } from '../listen.js';
 import { UsageError } from '../../usage.js';
+import { quietly } from '../../testing/expected-output.js';
 
 const running: RunningServer[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
 
 async function servedRelease(argv: string[]): Promise<string> {
-  const server = (await main([...argv, '--port', '0', '--host', '127.0.0.1'], {}))!;
+  const server = (await quietly(() => main([...argv, '--port', '0', '--host', '127.0.0.1'], {})))!;
   running.push(server);
   const port = (server.server.address() as { port: number }).port;
   const res = await fetch(`http://127.0.0.1:${port}/examples.json`);

@@ -9,12 +9,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './cli.js';
 import type { RunningServer } from '../listen.js';
 import { UsageError } from '../../usage.js';
+import { quietly } from '../../testing/expected-output.js';
 
 const running: RunningServer[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
 
 async function firstHref(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const server = (await main([...argv, '--port', '0', '--host', '127.0.0.1'], env))!;
+  const server = (await quietly(() => main([...argv, '--port', '0', '--host', '127.0.0.1'], env)))!;
   running.push(server);
   // Listening on a loopback port, named by the public origin in what it serves.
   const listening = `http://127.0.0.1:${(server.server.address() as { port: number }).port}`;
@@ -85,9 +86,11 @@ describe('numbers and QA specs on the command line', () => {
 
 describe('--journal-size', () => {
   it('keeps that many requests and names the ones it no longer keeps', async () => {
-    const server = (await main(
-      ['--journal-size', '2', '--admin-token', 'qa', '--port', '0', '--host', '127.0.0.1'],
-      {},
+    const server = (await quietly(() =>
+      main(
+        ['--journal-size', '2', '--admin-token', 'qa', '--port', '0', '--host', '127.0.0.1'],
+        {},
+      ),
     ))!;
     running.push(server);
     for (let i = 0; i < 3; i += 1)
@@ -109,7 +112,9 @@ describe('--journal-size', () => {
 
 describe('--vary', () => {
   it('varies the answers, naming the seed in x-mock-variation', async () => {
-    const server = (await main(['--vary', '5', '--port', '0', '--host', '127.0.0.1'], {}))!;
+    const server = (await quietly(() =>
+      main(['--vary', '5', '--port', '0', '--host', '127.0.0.1'], {}),
+    ))!;
     running.push(server);
     const res = await fetch(`${server.url}/packages?limit=1`, {
       headers: { 'x-api-key': 'demo-production-key' },

@@ -13,6 +13,7 @@ import { main } from '../cli/cli.js';
 import { EXIT_USAGE, exitCodeFor } from '../../usage.js';
 import type { RunningServer } from '../listen.js';
 import { MAX_RECORDS_FILE_BYTES } from './seed.js';
+import { quietly } from '../../testing/expected-output.js';
 
 /** The command as installed (it runs dist/: build it first, as `npm test` does). */
 const BIN = fileURLToPath(new URL('../../../bin/web-data-mock.js', import.meta.url));
@@ -81,7 +82,9 @@ describe('--records FILE', () => {
       'good.yaml',
       'packages:\n  - packageCode: PKG-FROM-FILE\n    title: From a file\n',
     );
-    const server = (await main(['--records', path, '--port', '0', '--host', '127.0.0.1'], {}))!;
+    const server = (await quietly(() =>
+      main(['--records', path, '--port', '0', '--host', '127.0.0.1'], {}),
+    ))!;
     running.push(server);
     const port = (server.server.address() as { port: number }).port;
     const res = await fetch(`http://127.0.0.1:${port}/web-data/v1/packages/PKG-FROM-FILE`, {

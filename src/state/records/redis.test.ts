@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../../server/listen.js';
 import { ADMIN_TOKEN_HEADER } from '../../server/admin/admin.js';
+import { expectConsole } from '../../testing/expected-output.js';
 import { redisAvailable, TestRedis } from '../../testing/redis-server.js';
 
 const TOKEN = 'fleet-records-token';
@@ -106,6 +107,7 @@ describe.skipIf(!redisAvailable())('record edits on two instances sharing Redis'
   });
 
   it('while Redis is away an edit is a 503 saying so, and the edits last read are still served', async () => {
+    const said = expectConsole('error', /^\[mock\] state store \S+ (unreachable|reachable again)/);
     const [a] = fleet;
     const pkg = ((await (await api(a, '/packages?limit=1')).json()) as { data: object[] }).data[0];
     expect(
@@ -124,6 +126,7 @@ describe.skipIf(!redisAvailable())('record edits on two instances sharing Redis'
       expect(text).toContain('shared state (--state) is unreachable');
       expect(text).not.toContain(redis.url);
       expect((await api(a, '/packages/PKG-KEPT')).status).toBe(200);
+      expect(said.some((line) => line.includes(' unreachable ('))).toBe(true);
     } finally {
       await redis.resume();
     }

@@ -17,6 +17,7 @@ import { MAX_TURN_ITEMS } from './turn.js';
 import { RedisStores } from '../redis.js';
 import type { JournalEntry } from '../journal/store.js';
 import type { Admission } from '../limits/store.js';
+import { expectConsole } from '../../testing/expected-output.js';
 import { redisAvailable, TestRedis } from '../../testing/redis-server.js';
 
 const LIMIT = 7;
@@ -136,6 +137,7 @@ describe.skipIf(!redisAvailable())('one turn of admits, one script call, the lim
   });
 
   it('repairs keys of the wrong type a turn meets and sends it again, counting each request once', async () => {
+    const said = expectConsole('error', /^\[mock\] state store .*: repaired spoiled data/);
     const [a] = await fleet(1);
     expect(await ask(a)).toMatchObject({ ok: true, remaining: LIMIT - 1 });
     const prefix = prefixOf();
@@ -147,6 +149,7 @@ describe.skipIf(!redisAvailable())('one turn of admits, one script call, the lim
     expect(answers.map((x) => x.ok && x.remaining)).toEqual([LIMIT - 2, LIMIT - 3, LIMIT - 4]);
     expect(answers.every((x) => x.local === undefined)).toBe(true);
     expect(a.repaired).toBe(1);
+    expect(said).toHaveLength(1);
     expect(a.local).toBe(false);
     // Sent twice, counted once: nothing of the first attempt stayed.
     expect((await a.limits.usage()).k).toMatchObject({ minute: 4, inFlight: 4 });

@@ -9,6 +9,14 @@ import { DEFAULT_THRESHOLDS, type DriftThresholds } from '../../evidence/index.j
 /** What the suite is pointed at: the mock it started itself, or a live service it must be polite to. */
 export type TargetKind = 'mock' | 'live';
 
+/**
+ * What a run prints on the terminal (`CONTRACT_CONSOLE`): `summary`, vitest's line per file and
+ * the Markdown summary; `verdict`, a passing run's one verdict line (the repository's `npm test`),
+ * while a failing one still prints its failures and the whole summary.
+ */
+export type ConsoleMode = 'summary' | 'verdict';
+export const CONSOLE_MODES: readonly ConsoleMode[] = ['summary', 'verdict'];
+
 export interface ContractOptions {
   /** Base URL ending in `/web-data/v1`; undefined until the mock is started. */
   baseUrl?: string;
@@ -65,6 +73,7 @@ export interface ContractOptions {
   summaryFile: string;
   /** Appended to as well when set (GitHub Actions job summary). */
   githubStepSummary?: string;
+  console: ConsoleMode;
 }
 
 export const DEFAULTS = {
@@ -111,6 +120,15 @@ function ratio(env: Env, name: string, fallback: number): number {
   if (!Number.isFinite(n) || n <= 0 || n > 1)
     throw new Error(`${name} must be a number above 0 and at most 1, got "${raw}"`);
   return n;
+}
+
+function consoleMode(env: Env): ConsoleMode {
+  const value = env.CONTRACT_CONSOLE?.trim();
+  if (value === undefined || value === '') return 'summary';
+  const mode = CONSOLE_MODES.find((m) => m === value);
+  if (!mode)
+    throw new Error(`CONTRACT_CONSOLE must be ${CONSOLE_MODES.join(' or ')}, got "${value}"`);
+  return mode;
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -191,6 +209,7 @@ export function readOptions(env: Env = process.env): ContractOptions {
       enumRepeat: positiveInt(env, 'CONTRACT_DRIFT_ENUM_REPEAT', DEFAULT_THRESHOLDS.enumRepeat),
     },
     githubStepSummary: env.GITHUB_STEP_SUMMARY || undefined,
+    console: consoleMode(env),
   };
 }
 

@@ -2,7 +2,8 @@
  * @module support/reporter
  * The suite's vitest reporter: collect what the tests left (collect.ts) -> build the JSON report
  * (report.ts, pure) -> render and write each output from it: contract-report.json, profile.json,
- * the Markdown summary (summary.ts; also appended to `$GITHUB_STEP_SUMMARY`) and the console.
+ * the Markdown summary (summary.ts; also appended to `$GITHUB_STEP_SUMMARY`) and the console (the
+ * summary, or under `CONTRACT_CONSOLE=verdict` a passing run's one verdict line).
  * JUnit XML comes from vitest's own reporter beside this one. Every form of every key is redacted
  * from the report before anything is rendered from it. A run whose report is not green fails
  * (exit status 1) however it was started, so a bare vitest run and the command agree.
@@ -18,7 +19,7 @@ import { readOptions, secretsOf } from './options.js';
 import { writeReportFile, writeSummary } from './outputs.js';
 import { shapesOf } from './release-hint.js';
 import { buildReport } from './report.js';
-import { renderSummary } from './summary.js';
+import { renderSummary, verdictLine } from './summary.js';
 
 export default class ContractReporter implements Reporter {
   #started = Date.now();
@@ -87,9 +88,14 @@ export default class ContractReporter implements Reporter {
     writeReportFile(options.profileFile, profileText(run.observed, secrets));
     const summary = redactSecrets(renderSummary(report, options.jsonFile), secrets);
     writeSummary(options, summary);
-    process.stdout.write(
-      `\n${summary}\nReports: ${options.jsonFile}, ${options.summaryFile}, ${options.junitFile}\n`,
-    );
+    // Asked for the verdict only (`npm test`): a passing run says it in one line; a failing one
+    // prints everything, as it would have.
+    if (options.console === 'verdict' && report.passed)
+      process.stdout.write(`${redactSecrets(verdictLine(report, options.summaryFile), secrets)}\n`);
+    else
+      process.stdout.write(
+        `\n${summary}\nReports: ${options.jsonFile}, ${options.summaryFile}, ${options.junitFile}\n`,
+      );
     if (!report.passed) process.exitCode = 1;
   }
 }

@@ -107,6 +107,16 @@ function headline(r: ContractReport): string {
   return r.counts.notRun > 0 ? `passed, but ${r.counts.notRun} check(s) could not run` : 'passed';
 }
 
+/**
+ * The verdict as one plain line, for a terminal that asked for no more (`CONTRACT_CONSOLE=verdict`
+ * on a passing run): the summary's headline and counts, and where the summary is. Numbers only
+ * besides the headline, so nothing a server shaped reaches the terminal.
+ */
+export function verdictLine(r: ContractReport, summaryFile: string): string {
+  const c = r.counts;
+  return `contract suite: ${headline(r)}: ${c.failures} failure(s), ${c.warnings} warning(s), ${c.skipped} of ${c.tests} test(s) skipped as not applying; ${r.requests} requests, ${(r.durationMs / 1000).toFixed(1)} s. Summary: ${summaryFile}`;
+}
+
 function hintSection(r: ContractReport): string[] {
   const hint = r.releaseHint;
   if (!hint) return [];
