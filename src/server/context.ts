@@ -4,6 +4,7 @@
  * indexes and caches over it. Built once at startup; immutable data (every member readonly: the
  * record edits of a test make a new value, records/apply.ts), bounded caches.
  */
+import { FIXED_ORIGIN, type HrefOrigin } from './pipeline/href-origin.js';
 import type { Collection, Dataset } from '../dataset/dataset.js';
 import type { EnvironmentName } from './config/keys.js';
 import { Listing } from './handlers/listing.js';
@@ -55,6 +56,8 @@ export interface ApiContext {
   readonly prune: Readonly<Partial<Record<string, Pruner>>>;
   /** The same for a whole answer built outside the collections (search, cross-reference, a shape). */
   readonly answerView: (operation: Operation) => Pruner | undefined;
+  /** Absolute hrefs for the Host a request came to, or as built (pipeline/href-origin.ts). */
+  readonly hrefOrigin: HrefOrigin;
 }
 
 export interface Listings {
@@ -165,6 +168,7 @@ export function createApiContext(
   basePath: string,
   dataset: Dataset,
   contract: Contract,
+  hrefOrigin: HrefOrigin = FIXED_ORIGIN,
 ): ApiContext {
   const isDeadLink = deadLinkTest(contract.operations, dataset.options.baseUrl);
   return {
@@ -172,6 +176,7 @@ export function createApiContext(
     answerView: answerViews(contract, isDeadLink),
     environment,
     basePath,
+    hrefOrigin,
     dataset,
     seed: dataset,
     listings: listingsOf(dataset),

@@ -49,7 +49,9 @@ export async function startMockServer(options: ListenOptions = {}): Promise<Runn
   );
   try {
     const origin = options.origin ?? listening.origin;
-    const built = await createApp({ ...options, origin });
+    // Without a public origin given, hrefs name the origin each request came to (href-origin.ts).
+    const hrefsFollowHost = options.hrefsFollowHost ?? options.origin === undefined;
+    const built = await createApp({ ...options, origin, hrefsFollowHost });
     await options.extend?.(built);
     app = built;
     return {

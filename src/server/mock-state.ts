@@ -7,6 +7,7 @@
  * against them. Modules only some options need (the Redis store, recorded responses) load here,
  * on demand.
  */
+import { FIXED_ORIGIN, hrefOriginFollowingHost } from './pipeline/href-origin.js';
 import type { MiddlewareHandler } from 'hono';
 import {
   createValidators,
@@ -102,7 +103,10 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
     const seed = options.records
       ? withStartRecords(dataset, options.records, contract, validators)
       : dataset;
-    return createApiContext(environment, basePath, seed, contract);
+    const hrefOrigin = options.hrefsFollowHost
+      ? hrefOriginFollowingHost(options.origin, [basePath])
+      : FIXED_ORIGIN;
+    return createApiContext(environment, basePath, seed, contract, hrefOrigin);
   });
   const records = RecordControl.create(stores.records, { contract, validators, apis });
   const examples = buildExamples({

@@ -38,6 +38,8 @@ export interface AppOptions {
   sleep: Sleep;
   /** Public origin for absolute hrefs, e.g. `http://127.0.0.1:4010`. */
   origin: string;
+  /** Absolute hrefs name the origin each request came to, not `origin` (a mock on a socket without a public origin given: pipeline/href-origin.ts). */
+  hrefsFollowHost: boolean;
   /** Check every response against the document before sending it (off unless the caller asks: `--validate-responses`, the tests' setups). */
   validateResponses: boolean;
   maxBodyBytes: number;
@@ -86,6 +88,7 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     clock: systemClock,
     sleep: systemSleep,
     origin: `http://localhost:${DEFAULT_PORT}`,
+    hrefsFollowHost: false,
     validateResponses: false,
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     bodyTimeoutMs: DEFAULT_BODY_TIMEOUT_MS,

@@ -13,6 +13,7 @@ import { handlers, type Answer, type HandlerInput } from '../handlers/index.js';
 import { NO_HEADERS } from '../handlers/respond.js';
 import { bytesResponse, JSON_TYPE } from '../response.js';
 import type { Step } from './chain.js';
+import { FIXED_ORIGIN } from './href-origin.js';
 
 /** An answer to send; a stub's may have no body. */
 export type Outgoing = Omit<Answer, 'body'> & { readonly body?: Answer['body'] };
@@ -38,7 +39,10 @@ export function headersOut(
 export function respond(c: Context<AppEnv>, answer: Outgoing): Response {
   const headers = headersOut(c, answer.status, answer.headers);
   if (answer.body === undefined) return new Response(null, { status: answer.status, headers });
-  return bytesResponse(answer.status, answer.body, JSON_TYPE, headers);
+  const { hrefOrigin } = c.get('api');
+  const body =
+    hrefOrigin === FIXED_ORIGIN ? answer.body : hrefOrigin(c.req.header('host'), answer.body);
+  return bytesResponse(answer.status, body, JSON_TYPE, headers);
 }
 
 /** What the handler reads of this request: the validated input, and a POST's validated body. */
