@@ -23,8 +23,8 @@ import {
   PREPARED_VALIDATORS_DIR,
   type Setup,
 } from '../src/contract/prepared-validators.js';
-import { KEYS_FILE_SCHEMA } from '../src/server/keys.js';
-import { TIERS_FILE_SCHEMA } from '../src/server/tiers.js';
+import { KEYS_FILE_SCHEMA } from '../src/server/config/keys.js';
+import { TIERS_FILE_SCHEMA } from '../src/server/config/tiers.js';
 
 function refuseSymlink(path: string): void {
   try {

@@ -4,7 +4,7 @@
 # fault on page 2 only, verify, a record edit seen by ID and in a list filter, and one reset.
 # Usage: scripts/qa-controls-smoke.sh <origin, e.g. http://127.0.0.1:4010> <admin token>
 # Exits 1 naming the first step that did not answer as documented. Run by scripts/ci-container.sh
-# against the image, and by src/server/qa/curl-smoke.test.ts against the mock's command.
+# against the image, and by src/server/admin/curl-smoke.test.ts against the mock's command.
 set -euo pipefail
 
 origin="${1:?usage: qa-controls-smoke.sh <origin> <admin token>}"

@@ -10,10 +10,10 @@ import { randomUUID } from 'node:crypto';
 import { BASE_PATH } from '../contract/index.js';
 import type { Release } from '../contract/named-types.gen.js';
 import type { Scale } from '../dataset/dataset.js';
-import type { RecordFamily } from '../dataset/overlay.js';
+import type { RecordFamily } from '../state/records/overlay.js';
 import { createApp, type MockApp } from '../server/app.js';
 import { EXAMPLES_PATH, type Examples, type KeyPurpose } from '../server/examples.js';
-import { ENVIRONMENTS, type EnvironmentName } from '../server/keys.js';
+import { ENVIRONMENTS, type EnvironmentName } from '../server/config/keys.js';
 import { startMockServer } from '../server/listen.js';
 import { DEFAULT_SEED, type AppOptions } from '../server/options.js';
 import {
@@ -21,9 +21,9 @@ import {
   parseRandomFaults,
   type LatencySpec,
   type RandomFaultSpec,
-} from '../server/qa/actions.js';
-import type { Tier } from '../server/tiers.js';
-import { varySeedProblem } from '../server/vary/step.js';
+} from '../server/faults/actions.js';
+import type { Tier } from '../server/config/tiers.js';
+import { varySeedProblem } from '../server/pipeline/variation.js';
 import { journalSizeProblem } from '../state/journal.js';
 import { refuseUnknownOptions } from './option-names.js';
 import { qaControls, type QaControls } from './qa.js';

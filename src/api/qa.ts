@@ -6,14 +6,14 @@
  * client drives a mock started here, one in a container, or one on another machine.
  */
 import { refuseUnknownOptions } from './option-names.js';
-import { ADMIN_PREFIX, ADMIN_TOKEN_HEADER } from '../server/qa/admin.js';
-import type { FaultAction } from '../server/qa/actions.js';
+import { ADMIN_PREFIX, ADMIN_TOKEN_HEADER } from '../server/admin/admin.js';
+import type { FaultAction } from '../server/faults/actions.js';
 import type { ArmedFault } from '../state/faults.js';
-import type { JournalEntry } from '../server/middleware/request-log.js';
+import type { JournalEntry } from '../server/pipeline/request-log.js';
 import type { OperationId } from '../contract/named-types.gen.js';
 import type { operations } from '../contract/types.gen.js';
-import type { RecordEditEntry, RecordFamily } from '../dataset/overlay.js';
-import type { PutResult as RecordPutResult } from '../server/qa/records-control.js';
+import type { RecordEditEntry, RecordFamily } from '../state/records/overlay.js';
+import type { PutResult as RecordPutResult } from '../server/records/control.js';
 import type { Stub, StubAnswer } from '../state/stubs.js';
 
 /** A value a URL carries for a number or boolean parameter: the value, or the text that prints it. */
@@ -124,10 +124,10 @@ export type JournalRecords = JournalRecord[] & {
 };
 
 /** A family a test may edit: the dataset's collection names. */
-export type { RecordFamily, RecordEditEntry } from '../dataset/overlay.js';
+export type { RecordFamily, RecordEditEntry } from '../state/records/overlay.js';
 
 /** What a put did: `created` false when it replaced a record; `warnings` name the inferred facts it breaks. */
-export type { PutResult as RecordPutResult } from '../server/qa/records-control.js';
+export type { PutResult as RecordPutResult } from '../server/records/control.js';
 
 /** Records a test adds, changes or removes; every answer sees the change at once. */
 export interface RecordControls {

@@ -32,8 +32,8 @@ export type {
 export type { RunContractOptions, ContractReport, Finding, CoverageCell } from '../suite/run.js';
 export type { StartProxyOptions, RunningProxy, ProxyInput } from '../proxy/index.js';
 export type { Examples, KeyPurpose } from '../server/examples.js';
-export type { Tier } from '../server/tiers.js';
-export type { LatencySpec, RandomFaultSpec, FaultAction } from '../server/qa/actions.js';
+export type { Tier } from '../server/config/tiers.js';
+export type { LatencySpec, RandomFaultSpec, FaultAction } from '../server/faults/actions.js';
 export type { ArmedFault, FaultMatch } from '../state/faults.js';
 export type { paths, components, operations } from '../contract/types.gen.js';
 export type * from '../contract/named-types.gen.js';

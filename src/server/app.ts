@@ -11,7 +11,7 @@ import type { AppEnv } from './env.js';
 import { buildState, type MockState } from './mock-state.js';
 import { mountRoutes } from './mount.js';
 import type { AppOptions } from './options.js';
-import { RememberingRouter } from './route-memo.js';
+import { RememberingRouter } from './pipeline/route-memo.js';
 
 export type { MockState } from './mock-state.js';
 

@@ -4,8 +4,8 @@
  * indexes and caches over it. Built once at startup; immutable data, bounded caches.
  */
 import type { Collection, Dataset } from '../dataset/dataset.js';
-import type { EnvironmentName } from './keys.js';
-import { Listing } from './listing.js';
+import type { EnvironmentName } from './config/keys.js';
+import { Listing } from './handlers/listing.js';
 import { Lru } from './lru.js';
 import {
   BASE_PATH,
@@ -37,7 +37,7 @@ export interface ApiContext {
   environment: EnvironmentName;
   /** `/web-data/v1`, or `/staging/web-data/v1` when both environments are served. */
   basePath: string;
-  /** The dataset as served: the seed's, or the seed's with the record edits of a test over it (qa/records-apply.ts). */
+  /** The dataset as served: the seed's, or the seed's with the record edits of a test over it (records/apply.ts). */
   dataset: Dataset;
   /** The dataset the mock started with (the generated one, with `--records` over it): what a reset returns to. */
   readonly seed: Dataset;

@@ -3,10 +3,10 @@
  * The one typed environment of the Hono app: what each middleware leaves for the next.
  */
 import type { Operation, ParsedInput } from '../contract/index.js';
-import type { KeyRecord } from './keys.js';
+import type { KeyRecord } from './config/keys.js';
 import type { JournalFault, SlotHandle } from '../state/store.js';
 import type { ApiContext } from './context.js';
-import type { BodyShape } from './qa/actions.js';
+import type { BodyShape } from './faults/actions.js';
 
 export interface AppEnv {
   Variables: {

@@ -9,8 +9,8 @@ import type { Contract, Operation } from '../contract/index.js';
 import type { ProductPartSearchRequest, SearchOperator } from '../contract/named-types.gen.js';
 import type { Collection, Dataset, Scale } from '../dataset/dataset.js';
 import { MATCH_TYPES } from '../dataset/catalog.js';
-import type { EnvironmentName, KeyRecord, KeyStore } from './keys.js';
-import type { Tier } from './tiers.js';
+import type { EnvironmentName, KeyRecord, KeyStore } from './config/keys.js';
+import type { Tier } from './config/tiers.js';
 
 export const EXAMPLES_PATH = '/examples.json';
 

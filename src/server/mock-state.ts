@@ -20,14 +20,14 @@ import { basePathFor, createApiContext, type ApiContext } from './context.js';
 import type { AppEnv } from './env.js';
 import { buildExamples, type Examples } from './examples.js';
 import { handlers } from './handlers/index.js';
-import { loadKeys, type KeyStore } from './keys.js';
-import { Journal } from './middleware/request-log.js';
+import { loadKeys, type KeyStore } from './config/keys.js';
+import { Journal } from './pipeline/request-log.js';
 import { resolveOptions, type AppOptions } from './options.js';
 import { RateLimiter } from '../state/rate-limiter.js';
-import { loadTiers, overrideTiers, type Tier } from './tiers.js';
-import { FaultPlan } from './qa/fault-plan.js';
-import { RecordControl } from './qa/records-control.js';
-import { withStartRecords } from './qa/records-seed.js';
+import { loadTiers, overrideTiers, type Tier } from './config/tiers.js';
+import { FaultPlan } from './faults/fault-plan.js';
+import { RecordControl } from './records/control.js';
+import { withStartRecords } from './records/seed.js';
 import { MemoryStore } from '../state/memory.js';
 import type { StateStore } from '../state/store.js';
 
@@ -47,7 +47,7 @@ export interface MockState {
    */
   store: StateStore;
   apis: ApiContext[];
-  /** The record edits of the tests (qa/records-control.ts). */
+  /** The record edits of the tests (records/control.ts). */
   records: RecordControl;
   /** Each purpose's demo key name (`fullAccess` -> its name): a QA match may name a key by purpose. */
   keyNamesByPurpose?: ReadonlyMap<string, string>;

@@ -9,15 +9,15 @@ import { Hono, type Handler } from 'hono';
 import { readSpecText, renderKindsTable, UNRELEASED } from '../contract/index.js';
 import { HEALTH_PATH, healthResponse } from '../net/health.js';
 import { sharedSecretsScrubber } from '../redaction.js';
-import type { DocsOptions } from './docs.js';
+import type { DocsOptions } from './docs-page/docs.js';
 import type { AppEnv } from './env.js';
 import { EXAMPLES_PATH } from './examples.js';
-import { requestLog } from './middleware/request-log.js';
+import { requestLog } from './pipeline/request-log.js';
 import type { MockParts } from './mock-state.js';
-import { mountOperations } from './operation-routes.js';
-import { ADMIN_PREFIX, adminRoutes, keyNameOf } from './qa/admin.js';
-import { sampleAnswerOf } from './qa/sample-answer.js';
-import { storedEntryReaders } from './qa/stored-entries.js';
+import { mountOperations } from './pipeline/operation-routes.js';
+import { ADMIN_PREFIX, adminRoutes, keyNameOf } from './admin/admin.js';
+import { sampleAnswerOf } from './stubs/sample-answer.js';
+import { storedEntryReaders } from './admin/stored-entries.js';
 
 /** Shortest admin token the journal and the log look for (a shorter one only guards tests on loopback). */
 const MIN_REDACTED_TOKEN_CHARS = 8;
@@ -71,7 +71,7 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
     examples: examples.operations,
     origin: options.origin,
   });
-  // What a shared store reads back is read as the admin API reads it (qa/stored-entries.ts).
+  // What a shared store reads back is read as the admin API reads it (admin/stored-entries.ts).
   store.readEntriesWith(
     storedEntryReaders({
       contract,
@@ -125,7 +125,10 @@ function mountDocsOnDemand(
   const unrouted = new WeakSet<Response>();
   let docs: Promise<Hono<AppEnv>> | undefined;
   const load = async () => {
-    const [{ mountDocs }, { stringify }] = await Promise.all([import('./docs.js'), import('yaml')]);
+    const [{ mountDocs }, { stringify }] = await Promise.all([
+      import('./docs-page/docs.js'),
+      import('yaml'),
+    ]);
     const routes = new Hono<AppEnv>();
     mountDocs(
       routes,

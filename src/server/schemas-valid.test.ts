@@ -7,8 +7,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { loadContract, UNRELEASED, type Schema } from '../contract/index.js';
-import { KEYS_FILE_SCHEMA } from './keys.js';
-import { TIERS_FILE_SCHEMA } from './tiers.js';
+import { KEYS_FILE_SCHEMA } from './config/keys.js';
+import { TIERS_FILE_SCHEMA } from './config/tiers.js';
 
 const metaSchema = new Ajv2020({ strict: false });
 const problemsOf = (schema: Schema) =>

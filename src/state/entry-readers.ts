@@ -2,7 +2,7 @@
  * @module state/entry-readers
  * Redis is input too: every entry a shared store reads back (a stub, an armed fault, a journal
  * line) is read again before it is used, by the same reader the admin API reads a request with.
- * Those readers know the contract and the keys (src/server/qa/stored-entries.ts), which this layer
+ * Those readers know the contract and the keys (src/server/admin/stored-entries.ts), which this layer
  * may not import, so the server hands them to the store once it has built them. An entry a reader
  * refuses is skipped and counted as repaired spoiled data: never an outage, a fallback or a 500.
  */

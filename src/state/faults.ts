@@ -70,7 +70,7 @@ export const tooManyArmed = () =>
 
 /**
  * The faults armed in one process: each for the next N requests its match hits, oldest first. The
- * memory store keeps its faults here; the fault plan (src/server/qa/fault-plan.ts) holds one beside
+ * memory store keeps its faults here; the fault plan (src/server/faults/fault-plan.ts) holds one beside
  * its seeded random policy, which is a separate job.
  */
 export class ArmedFaultBook {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from './clock.js';
 import { RateLimiter } from './rate-limiter.js';
-import { tierOverrideProblems, type Tier } from '../server/tiers.js';
+import { tierOverrideProblems, type Tier } from '../server/config/tiers.js';
 
 const tier: Tier = {
   requestsPerMinute: 3,

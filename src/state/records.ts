@@ -1,11 +1,11 @@
 /**
  * @module state/records
- * The record edits of the tests (fixtures/overlay.ts's `RecordEdit`: plain JSON), kept as an
+ * The record edits of the tests (state/records/overlay.ts's `RecordEdit`: plain JSON), kept as an
  * ordered log with a version that changes whenever the log does. Every instance folds the same
  * log over the same seed, so a fleet answers alike; an instance compares versions per request
  * (in memory: a number read, no promise) and re-reads the log only when they differ.
  */
-import type { RecordEdit } from '../dataset/overlay.js';
+import type { RecordEdit } from './records/overlay.js';
 
 /** At most this many edits are kept (a test edits a handful; a `--records` file is loaded at start, not here). */
 export const MAX_RECORD_EDITS = 10_000;

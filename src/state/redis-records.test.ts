@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../server/listen.js';
-import { ADMIN_TOKEN_HEADER } from '../server/qa/admin.js';
+import { ADMIN_TOKEN_HEADER } from '../server/admin/admin.js';
 import { redisAvailable, TestRedis } from '../testing/redis-server.js';
 
 const TOKEN = 'fleet-records-token';

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { isRecordFamily, type RecordEdit } from '../dataset/overlay.js';
+import { isRecordFamily, type RecordEdit } from './records/overlay.js';
 import {
   MAX_RECORD_EDITS,
   RecordLogFullError,

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../server/listen.js';
 import type { ListenOptions } from '../server/listen.js';
 import { DEMO, sharedDataset } from '../testing/mock-app.js';
-import type { Tier } from '../server/tiers.js';
+import type { Tier } from '../server/config/tiers.js';
 import { redactUrl } from './redis.js';
 import { redisAvailable, TestRedis } from '../testing/redis-server.js';
 

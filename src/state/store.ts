@@ -22,7 +22,7 @@ export type KeptFault = Omit<ArmedFault, 'remaining'>;
 
 /**
  * The admin API's readers, which a shared store reads its entries back with (Redis is input too:
- * src/state/entry-readers.ts, src/server/qa/stored-entries.ts).
+ * src/state/entry-readers.ts, src/server/admin/stored-entries.ts).
  */
 export interface EntryReaders {
   /** A kept stub read as `POST /__mock/stubs` reads one (its answer judged again), or undefined. */

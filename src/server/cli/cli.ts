@@ -6,13 +6,13 @@
  */
 import { parseArgs } from 'node:util';
 import { BASE_PATH, loadContract } from '../../contract/index.js';
-import { ENVIRONMENTS, type EnvironmentName } from '../keys.js';
+import { ENVIRONMENTS, type EnvironmentName } from '../config/keys.js';
 import { startMockServer, type RunningServer } from '../listen.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED } from '../options.js';
-import { varySeedProblem } from '../vary/step.js';
-import { TIER_FIELDS, tierOverrideProblems, type Tier } from '../tiers.js';
-import { ActionError, parseLatency, parseRandomFaults } from '../qa/actions.js';
-import type { FaultPlanOptions } from '../qa/fault-plan.js';
+import { varySeedProblem } from '../pipeline/variation.js';
+import { TIER_FIELDS, tierOverrideProblems, type Tier } from '../config/tiers.js';
+import { ActionError, parseLatency, parseRandomFaults } from '../faults/actions.js';
+import type { FaultPlanOptions } from '../faults/fault-plan.js';
 import {
   EXIT_USAGE,
   exitCodeFor,
@@ -26,8 +26,8 @@ import {
 import cluster from 'node:cluster';
 import { onEnd } from './process-lifetime.js';
 import { announce, detachCommand, isDetached, stopCommand } from './detach-command.js';
-import { readRecordsFile } from '../qa/records-seed.js';
-import { exposedTokenProblem, MIN_EXPOSED_TOKEN_LENGTH } from '../qa/admin-token.js';
+import { readRecordsFile } from '../records/seed.js';
+import { exposedTokenProblem, MIN_EXPOSED_TOKEN_LENGTH } from '../admin/admin-token.js';
 import { isLoopbackName, parseAllowedHost } from '../../net/host-guard.js';
 import {
   DEFAULT_JOURNAL_SIZE,

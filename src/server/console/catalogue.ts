@@ -8,9 +8,9 @@
 import type { Contract, Operation, Parameter } from '../../contract/index.js';
 import { MAX_ARMED_COUNT } from '../../state/faults.js';
 import { MAX_STUB_TIMES } from '../../state/stubs.js';
-import { MAX_DELAY_MS, MAX_RETRY_AFTER_SECONDS } from '../qa/actions.js';
-import type { KeyStore } from '../keys.js';
-import type { RecordFamilyInfo } from '../qa/records.js';
+import { MAX_DELAY_MS, MAX_RETRY_AFTER_SECONDS } from '../faults/actions.js';
+import type { KeyStore } from '../config/keys.js';
+import type { RecordFamilyInfo } from '../records/record-schema.js';
 
 /** A parameter as a form field: its name, where it goes, and what it takes. */
 export interface FieldSpec {

@@ -7,7 +7,7 @@
  */
 import type { Context, Env } from 'hono';
 import { apiError } from '../errors.js';
-import { readBodyText } from '../middleware/read-body.js';
+import { readBodyText } from '../pipeline/read-body.js';
 
 export const MAX_REPORT_BYTES = 8 * 1024;
 /** Reports kept to read back; older ones are only counted. */

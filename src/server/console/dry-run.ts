@@ -8,7 +8,7 @@
  */
 import type { InputProblem } from '../../contract/index.js';
 import { badRequest } from '../errors.js';
-import type { RecordProblem } from '../qa/records.js';
+import type { RecordProblem } from '../records/record-schema.js';
 
 export interface Finding {
   /** The member of the admin request it is about (`/patch`, `/respond`, `/times`, ...). */

@@ -6,7 +6,7 @@
  * limiter's own `nextRefusal`, so the view and the 429 cannot disagree). A store that does not
  * say when a window opened (a shared Redis store) gives counts only: resets and Retry-After null.
  */
-import type { KeyRecord } from '../keys.js';
+import type { KeyRecord } from '../config/keys.js';
 import { nextRefusal, type LimitWindows, type Tier } from '../../state/rate-limiter.js';
 import type { LimitUsage } from '../../state/store.js';
 
