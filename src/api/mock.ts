@@ -24,7 +24,7 @@ import {
 } from '../server/faults/actions.js';
 import type { Tier } from '../server/config/tiers.js';
 import { varySeedProblem } from '../server/pipeline/variation.js';
-import { journalSizeProblem } from '../state/journal.js';
+import { journalSizeProblem } from '../state/journal/journal.js';
 import { refuseUnknownOptions } from './option-names.js';
 import { qaControls, type QaControls } from './qa.js';
 
@@ -315,7 +315,7 @@ export async function createMockApp(given: MockAppOptions = {}): Promise<MockApp
     ...(await handleOf(app, origin, options.adminToken)),
     fetch: async (request) => app.fetch(request),
     close: async () => {
-      await Promise.all([app.state.store.close(), app.state.records.close()]);
+      await Promise.all([app.state.stores.close(), app.state.records.close()]);
     },
   };
 }

@@ -8,13 +8,13 @@
 import { refuseUnknownOptions } from './option-names.js';
 import { ADMIN_PREFIX, ADMIN_TOKEN_HEADER } from '../server/admin/admin.js';
 import type { FaultAction } from '../server/faults/actions.js';
-import type { ArmedFault } from '../state/faults.js';
+import type { ArmedFault } from '../state/faults/faults.js';
 import type { JournalEntry } from '../server/pipeline/request-log.js';
 import type { OperationId } from '../contract/named-types.gen.js';
 import type { operations } from '../contract/types.gen.js';
 import type { RecordEditEntry, RecordFamily } from '../state/records/overlay.js';
 import type { PutResult as RecordPutResult } from '../server/records/control.js';
-import type { Stub, StubAnswer } from '../state/stubs.js';
+import type { Stub, StubAnswer } from '../state/stubs/stubs.js';
 
 /** A value a URL carries for a number or boolean parameter: the value, or the text that prints it. */
 type AsSent<T> = T extends number | boolean ? T | `${T}` : T;

@@ -34,6 +34,6 @@ export type { StartProxyOptions, RunningProxy, ProxyInput } from '../proxy/index
 export type { Examples, KeyPurpose } from '../server/examples.js';
 export type { Tier } from '../server/config/tiers.js';
 export type { LatencySpec, RandomFaultSpec, FaultAction } from '../server/faults/actions.js';
-export type { ArmedFault, FaultMatch } from '../state/faults.js';
+export type { ArmedFault, FaultMatch } from '../state/faults/faults.js';
 export type { paths, components, operations } from '../contract/types.gen.js';
 export type * from '../contract/named-types.gen.js';

@@ -9,7 +9,7 @@
  */
 import { Hono, type Context, type Env } from 'hono';
 import type { Contract, Validators } from '../../contract/index.js';
-import { MAX_CLOCK_OFFSET_SECONDS, type AdjustableClock } from '../../state/clock.js';
+import { MAX_CLOCK_OFFSET_SECONDS, type AdjustableClock } from '../../state/clock/clock.js';
 import type { ApiContext } from '../context.js';
 import { apiError, badRequest, messages } from '../errors.js';
 import type { KeyStore } from '../config/keys.js';
@@ -18,18 +18,19 @@ import type { AppOptions } from '../options.js';
 import { jsonResponse } from '../response.js';
 import { ActionError } from '../faults/actions.js';
 import { readArmRequest, readMatchOnly } from '../faults/arm-request.js';
-import { MAX_JOURNAL_SIZE } from '../../state/journal.js';
+import { MAX_JOURNAL_SIZE } from '../../state/journal/journal.js';
 import { readJournal } from '../journal/journal-window.js';
 import { findRequests, readExpectation, verifyRequests } from '../journal/verify.js';
 import { readStubRequest } from '../stubs/stub-request.js';
 import type { SampleAnswer } from '../stubs/sample-answer.js';
-import { newStub, StubLimitError } from '../../state/stubs.js';
+import { newStub, StubLimitError } from '../../state/stubs/stubs.js';
 import type { FaultPlan } from '../faults/fault-plan.js';
 import { recordRoutes, refusal } from '../records/admin-routes.js';
 import type { RecordControl } from '../records/control.js';
-import { StoreUnavailableError, type StateStore } from '../../state/store.js';
+import { StoreUnavailableError } from '../../state/shared/fail-over.js';
+import type { Stores } from '../../state/stores.js';
 import { STATE_HEADER } from '../pipeline/rate-limit.js';
-import type { Tier } from '../../state/rate-limiter.js';
+import type { Tier } from '../../state/limits/rate-limiter.js';
 import { CspReports } from '../console/csp-reports.js';
 import { stubVerdict, takeDryRun } from '../console/dry-run.js';
 import { mountConsolePage } from '../console/page.js';
@@ -111,7 +112,7 @@ export function adminRoutes(options: {
   token: string;
   state: AdminParts;
   plan: FaultPlan;
-  store: StateStore;
+  store: Stores;
   records: RecordControl;
   /** The dataset's answer to a request a match describes (a patch stub is judged on it). */
   sampleAnswer?: SampleAnswer;
@@ -166,7 +167,7 @@ export function adminRoutes(options: {
         expiresAt: k.expiresAt === undefined ? null : new Date(k.expiresAt).toISOString(),
         purpose: k.purpose,
       })),
-      clockOffsetSeconds: (await store.clockOffsetMs()) / 1000,
+      clockOffsetSeconds: (await store.clock.offsetMs()) / 1000,
       state: {
         store: store.description,
         instance: o.instanceId,
@@ -177,16 +178,16 @@ export function adminRoutes(options: {
         seed: plan.options.seed,
         random: plan.options.random ?? null,
         latency: plan.options.latency ?? null,
-        armed: await store.armed(),
+        armed: await store.faults.armed(),
       },
     });
   });
   admin.post('/rate-limits/reset', async (c) => {
     const { key } = await bodyOf(c);
-    await store.resetLimits(typeof key === 'string' ? key : undefined);
+    await store.limits.reset(typeof key === 'string' ? key : undefined);
     return c.json({ reset: typeof key === 'string' ? key : 'all' });
   });
-  admin.get('/rate-limits', async (c) => c.json(await store.limits()));
+  admin.get('/rate-limits', async (c) => c.json(await store.limits.usage()));
   admin.post('/clock/advance', async (c) => {
     const { seconds } = await bodyOf(c);
     const badSeconds = (error: string, rule: string) =>
@@ -202,17 +203,17 @@ export function adminRoutes(options: {
       );
     // Bounded in all, so every date the mock prints stays a valid date (unbounded, 300,000
     // advances of a year made /__mock/requests answer 500: "Invalid time value").
-    const offsetSeconds = (await store.clockOffsetMs()) / 1000;
+    const offsetSeconds = (await store.clock.offsetMs()) / 1000;
     if (offsetSeconds + seconds > MAX_CLOCK_OFFSET_SECONDS)
       throw badSeconds(
         `seconds: advancing by ${seconds} would put the clock ${offsetSeconds + seconds} s ahead; the bound is ${MAX_CLOCK_OFFSET_SECONDS} s (ten years) in all, ${MAX_CLOCK_OFFSET_SECONDS - offsetSeconds} s left (restart the mock to start again)`,
         `clock offset <= ${MAX_CLOCK_OFFSET_SECONDS} s`,
       );
-    return c.json({ clockOffsetSeconds: (await store.advanceClock(seconds * 1000)) / 1000 });
+    return c.json({ clockOffsetSeconds: (await store.clock.advance(seconds * 1000)) / 1000 });
   });
   // Armed faults: `/faults`, the word users say; `/scenarios`, its first name, still answers.
   for (const route of FAULT_ROUTES) {
-    admin.get(route, async (c) => c.json({ armed: await store.armed() }));
+    admin.get(route, async (c) => c.json({ armed: await store.faults.armed() }));
     admin.post(route, async (c) => {
       const request = readArmRequest(await bodyOf(c), {
         contract: state.contract,
@@ -221,21 +222,21 @@ export function adminRoutes(options: {
       });
       if (Array.isArray(request)) throw badRequest(request);
       try {
-        return c.json(await store.arm(request.match, request.times, request.action), 201);
+        return c.json(await store.faults.arm(request.match, request.times, request.action), 201);
       } catch (error) {
         return badAction(error);
       }
     });
-    admin.delete(route, async (c) => c.json({ cleared: await store.disarm() }));
+    admin.delete(route, async (c) => c.json({ cleared: await store.faults.disarm() }));
     admin.delete(`${route}/:id`, async (c) => {
-      const cleared = await store.disarm(c.req.param('id'));
+      const cleared = await store.faults.disarm(c.req.param('id'));
       if (cleared === 0) throw apiError(404, `no armed fault ${c.req.param('id')}`);
       return c.json({ cleared });
     });
   }
   admin.post('/faults/reset', async (c) => {
     plan.reset();
-    await store.disarm();
+    await store.faults.disarm();
     return c.json({ reset: true });
   });
   const matchOf = (value: unknown) => {
@@ -256,7 +257,7 @@ export function adminRoutes(options: {
       throw apiError(400, `limit must be an integer from 1 to ${MAX_JOURNAL_SIZE}`);
     const operationId = c.req.query('operationId');
     const key = c.req.query('key');
-    const { lines, window } = await readJournal(store);
+    const { lines, window } = await readJournal(store.journal);
     if (operationId === undefined && key === undefined)
       return c.json({ requests: lines.slice(0, limit), window });
     const match = matchOf({
@@ -269,7 +270,7 @@ export function adminRoutes(options: {
   admin.post('/requests/find', async (c) => {
     const body = await bodyOf(c);
     const match = matchOf(body.match);
-    const { lines, window } = await readJournal(store);
+    const { lines, window } = await readJournal(store.journal);
     return c.json({ requests: findRequests(lines, match), window });
   });
   admin.post('/requests/verify', async (c) => {
@@ -277,7 +278,7 @@ export function adminRoutes(options: {
     const match = matchOf(body.match);
     const expectation = readExpectation(body);
     if (typeof expectation === 'string') throw apiError(400, expectation);
-    const { lines, window } = await readJournal(store);
+    const { lines, window } = await readJournal(store.journal);
     return c.json({ ...verifyRequests(lines, match, expectation, window), match, window });
   });
   admin.post('/stubs', async (c) => {
@@ -295,17 +296,17 @@ export function adminRoutes(options: {
     if (dryRun) return c.json(stubVerdict(read));
     if (Array.isArray(read)) throw badRequest(read);
     try {
-      return c.json(await store.addStub(newStub(read)), 201);
+      return c.json(await store.stubs.add(newStub(read)), 201);
     } catch (error) {
       if (error instanceof StubLimitError) throw apiError(409, error.message);
       unavailable(error);
       throw error;
     }
   });
-  admin.get('/stubs', async (c) => c.json({ stubs: await store.stubs() }));
-  admin.delete('/stubs', async (c) => c.json({ removed: await store.removeStubs() }));
+  admin.get('/stubs', async (c) => c.json({ stubs: await store.stubs.list() }));
+  admin.delete('/stubs', async (c) => c.json({ removed: await store.stubs.remove() }));
   admin.delete('/stubs/:id', async (c) => {
-    const removed = await store.removeStubs(c.req.param('id'));
+    const removed = await store.stubs.remove(c.req.param('id'));
     if (removed === 0) throw apiError(404, `no stub ${c.req.param('id').slice(0, 100)}`);
     return c.json({ removed });
   });
@@ -313,18 +314,18 @@ export function adminRoutes(options: {
   // rate-limit windows, the clock offset, the record edits (DECISIONS 98 says what stays), and
   // whatever the reset hooks clear.
   admin.post('/reset', async (c) => {
-    await store.removeStubs();
+    await store.stubs.remove();
     plan.reset();
-    await store.disarm();
-    await store.clearJournal();
-    await store.resetLimits();
-    await store.resetClock();
+    await store.faults.disarm();
+    await store.journal.clear();
+    await store.limits.reset();
+    await store.clock.reset();
     await records.clear().catch(refusal);
     for (const hook of options.resetHooks ?? []) await hook();
     return c.json({ reset: true });
   });
   admin.delete('/requests', async (c) => {
-    await store.clearJournal();
+    await store.journal.clear();
     return c.json({ cleared: true });
   });
   recordRoutes(admin, records, bodyOf);
