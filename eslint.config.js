@@ -37,6 +37,25 @@ export default tseslint.config(
     },
   },
   {
+    // Readable code: no function over 80 lines. Every line counts, blank lines and comments
+    // too: a function is as long as a reader has to scroll.
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  {
+    // Tests and test machinery: a test's set-up and its assertions read best in one place.
+    files: ['**/*.test.ts', 'src/testing/**', 'contract-tests/meta/**'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    // TEMPORARY (issue 37): src/server (but its cli/) and src/state are being split by the lead;
+    // removed when done. Only this rule is off there.
+    files: ['src/server/**', 'src/state/**'],
+    ignores: ['src/server/cli/**'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // Tests read answers as JSON (`any`) and assert on them; the assertion is the check there.
     files: ['**/*.test.ts'],
     rules: {

@@ -189,13 +189,99 @@ async function serveCapture(server: Child, response: CapturedResponse): Promise<
   await serving;
 }
 
+/** A mock of one build, started and ready. */
+interface StartedMock {
+  name: string;
+  build: (typeof builds)[number];
+  child: Child;
+  url: string;
+  info: MockInfo;
+}
+
+/** Waits until every mock is ready, and says what dataset each serves. */
+function whenReady(
+  size: string,
+  mocks: readonly { build: (typeof builds)[number]; child: Child }[],
+): Promise<StartedMock[]> {
+  return Promise.all(
+    mocks.map(async ({ build, child }) => {
+      const ready = await child.next('ready');
+      const info = ready.info as unknown as MockInfo;
+      log(
+        `mock (${build}) at size ${size}: ${info.products} products, ${info.parts} parts, ${info.documents} documents, ${info.boardsKits} boards and kits`,
+      );
+      return { name: `mock (${build})`, build, child, url: ready.url, info };
+    }),
+  );
+}
+
+/** One scenario at one size: the mock's bytes served by the baseline, each build against it. */
+async function benchScenario(
+  size: string,
+  scenario: Scenario,
+  started: readonly StartedMock[],
+  yardsticks: Yardsticks,
+): Promise<{ rows: Row[]; response: CapturedResponse; responseBytes: number }> {
+  const { baseline, baselineUrl } = yardsticks;
+  const response = await capture(started[0].url, scenario);
+  await serveCapture(baseline, response);
+  const responseBytes = Buffer.from(response.bodyBase64, 'base64').length;
+  const rounds = await measureRounds(
+    `${scenario.id} (size ${size})`,
+    started,
+    baseline,
+    baselineUrl,
+    scenario,
+  );
+  const rows = started.map(({ build }, i) =>
+    rowFromRounds(
+      {
+        scenario: scenario.id,
+        build,
+        title: scenario.title,
+        size,
+        target: scenario.target,
+        responseBytes,
+      },
+      rounds[i],
+    ),
+  );
+  return { rows, response, responseBytes };
+}
+
+/** The same bytes through Hono alone, against the baseline: the part no mock code can remove. */
+async function benchFloor(
+  size: string,
+  scenario: Scenario,
+  captured: { response: CapturedResponse; responseBytes: number },
+  yardsticks: Yardsticks,
+): Promise<Row> {
+  const { baseline, baselineUrl, floor, floorUrl } = yardsticks;
+  await serveCapture(floor, captured.response);
+  const [floorRounds] = await measureRounds(
+    `${scenario.id} (size ${size}), Hono alone`,
+    [{ name: 'Hono alone', child: floor, url: floorUrl }],
+    baseline,
+    baselineUrl,
+    scenario,
+  );
+  return rowFromRounds(
+    {
+      scenario: FLOOR_SCENARIO,
+      title: 'products list, first page, from Hono alone (framework floor, no mock code)',
+      size,
+      responseBytes: captured.responseBytes,
+    },
+    floorRounds,
+  );
+}
+
 /** Every scenario of a size (the list pages only after the first size), each build of the mock side by side. */
 async function benchSize(
   size: string,
   everyScenario: boolean,
   yardsticks: Yardsticks,
 ): Promise<Row[]> {
-  const { baseline, baselineUrl, floor, floorUrl } = yardsticks;
   const execArgv = [
     '--expose-gc',
     ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []),
@@ -207,68 +293,16 @@ async function benchSize(
   }));
   const rows: Row[] = [];
   try {
-    const started = await Promise.all(
-      mocks.map(async ({ build, child }) => {
-        const ready = await child.next('ready');
-        const info = ready.info as unknown as MockInfo;
-        log(
-          `mock (${build}) at size ${size}: ${info.products} products, ${info.parts} parts, ${info.documents} documents, ${info.boardsKits} boards and kits`,
-        );
-        return { name: `mock (${build})`, build, child, url: ready.url, info };
-      }),
-    );
-    const { info, url } = started[0];
+    const started = await whenReady(size, mocks);
+    const { info } = started[0];
     const scenarios = (everyScenario ? allScenarios(info) : listScenarios(info)).filter(
       (s) => !values.only || s.id === values.only,
     );
     for (const scenario of scenarios) {
-      const response = await capture(url, scenario);
-      await serveCapture(baseline, response);
-      const responseBytes = Buffer.from(response.bodyBase64, 'base64').length;
-      const rounds = await measureRounds(
-        `${scenario.id} (size ${size})`,
-        started,
-        baseline,
-        baselineUrl,
-        scenario,
-      );
-      started.forEach(({ build }, i) =>
-        rows.push(
-          rowFromRounds(
-            {
-              scenario: scenario.id,
-              build,
-              title: scenario.title,
-              size,
-              target: scenario.target,
-              responseBytes,
-            },
-            rounds[i],
-          ),
-        ),
-      );
-      if (everyScenario && scenario.id === LIST_SCENARIO) {
-        // The same bytes through Hono alone, against the baseline: the part no mock code can remove.
-        await serveCapture(floor, response);
-        const [floorRounds] = await measureRounds(
-          `${scenario.id} (size ${size}), Hono alone`,
-          [{ name: 'Hono alone', child: floor, url: floorUrl }],
-          baseline,
-          baselineUrl,
-          scenario,
-        );
-        rows.push(
-          rowFromRounds(
-            {
-              scenario: FLOOR_SCENARIO,
-              title: 'products list, first page, from Hono alone (framework floor, no mock code)',
-              size,
-              responseBytes,
-            },
-            floorRounds,
-          ),
-        );
-      }
+      const measured = await benchScenario(size, scenario, started, yardsticks);
+      rows.push(...measured.rows);
+      if (everyScenario && scenario.id === LIST_SCENARIO)
+        rows.push(await benchFloor(size, scenario, measured, yardsticks));
     }
   } finally {
     await Promise.all(mocks.map(({ child }) => child.stop()));

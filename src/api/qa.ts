@@ -235,11 +235,16 @@ function withWindow(answer: JournalAnswer): JournalRecords {
   }) as JournalRecords;
 }
 
-export function qaControls(options: QaControlsOptions): QaControls {
-  refuseUnknownOptions('qaControls', options, ['origin', 'adminToken', 'fetch']);
-  const origin = new URL(options.origin).origin;
-  const send = options.fetch ?? ((request: Request) => fetch(request));
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** Sends one admin request and reads its JSON answer; a failure is a `QaControlError`. */
+type AdminCall = <T>(method: string, path: string, body?: unknown) => Promise<T>;
+
+/** The admin API of the mock at `origin`, with the admin token on every request. */
+function adminCaller(
+  origin: string,
+  options: Pick<QaControlsOptions, 'adminToken'>,
+  send: (request: Request) => Promise<Response>,
+): AdminCall {
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const headers: Record<string, string> = { [ADMIN_TOKEN_HEADER]: options.adminToken };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await send(
@@ -251,22 +256,28 @@ export function qaControls(options: QaControlsOptions): QaControls {
     );
     const text = await response.text();
     if (!response.ok) {
-      let message = text;
-      try {
-        message = String((JSON.parse(text) as { error?: unknown }).error ?? text);
-      } catch {
-        // not JSON (a proxy in between, say): the text as it came
-      }
       throw new QaControlError(
         response.status,
-        `${method} ${ADMIN_PREFIX}${path}: ${response.status} ${message}`,
+        `${method} ${ADMIN_PREFIX}${path}: ${response.status} ${errorMessageOf(text)}`,
       );
     }
     return JSON.parse(text) as T;
+  };
+}
+
+/** The `error` of a JSON error body, else the text as it came (a proxy in between, say). */
+function errorMessageOf(text: string): string {
+  try {
+    return String((JSON.parse(text) as { error?: unknown }).error ?? text);
+  } catch {
+    return text;
   }
+}
+
+function recordControls(call: AdminCall): RecordControls {
   const recordPath = (family: string, id: string) =>
     `/records/${encodeURIComponent(family)}/${encodeURIComponent(id)}`;
-  const records: RecordControls = {
+  return {
     // The mock finds the identifier in the record (POST), so the client needs no list of id fields.
     put: (family, record) => call('POST', `/records/${encodeURIComponent(family)}`, record),
     remove: async (family, id) => {
@@ -277,16 +288,23 @@ export function qaControls(options: QaControlsOptions): QaControls {
       await call('DELETE', '/records');
     },
   };
+}
+
+/** `/<resource>` or, with an id, `/<resource>/<id>`. */
+function oneOrAll(resource: string, id: string | undefined): string {
+  return id === undefined ? `/${resource}` : `/${resource}/${encodeURIComponent(id)}`;
+}
+
+export function qaControls(options: QaControlsOptions): QaControls {
+  refuseUnknownOptions('qaControls', options, ['origin', 'adminToken', 'fetch']);
+  const origin = new URL(options.origin).origin;
+  const send = options.fetch ?? ((request: Request) => fetch(request));
+  const call = adminCaller(origin, options, send);
   return {
-    records,
+    records: recordControls(call),
     armFault: (fault) => call('POST', '/faults', fault),
     clearFaults: async (id) =>
-      (
-        await call<{ cleared: number }>(
-          'DELETE',
-          id === undefined ? '/faults' : `/faults/${encodeURIComponent(id)}`,
-        )
-      ).cleared,
+      (await call<{ cleared: number }>('DELETE', oneOrAll('faults', id))).cleared,
     armedFaults: async () => (await call<{ armed: ArmedFault[] }>('GET', '/faults')).armed,
     resetRateLimits: async (keyName) => {
       await call('POST', '/rate-limits/reset', keyName === undefined ? {} : { key: keyName });
@@ -306,12 +324,7 @@ export function qaControls(options: QaControlsOptions): QaControls {
     },
     stubs: async () => (await call<{ stubs: Stub[] }>('GET', '/stubs')).stubs,
     removeStubs: async (id) =>
-      (
-        await call<{ removed: number }>(
-          'DELETE',
-          id === undefined ? '/stubs' : `/stubs/${encodeURIComponent(id)}`,
-        )
-      ).removed,
+      (await call<{ removed: number }>('DELETE', oneOrAll('stubs', id))).removed,
     requests: async (match) =>
       withWindow(await call<JournalAnswer>('POST', '/requests/find', { match })),
     verify: async (match, expect = { atLeast: 1 }) => {

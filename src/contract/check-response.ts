@@ -9,7 +9,7 @@
  * expectation, with how many places of the body broke it, so a page of 100 records with the same
  * fault is one finding; at most `MAX_BODY_FINDINGS` of them, the rest counted in a last one.
  */
-import type { Operation, Source } from './model.js';
+import type { Operation, ResponseSpec, Schema, Source } from './model.js';
 import { collectUndeclared, findAbsent, findForms, MAX_UNDECLARED_PATTERNS } from './undeclared.js';
 import { capName, MAX_NAME_LENGTH } from './names.js';
 import { pointerPattern } from './pointer.js';
@@ -108,19 +108,43 @@ export function checkResponse(
 ): ResponseFinding[] {
   const { status, header } = response;
   const declared = validators.responseFor(op, status);
-  if (!declared) {
-    const statuses = [...op.responses.keys()].join(', ');
-    return [
-      violation(
-        'undeclared-status',
-        'status',
-        `one of the declared statuses: ${statuses}`,
-        status,
-        `status ${status} is not declared for ${op.operationId}`,
-        'documented',
-      ),
-    ];
+  if (!declared) return [undeclaredStatus(op, status)];
+  const findings = headerFindings(validators, op, status, header);
+  const body =
+    response.method.toUpperCase() === 'HEAD' ? ({ kind: 'none' } as const) : response.body;
+  if (body.kind === 'none') return findings;
+  const contentType = contentTypeFinding(declared, header('content-type') ?? null);
+  if (contentType) findings.push(contentType);
+  findings.push(...jsonFindings(body));
+  if (body.kind === 'json' && declared.jsonSchema) {
+    findings.push(...schemaFindings(validators, op, status, body.value, declared));
+    const seen = { schema: declared.jsonSchema, value: body.value, source: declared.source };
+    if (options.undeclaredFields) findings.push(...undeclaredFindings(seen));
+    if (options.formsSeen) findings.push(...formFindings(seen));
+    if (options.absentFields) findings.push(...absentFindings(seen));
   }
+  return findings;
+}
+
+function undeclaredStatus(op: Operation, status: number): ResponseFinding {
+  const statuses = [...op.responses.keys()].join(', ');
+  return violation(
+    'undeclared-status',
+    'status',
+    `one of the declared statuses: ${statuses}`,
+    status,
+    `status ${status} is not declared for ${op.operationId}`,
+    'documented',
+  );
+}
+
+/** The declared headers are there and typed, and the rate-limit headers agree. */
+function headerFindings(
+  validators: Validators,
+  op: Operation,
+  status: number,
+  header: ResponseUnderCheck['header'],
+): ResponseFinding[] {
   const findings: ResponseFinding[] = [];
   for (const v of validators.checkResponseHeaders(op, status, header)) {
     // The rate-limit headers are the source's ("may" carry): a malformed one breaks a documented rule, whatever the shape's source.
@@ -150,26 +174,32 @@ export function checkResponse(
       ),
     );
   }
+  return findings;
+}
 
-  const body =
-    response.method.toUpperCase() === 'HEAD' ? ({ kind: 'none' } as const) : response.body;
-  if (body.kind === 'none') return findings;
-  const contentType = header('content-type') ?? null;
+/** The media type is the declared one (when the document declares any). */
+function contentTypeFinding(
+  declared: ResponseSpec,
+  contentType: string | null,
+): ResponseFinding | undefined {
   const mediaType = mediaTypeOf(contentType);
-  if (declared.contentTypes.length > 0 && !declared.contentTypes.includes(mediaType)) {
-    // A JSON answer is stated by the source for every operation; other types are only as sure as the operation.
-    const jsonDeclared = declared.contentTypes.some(isJsonMediaType);
-    findings.push(
-      violation(
-        'content-type',
-        'header:content-type',
-        declared.contentTypes.join(' or '),
-        contentType,
-        `content type ${mediaType || '(none)'} is not the declared one`,
-        jsonDeclared ? 'documented' : declared.source,
-      ),
-    );
-  }
+  if (declared.contentTypes.length === 0 || declared.contentTypes.includes(mediaType))
+    return undefined;
+  // A JSON answer is stated by the source for every operation; other types are only as sure as the operation.
+  const jsonDeclared = declared.contentTypes.some(isJsonMediaType);
+  return violation(
+    'content-type',
+    'header:content-type',
+    declared.contentTypes.join(' or '),
+    contentType,
+    `content type ${mediaType || '(none)'} is not the declared one`,
+    jsonDeclared ? 'documented' : declared.source,
+  );
+}
+
+/** A JSON body is UTF-8 and parses. */
+function jsonFindings(body: ResponseBody): ResponseFinding[] {
+  const findings: ResponseFinding[] = [];
   if ((body.kind === 'json' || body.kind === 'invalid-json') && body.encodingError)
     findings.push(
       violation(
@@ -181,7 +211,7 @@ export function checkResponse(
         'documented',
       ),
     );
-  if (body.kind === 'invalid-json') {
+  if (body.kind === 'invalid-json')
     findings.push(
       violation(
         'json',
@@ -192,78 +222,92 @@ export function checkResponse(
         'documented',
       ),
     );
-  } else if (body.kind === 'json' && declared.jsonSchema) {
-    findings.push(
-      ...groupByPattern(
-        validators
-          .checkResponseBody(op, status, body.value)
-          .map((v) =>
-            violation(
-              v.source === 'inferred' ? 'inferred-shape' : 'schema',
-              v.pointer,
-              v.rule,
-              v.actual,
-              v.message,
-              v.source,
-            ),
-          ),
-        declared.source,
-      ),
-    );
-    if (options.undeclaredFields) {
-      const undeclared = collectUndeclared(declared.jsonSchema, body.value);
-      for (const field of undeclared.fields) {
-        findings.push({
-          kind: 'undeclared',
-          rule: 'undeclared-field',
-          pointer: field.pointer,
-          expected: 'only fields the document declares',
-          actual: field.sample,
-          message: `${field.pattern} is not declared by the document (${field.count} in this body)`,
-          count: field.count,
-          source: declared.source,
-        });
-      }
-      if (undeclared.omitted > 0)
-        findings.push({
-          kind: 'undeclared',
-          rule: 'undeclared-field',
-          pointer: '',
-          expected: `at most ${MAX_UNDECLARED_PATTERNS} undeclared field patterns listed per body`,
-          actual: undeclared.omitted,
-          message: `${undeclared.omitted} more undeclared field(s) of further patterns left out`,
-          count: undeclared.omitted,
-          source: declared.source,
-        });
-    }
-    if (options.formsSeen) {
-      for (const seen of findForms(declared.jsonSchema, body.value)) {
-        findings.push({
-          kind: 'form',
-          rule: 'conflict-form',
-          pointer: seen.pointer,
-          expected: 'either form the document accepts',
-          actual: seen.form,
-          message: `${seen.pointer || '(body)'} uses ${seen.form}`,
-          source: declared.source,
-        });
-      }
-    }
-    if (options.absentFields) {
-      for (const pointer of findAbsent(declared.jsonSchema, body.value)) {
-        findings.push({
-          kind: 'absent',
-          rule: 'absent-field',
-          pointer,
-          expected: 'every field the document declares (presence not stated)',
-          actual: 'absent',
-          message: `${pointer} is declared but absent`,
-          source: declared.source,
-        });
-      }
-    }
-  }
   return findings;
+}
+
+/** The body fits its schema, its findings grouped by pointer pattern. */
+function schemaFindings(
+  validators: Validators,
+  op: Operation,
+  status: number,
+  value: unknown,
+  declared: ResponseSpec,
+): ResponseFinding[] {
+  return groupByPattern(
+    validators
+      .checkResponseBody(op, status, value)
+      .map((v) =>
+        violation(
+          v.source === 'inferred' ? 'inferred-shape' : 'schema',
+          v.pointer,
+          v.rule,
+          v.actual,
+          v.message,
+          v.source,
+        ),
+      ),
+    declared.source,
+  );
+}
+
+/** A JSON body and the declared schema it is walked against, with whose rule that schema is. */
+interface WalkedBody {
+  schema: Schema;
+  value: unknown;
+  source: Source;
+}
+
+/** Fields the schema does not declare, one finding per pattern (the rest counted in one more). */
+function undeclaredFindings({ schema, value, source }: WalkedBody): ResponseFinding[] {
+  const undeclared = collectUndeclared(schema, value);
+  const findings: ResponseFinding[] = undeclared.fields.map((field) => ({
+    kind: 'undeclared',
+    rule: 'undeclared-field',
+    pointer: field.pointer,
+    expected: 'only fields the document declares',
+    actual: field.sample,
+    message: `${field.pattern} is not declared by the document (${field.count} in this body)`,
+    count: field.count,
+    source,
+  }));
+  if (undeclared.omitted > 0)
+    findings.push({
+      kind: 'undeclared',
+      rule: 'undeclared-field',
+      pointer: '',
+      expected: `at most ${MAX_UNDECLARED_PATTERNS} undeclared field patterns listed per body`,
+      actual: undeclared.omitted,
+      message: `${undeclared.omitted} more undeclared field(s) of further patterns left out`,
+      count: undeclared.omitted,
+      source,
+    });
+  return findings;
+}
+
+/** Where the body uses the side of a source/reference conflict the mock does not serve. */
+function formFindings({ schema, value, source }: WalkedBody): ResponseFinding[] {
+  return findForms(schema, value).map((seen) => ({
+    kind: 'form',
+    rule: 'conflict-form',
+    pointer: seen.pointer,
+    expected: 'either form the document accepts',
+    actual: seen.form,
+    message: `${seen.pointer || '(body)'} uses ${seen.form}`,
+    source,
+  }));
+}
+
+/** Declared fields the body leaves out where presence is not stated. */
+function absentFindings({ schema, value, source }: WalkedBody): ResponseFinding[] {
+  return findAbsent(schema, value).map((pointer) => ({
+    kind: 'absent',
+    rule: 'absent-field',
+    pointer,
+    expected: 'every field the document declares (presence not stated)',
+    actual: 'absent',
+    message: `${pointer} is declared but absent`,
+    source,
+  }));
 }
 
 /**

@@ -178,6 +178,34 @@ function factId(op: string, kind: FactType, status: string | undefined, subject:
   return [op, kind, status, subject].filter((x) => x !== undefined).join(' ');
 }
 
+/** Adds one fact of an operation: written at `at`, carrying the mark of `p`. */
+type AddFact = (
+  kind: FactType,
+  subject: string,
+  value: unknown,
+  p: Placed,
+  status?: string,
+  at?: string,
+) => void;
+
+function factAdder(op: Operation, out: DocumentFacts): AddFact {
+  const label = `${op.method.toUpperCase()} ${op.path}`;
+  return (kind, subject, value, p, status, at = p.at) => {
+    out.facts.push({
+      id: factId(op.operationId, kind, status, subject),
+      operationId: op.operationId,
+      operation: label,
+      kind,
+      status,
+      subject,
+      value,
+      source: p.source,
+      at,
+      markAt: p.markAt,
+    });
+  };
+}
+
 /** Body facts of one response, walking its schema location by location. */
 function bodyFacts(
   root: Node,
@@ -186,20 +214,9 @@ function bodyFacts(
   schema: Placed,
   out: DocumentFacts,
 ): void {
-  const label = `${op.method.toUpperCase()} ${op.path}`;
-  const add = (kind: FactType, pointer: string, value: unknown, p: Placed, at = p.at) =>
-    out.facts.push({
-      id: factId(op.operationId, kind, status, pointer),
-      operationId: op.operationId,
-      operation: label,
-      kind,
-      status,
-      subject: pointer,
-      value,
-      source: p.source,
-      at,
-      markAt: p.markAt,
-    });
+  const addFact = factAdder(op, out);
+  const add = (kind: FactType, pointer: string, value: unknown, p: Placed) =>
+    addFact(kind, pointer, value, p, status);
   const walk = (placed: Placed[], pointer: string, required: boolean, depth: number): void => {
     const shape = shapeOf(root, placed);
     const p = first(placed);
@@ -231,40 +248,8 @@ function operationAt(op: Operation): string {
   return `#/paths/${escapeSegment(op.path)}/${op.method}`;
 }
 
-function operationFacts(root: Node, op: Operation, out: DocumentFacts): void {
-  const label = `${op.method.toUpperCase()} ${op.path}`;
-  const opAt = operationAt(op);
-  const placedOp = place(
-    root,
-    (root.paths as Node)?.[op.path],
-    `#/paths/${escapeSegment(op.path)}`,
-    rootPlace(root),
-  );
-  const opNode = placedOp && child(root, placedOp, op.method);
-  if (!placedOp || !opNode) return;
-  const add = (
-    kind: FactType,
-    subject: string,
-    value: unknown,
-    p: Placed,
-    status?: string,
-    at = p.at,
-  ) =>
-    out.facts.push({
-      id: factId(op.operationId, kind, status, subject),
-      operationId: op.operationId,
-      operation: label,
-      kind,
-      status,
-      subject,
-      value,
-      source: p.source,
-      at,
-      markAt: p.markAt,
-    });
-  add('operation', label, true, opNode, undefined, opAt);
-
-  // Parameters: path-level then operation-level, as the document lists them.
+/** The parameters of an operation: path-level then operation-level, as the document lists them. */
+function parametersOf(root: Node, placedOp: Placed, opNode: Placed): Placed[] {
   const params: Placed[] = [];
   for (const [owner, key] of [
     [placedOp, 'parameters'],
@@ -282,7 +267,11 @@ function operationFacts(root: Node, op: Operation, out: DocumentFacts): void {
         if (p) params.push(p);
       });
   }
-  const byName = new Map(params.map((p) => [String(p.node.name), p]));
+  return params;
+}
+
+/** The default and maximum of `limit`, and how `offset` counts. */
+function pagingFacts(root: Node, params: readonly Placed[], add: AddFact): void {
   for (const p of params) {
     if (p.node.in !== 'query') continue;
     const name = String(p.node.name);
@@ -297,26 +286,38 @@ function operationFacts(root: Node, op: Operation, out: DocumentFacts): void {
     if (name === 'offset')
       add('offset', '?offset', p.node['x-offset'] ?? 'page', p, undefined, p.at);
   }
-  // The default order: the `order` default's field with the `orderDirection` default.
+}
+
+/** The default order: the `order` default's field with the `orderDirection` default. */
+function defaultOrderFact(root: Node, params: readonly Placed[], add: AddFact): void {
+  const byName = new Map(params.map((p) => [String(p.node.name), p]));
   const order = byName.get('order');
   const orderSchema = order && child(root, order, 'schema');
   const direction = byName.get('orderDirection');
   const directionSchema = direction && child(root, direction, 'schema');
   const firstOf = (v: unknown): unknown => (Array.isArray(v) ? (v as unknown[])[0] : v);
   const key = firstOf(orderSchema?.node.default);
-  if (order && orderSchema && typeof key === 'string') {
-    const sortFields = (order.node['x-sort'] ?? {}) as Record<string, string>;
-    const dir = firstOf(directionSchema?.node.default) ?? 'asc';
-    add(
-      'order',
-      '?order',
-      `${sortFields[key] ?? key} ${String(dir)}`,
-      orderSchema,
-      undefined,
-      `${orderSchema.at}/default`,
-    );
-  }
+  if (!order || !orderSchema || typeof key !== 'string') return;
+  const sortFields = (order.node['x-sort'] ?? {}) as Record<string, string>;
+  const dir = firstOf(directionSchema?.node.default) ?? 'asc';
+  add(
+    'order',
+    '?order',
+    `${sortFields[key] ?? key} ${String(dir)}`,
+    orderSchema,
+    undefined,
+    `${orderSchema.at}/default`,
+  );
+}
 
+/** Each declared status, its media types, and the facts of its JSON body. */
+function responseFacts(
+  root: Node,
+  op: Operation,
+  opNode: Placed,
+  add: AddFact,
+  out: DocumentFacts,
+): void {
   const responses = child(root, opNode, 'responses');
   if (!responses) return;
   for (const status of Object.keys(responses.node).sort()) {
@@ -334,6 +335,30 @@ function operationFacts(root: Node, op: Operation, out: DocumentFacts): void {
       if (media === 'application/json' && schema) bodyFacts(root, op, status, schema, out);
     }
   }
+}
+
+function operationFacts(root: Node, op: Operation, out: DocumentFacts): void {
+  const placedOp = place(
+    root,
+    (root.paths as Node)?.[op.path],
+    `#/paths/${escapeSegment(op.path)}`,
+    rootPlace(root),
+  );
+  const opNode = placedOp && child(root, placedOp, op.method);
+  if (!placedOp || !opNode) return;
+  const add = factAdder(op, out);
+  add(
+    'operation',
+    `${op.method.toUpperCase()} ${op.path}`,
+    true,
+    opNode,
+    undefined,
+    operationAt(op),
+  );
+  const params = parametersOf(root, placedOp, opNode);
+  pagingFacts(root, params, add);
+  defaultOrderFact(root, params, add);
+  responseFacts(root, op, opNode, add, out);
 }
 
 /** Every fact of the contract's operations that a profile can confirm or contradict. */

@@ -321,141 +321,228 @@ function isDeclaredBelow(pointer: string, declared: Map<string, DeclaredLocation
   }
 }
 
-function candidatesOf(
-  documentFacts: DocumentFacts,
-  profile: Profile,
-  o: Required<Omit<LedgerOptions, 'label'>>,
-): Candidate[] {
-  const out: Candidate[] = [];
-  const byOpStatus = new Map<string, Map<string, DeclaredLocation>>();
+/** The ledger's bounds on what counts as a candidate. */
+type CandidateBounds = Required<Omit<LedgerOptions, 'label'>>;
+
+/** What the document declares, keyed for the candidate search. */
+interface Declared {
+  /** The declared locations of each response (`operationId status`), by pointer. */
+  locations: Map<string, Map<string, DeclaredLocation>>;
+  /** `operationId status` of each declared status. */
+  statuses: Set<string>;
+  /** `operationId mediaType` of each declared media type. */
+  mediaTypes: Set<string>;
+  /** `operationId status pointer` of each location with an enum, and with a format. */
+  enums: Set<string>;
+  formats: Set<string>;
+}
+
+/** The keys of the facts of one kind: `operationId subject`, with the status between when asked. */
+function factKeys(
+  facts: readonly DocumentFact[],
+  kind: FactType,
+  withStatus: boolean,
+): Set<string> {
+  return new Set(
+    facts
+      .filter((f) => f.kind === kind)
+      .map((f) =>
+        withStatus ? `${f.operationId} ${f.status} ${f.subject}` : `${f.operationId} ${f.subject}`,
+      ),
+  );
+}
+
+function declaredOf(documentFacts: DocumentFacts): Declared {
+  const locations = new Map<string, Map<string, DeclaredLocation>>();
   for (const loc of documentFacts.locations) {
     const key = `${loc.operationId} ${loc.status}`;
-    const map = byOpStatus.get(key) ?? new Map<string, DeclaredLocation>();
+    const map = locations.get(key) ?? new Map<string, DeclaredLocation>();
     map.set(loc.pointer, loc);
-    byOpStatus.set(key, map);
+    locations.set(key, map);
   }
-  const declaredStatus = new Set(
-    documentFacts.facts
-      .filter((f) => f.kind === 'status')
-      .map((f) => `${f.operationId} ${f.subject}`),
-  );
-  const declaredMedia = new Set(
-    documentFacts.facts
-      .filter((f) => f.kind === 'media-type')
-      .map((f) => `${f.operationId} ${f.subject}`),
-  );
-  const hasEnum = new Set(
-    documentFacts.facts
-      .filter((f) => f.kind === 'enum')
-      .map((f) => `${f.operationId} ${f.status} ${f.subject}`),
-  );
-  const hasFormat = new Set(
-    documentFacts.facts
-      .filter((f) => f.kind === 'format')
-      .map((f) => `${f.operationId} ${f.status} ${f.subject}`),
-  );
-  for (const operationId of Object.keys(profile.operations).sort()) {
-    const op = profile.operations[operationId];
-    for (const [status, n] of Object.entries(op.statuses).sort())
-      if (!declaredStatus.has(`${operationId} ${status}`))
-        out.push({
-          id: `${operationId} status ${status}`,
-          kind: 'status',
-          operationId,
-          subject: status,
-          seen: `status ${status} ×${n}, not declared`,
-          counts: { [status]: n },
-          observations: n,
-          consistent: false,
-          example: op.examples[status],
-        });
-    for (const [media, n] of Object.entries(op.contentTypes).sort())
-      if (media !== '' && !declaredMedia.has(`${operationId} ${media}`))
-        out.push({
-          id: `${operationId} media-type ${media}`,
-          kind: 'media-type',
-          operationId,
-          subject: media,
-          seen: `${media} ×${n}, not declared`,
-          counts: { [media]: n },
-          observations: n,
-          consistent: false,
-        });
-    for (const [status, body] of Object.entries(op.bodies).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    )) {
-      const declared = byOpStatus.get(`${operationId} ${status}`);
-      if (!declared) continue; // an undeclared status: said above
-      for (const pointer of Object.keys(body.locations).sort()) {
-        const loc = body.locations[pointer];
-        const key = `${operationId} ${status} ${pointer}`;
-        const declaredHere = declared.get(pointer);
-        if (!declaredHere) {
-          const parent = declared.get(parentOf(pointer));
-          if (!parent || pointer === '' || isDeclaredBelow(pointer, declared)) continue;
-          const parents = objectsAt(body, parentOf(pointer));
-          const types = Object.keys(loc.types).sort();
-          const formats = Object.keys(loc.formats ?? {});
-          out.push({
-            id: `${operationId} field ${status} ${pointer}`,
-            kind: 'field',
-            operationId,
-            status,
-            subject: pointer,
-            seen: `in ${loc.count} of ${parents} record(s); ${describeCounts(loc.types)}${
-              formats.length ? `; formats ${describeCounts(loc.formats!)}` : ''
-            }`,
-            counts: { carried: loc.count, records: parents },
-            observations: loc.count,
-            consistent: parents >= o.minObservations && loc.count >= parents,
-            types,
-            ...(formats.length === 1 && formats[0] !== 'other' ? { format: formats[0] } : {}),
-            propertiesAt: parent.propertiesAt,
-            example: op.examples[status],
-          });
-          continue;
-        }
-        const strings = loc.types.string ?? 0;
-        if (strings === 0) continue;
-        if (!hasEnum.has(key) && loc.values) {
-          const distinct = Object.keys(loc.values).length;
-          if (
-            distinct <= o.maxCandidateValues &&
-            strings >= o.minValueObservations &&
-            distinct < strings
-          )
-            out.push({
-              id: `${operationId} values ${status} ${pointer}`,
-              kind: 'values',
-              operationId,
-              status,
-              subject: pointer,
-              seen: `only ${describeCounts(loc.values)}`,
-              counts: { ...loc.values },
-              observations: strings,
-              consistent: true,
-              example: op.examples[status],
-            });
-        }
-        const formats = Object.keys(loc.formats ?? {});
-        if (!hasFormat.has(key) && formats.length === 1 && formats[0] !== 'other')
-          out.push({
-            id: `${operationId} format ${status} ${pointer}`,
-            kind: 'format',
-            operationId,
-            status,
-            subject: pointer,
-            seen: `always ${formats[0]} (${strings} string(s))`,
-            counts: { ...loc.formats },
-            observations: strings,
-            consistent: strings >= o.minObservations,
-            format: formats[0],
-            example: op.examples[status],
-          });
-      }
+  const { facts } = documentFacts;
+  return {
+    locations,
+    statuses: factKeys(facts, 'status', false),
+    mediaTypes: factKeys(facts, 'media-type', false),
+    enums: factKeys(facts, 'enum', true),
+    formats: factKeys(facts, 'format', true),
+  };
+}
+
+/** Statuses the target answered that the document does not declare. */
+function statusCandidates(operationId: string, op: OperationProfile, d: Declared): Candidate[] {
+  return Object.entries(op.statuses)
+    .sort()
+    .filter(([status]) => !d.statuses.has(`${operationId} ${status}`))
+    .map(([status, n]) => ({
+      id: `${operationId} status ${status}`,
+      kind: 'status',
+      operationId,
+      subject: status,
+      seen: `status ${status} ×${n}, not declared`,
+      counts: { [status]: n },
+      observations: n,
+      consistent: false,
+      example: op.examples[status],
+    }));
+}
+
+/** Media types the target answered with that the document does not declare. */
+function mediaTypeCandidates(operationId: string, op: OperationProfile, d: Declared): Candidate[] {
+  return Object.entries(op.contentTypes)
+    .sort()
+    .filter(([media]) => media !== '' && !d.mediaTypes.has(`${operationId} ${media}`))
+    .map(([media, n]) => ({
+      id: `${operationId} media-type ${media}`,
+      kind: 'media-type',
+      operationId,
+      subject: media,
+      seen: `${media} ×${n}, not declared`,
+      counts: { [media]: n },
+      observations: n,
+      consistent: false,
+    }));
+}
+
+/** One location the profile saw in one response's bodies. */
+interface Seen {
+  operationId: string;
+  op: OperationProfile;
+  status: string;
+  pointer: string;
+  loc: LocationProfile;
+}
+
+/** A field the document does not declare, in an object it does (not a free-form map). */
+function fieldCandidate(
+  s: Seen,
+  body: BodyProfile,
+  declared: Map<string, DeclaredLocation>,
+  o: CandidateBounds,
+): Candidate | undefined {
+  const { operationId, status, pointer, loc } = s;
+  const parent = declared.get(parentOf(pointer));
+  if (!parent || pointer === '' || isDeclaredBelow(pointer, declared)) return undefined;
+  const parents = objectsAt(body, parentOf(pointer));
+  const formats = Object.keys(loc.formats ?? {});
+  return {
+    id: `${operationId} field ${status} ${pointer}`,
+    kind: 'field',
+    operationId,
+    status,
+    subject: pointer,
+    seen: `in ${loc.count} of ${parents} record(s); ${describeCounts(loc.types)}${
+      formats.length ? `; formats ${describeCounts(loc.formats!)}` : ''
+    }`,
+    counts: { carried: loc.count, records: parents },
+    observations: loc.count,
+    consistent: parents >= o.minObservations && loc.count >= parents,
+    types: Object.keys(loc.types).sort(),
+    ...(formats.length === 1 && formats[0] !== 'other' ? { format: formats[0] } : {}),
+    propertiesAt: parent.propertiesAt,
+    example: s.op.examples[status],
+  };
+}
+
+/** A declared string without an enum that took only a few values, often enough to tell. */
+function valuesCandidate(s: Seen, strings: number, o: CandidateBounds): Candidate | undefined {
+  const { operationId, status, pointer, loc } = s;
+  if (!loc.values) return undefined;
+  const distinct = Object.keys(loc.values).length;
+  if (distinct > o.maxCandidateValues || strings < o.minValueObservations || distinct >= strings)
+    return undefined;
+  return {
+    id: `${operationId} values ${status} ${pointer}`,
+    kind: 'values',
+    operationId,
+    status,
+    subject: pointer,
+    seen: `only ${describeCounts(loc.values)}`,
+    counts: { ...loc.values },
+    observations: strings,
+    consistent: true,
+    example: s.op.examples[status],
+  };
+}
+
+/** A declared string without a format whose values all had one known format. */
+function formatCandidate(s: Seen, strings: number, o: CandidateBounds): Candidate | undefined {
+  const { operationId, status, pointer, loc } = s;
+  const formats = Object.keys(loc.formats ?? {});
+  if (formats.length !== 1 || formats[0] === 'other') return undefined;
+  return {
+    id: `${operationId} format ${status} ${pointer}`,
+    kind: 'format',
+    operationId,
+    status,
+    subject: pointer,
+    seen: `always ${formats[0]} (${strings} string(s))`,
+    counts: { ...loc.formats },
+    observations: strings,
+    consistent: strings >= o.minObservations,
+    format: formats[0],
+    example: s.op.examples[status],
+  };
+}
+
+/** Candidates from one location: an undeclared field, or a declared string's values and format. */
+function locationCandidates(
+  s: Seen,
+  body: BodyProfile,
+  declared: Map<string, DeclaredLocation>,
+  d: Declared,
+  o: CandidateBounds,
+): Candidate[] {
+  if (!declared.get(s.pointer)) {
+    const field = fieldCandidate(s, body, declared, o);
+    return field ? [field] : [];
+  }
+  const strings = s.loc.types.string ?? 0;
+  if (strings === 0) return [];
+  const key = `${s.operationId} ${s.status} ${s.pointer}`;
+  const values = d.enums.has(key) ? undefined : valuesCandidate(s, strings, o);
+  const format = d.formats.has(key) ? undefined : formatCandidate(s, strings, o);
+  return [values, format].filter((c): c is Candidate => c !== undefined);
+}
+
+/** Candidates from the bodies of the statuses the document declares. */
+function bodyCandidates(
+  operationId: string,
+  op: OperationProfile,
+  d: Declared,
+  o: CandidateBounds,
+): Candidate[] {
+  const out: Candidate[] = [];
+  for (const [status, body] of Object.entries(op.bodies).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  )) {
+    const declared = d.locations.get(`${operationId} ${status}`);
+    if (!declared) continue; // an undeclared status: a status candidate
+    for (const pointer of Object.keys(body.locations).sort()) {
+      const seen: Seen = { operationId, op, status, pointer, loc: body.locations[pointer] };
+      out.push(...locationCandidates(seen, body, declared, d, o));
     }
   }
   return out;
+}
+
+function candidatesOf(
+  documentFacts: DocumentFacts,
+  profile: Profile,
+  o: CandidateBounds,
+): Candidate[] {
+  const declared = declaredOf(documentFacts);
+  return Object.keys(profile.operations)
+    .sort()
+    .flatMap((operationId) => {
+      const op = profile.operations[operationId];
+      return [
+        ...statusCandidates(operationId, op, declared),
+        ...mediaTypeCandidates(operationId, op, declared),
+        ...bodyCandidates(operationId, op, declared, o),
+      ];
+    });
 }
 
 function inferredChoices(entries: readonly LedgerEntry[]): InferredChoice[] {

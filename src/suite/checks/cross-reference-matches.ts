@@ -7,7 +7,8 @@
  * held to the document (its documented fields, the match-type enum) by the probe; the first match's
  * part resolves. Without known numbers the check says so instead of passing silently.
  */
-import { operationForPath, resolveOnTarget } from '../../contract/index.js';
+import { operationForPath, resolveOnTarget, type Operation } from '../../contract/index.js';
+import type { TargetExchange } from '../support/client.js';
 import { applicable, type Check, type CheckContext } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { seededTokens } from '../support/inputs.js';
@@ -35,6 +36,115 @@ async function knownNumbers(ctx: CheckContext): Promise<string[] | undefined> {
   return numbers.length ? [...new Set(numbers)] : undefined;
 }
 
+/** One entry per input, in request order, each naming its input. */
+function checkEntries(
+  probe: Probe,
+  op: Operation,
+  ex: TargetExchange,
+  data: Json[],
+  inputs: string[],
+): void {
+  if (data.length !== inputs.length) {
+    probe.add(op, ex, {
+      rule: 'cross-reference-entries',
+      source: op.source,
+      pointer: '/data',
+      expected: `${inputs.length} entries, one per input`,
+      actual: String(data.length),
+      message: 'not one entry per input',
+    });
+  }
+  data.forEach((entry, i) => {
+    const input = isRecord(entry) ? entry[ENTRY.input] : undefined;
+    if (
+      i < inputs.length &&
+      typeof input === 'string' &&
+      input.toLowerCase() !== inputs[i].toLowerCase()
+    ) {
+      probe.add(op, ex, {
+        rule: 'cross-reference-order',
+        source: op.source,
+        pointer: `/data/${i}/${ENTRY.input}`,
+        expected: `${show(inputs[i])} (request order)`,
+        actual: show(input),
+        message: 'entries are not in request order',
+      });
+    }
+  });
+}
+
+/** The matches of the first `count` entries (those of the known numbers). */
+function matchesOf(data: Json[], count: number): Json[] {
+  return data
+    .slice(0, count)
+    .flatMap((entry) =>
+      isRecord(entry) && Array.isArray(entry[ENTRY.matches])
+        ? (entry[ENTRY.matches] as Json[])
+        : [],
+    );
+}
+
+/** The first match's part resolves on the target. */
+async function checkFirstMatchResolves(
+  probe: Probe,
+  ctx: CheckContext,
+  matched: Json[],
+): Promise<void> {
+  const href = matched
+    .map((m) => (isRecord(m) ? m.href : undefined))
+    .find((h): h is string => typeof h === 'string');
+  if (!href) return;
+  const url = href.startsWith('/')
+    ? `${ctx.client.baseUrl}${href}`
+    : resolveOnTarget(href, ctx.client.baseUrl, ctx.options.publicBaseUrl);
+  const target =
+    url &&
+    operationForPath(
+      ctx.contract.operations,
+      new URL(url).pathname.slice(new URL(ctx.client.baseUrl).pathname.length),
+    );
+  if (url && target)
+    await probe.call(target, {
+      url,
+      expectStatus: [200],
+      statusRule: 'href-resolves',
+      statusSource: 'documented',
+    });
+}
+
+/** The known numbers, one nobody knows and a repeat, in one request to `op`. */
+async function checkMatching(
+  probe: Probe,
+  ctx: CheckContext,
+  op: Operation,
+  known: string[],
+): Promise<void> {
+  const [{ name }] = boundedLists(op.requestBody!.schema);
+  const [unknown] = seededTokens(ctx.options.seed, 'CONTRACT-NOMATCH', 1);
+  const inputs = [...known, unknown, known[0]];
+  const ex = await probe.call(op, {
+    body: { [name]: inputs },
+    expectStatus: [200],
+    statusRule: 'cross-reference',
+  });
+  const data: Json[] = isRecord(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
+  if (ex.status !== 200) return;
+  checkEntries(probe, op, ex, data, inputs);
+  const matched = matchesOf(data, known.length);
+  if (matched.length === 0) {
+    probe.add(op, ex, {
+      rule: 'cross-reference-matches',
+      source: op.source,
+      pointer: '/data',
+      expected: `matches for the known numbers ${show(known)}`,
+      actual: 'no matches',
+      message: 'numbers known to match found nothing',
+    });
+    return;
+  }
+  await checkFirstMatchResolves(probe, ctx, matched);
+}
+
 export const checkCrossReferenceMatches: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
   const matching = ctx.contract.operations.filter(
@@ -44,7 +154,6 @@ export const checkCrossReferenceMatches: Check = async (ctx, scope) => {
     matching,
     `no request body of one bounded list in ${scopeName(scope)}`,
   )) {
-    const [{ name }] = boundedLists(op.requestBody!.schema);
     const known = await knownNumbers(ctx);
     if (!known) {
       probe.skip(
@@ -54,80 +163,7 @@ export const checkCrossReferenceMatches: Check = async (ctx, scope) => {
       );
       continue;
     }
-    const [unknown] = seededTokens(ctx.options.seed, 'CONTRACT-NOMATCH', 1);
-    const inputs = [...known, unknown, known[0]];
-    const ex = await probe.call(op, {
-      body: { [name]: inputs },
-      expectStatus: [200],
-      statusRule: 'cross-reference',
-    });
-    const data: Json[] = isRecord(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
-    if (ex.status !== 200) continue;
-    if (data.length !== inputs.length) {
-      probe.add(op, ex, {
-        rule: 'cross-reference-entries',
-        source: op.source,
-        pointer: '/data',
-        expected: `${inputs.length} entries, one per input`,
-        actual: String(data.length),
-        message: 'not one entry per input',
-      });
-    }
-    data.forEach((entry, i) => {
-      const input = isRecord(entry) ? entry[ENTRY.input] : undefined;
-      if (
-        i < inputs.length &&
-        typeof input === 'string' &&
-        input.toLowerCase() !== inputs[i].toLowerCase()
-      ) {
-        probe.add(op, ex, {
-          rule: 'cross-reference-order',
-          source: op.source,
-          pointer: `/data/${i}/${ENTRY.input}`,
-          expected: `${show(inputs[i])} (request order)`,
-          actual: show(input),
-          message: 'entries are not in request order',
-        });
-      }
-    });
-    const matched = data
-      .slice(0, known.length)
-      .flatMap((entry) =>
-        isRecord(entry) && Array.isArray(entry[ENTRY.matches])
-          ? (entry[ENTRY.matches] as Json[])
-          : [],
-      );
-    if (matched.length === 0) {
-      probe.add(op, ex, {
-        rule: 'cross-reference-matches',
-        source: op.source,
-        pointer: '/data',
-        expected: `matches for the known numbers ${show(known)}`,
-        actual: 'no matches',
-        message: 'numbers known to match found nothing',
-      });
-      continue;
-    }
-    const href = matched
-      .map((m) => (isRecord(m) ? m.href : undefined))
-      .find((h): h is string => typeof h === 'string');
-    if (!href) continue;
-    const url = href.startsWith('/')
-      ? `${ctx.client.baseUrl}${href}`
-      : resolveOnTarget(href, ctx.client.baseUrl, ctx.options.publicBaseUrl);
-    const target =
-      url &&
-      operationForPath(
-        ctx.contract.operations,
-        new URL(url).pathname.slice(new URL(ctx.client.baseUrl).pathname.length),
-      );
-    if (url && target)
-      await probe.call(target, {
-        url,
-        expectStatus: [200],
-        statusRule: 'href-resolves',
-        statusSource: 'documented',
-      });
+    await checkMatching(probe, ctx, op, known);
   }
   return probe.result();
 };

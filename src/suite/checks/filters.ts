@@ -13,6 +13,7 @@
 import type { Operation, Parameter, Schema } from '../../contract/index.js';
 import type { Check } from '../support/context.js';
 import { show } from '../support/findings.js';
+import type { TargetExchange } from '../support/client.js';
 import { firstPage } from '../support/inputs.js';
 import { Probe } from '../support/probe.js';
 import {
@@ -131,6 +132,21 @@ async function checkRelation(probe: Probe, op: Operation, param: Parameter): Pro
       `the target refused the inferred parameter name (${ex.status})`,
     );
   if (more) return; // the related records do not fit one page, so the carried set is incomplete
+  checkOnlyCarried(probe, op, ex, { param, value, related, idKey, carried });
+}
+
+/** A filter by a relation: the value asked for, the related list and the IDs it carries. */
+interface Relation {
+  param: Parameter;
+  value: string;
+  related: Operation;
+  idKey: string;
+  carried: Set<string>;
+}
+
+/** The filtered list holds only records the related list carries, and finds some when it carries any. */
+function checkOnlyCarried(probe: Probe, op: Operation, ex: TargetExchange, r: Relation): void {
+  const { param, value, related, idKey, carried } = r;
   dataOf(ex.json).forEach((record, i) => {
     const id = idOf(op, record);
     if (id !== undefined && !carried.has(id)) {

@@ -15,6 +15,7 @@ import type { Operation, Schema } from '../../contract/index.js';
 import { DoesNotApply, type Check, type CheckContext } from '../support/context.js';
 import { show } from '../support/findings.js';
 import { firstPage, seededTokens } from '../support/inputs.js';
+import type { TargetExchange } from '../support/client.js';
 import { Probe } from '../support/probe.js';
 import {
   PAGING,
@@ -244,6 +245,137 @@ function attributesCarried(
   return { numeric, text };
 }
 
+/** A search in a product that does not exist is a 404, when the document lists one. */
+async function checkUnknownProduct(probe: Probe, op: Operation, seed: number): Promise<void> {
+  const [unknownProduct] = seededTokens(seed, 'contract-unknown-product', 1);
+  const notFound = op.responses.get('404');
+  if (notFound)
+    await probe.call(op, {
+      body: { [BODY.product]: unknownProduct },
+      expectStatus: [404],
+      statusRule: 'not-found',
+      statusSource: notFound.source,
+    });
+}
+
+/** One search in one product: one page large enough for every part. */
+function search(probe: Probe, op: Operation, productId: string, filters: Filter[]) {
+  return probe.call(op, {
+    body: {
+      [BODY.product]: productId,
+      [BODY.limit]: PAGE,
+      ...(filters.length ? { [BODY.filters]: filters } : {}),
+    },
+    expectStatus: [200],
+    statusRule: 'search',
+  });
+}
+
+/** The attribute IDs the target's catalogue lists for a product. */
+async function catalogued(
+  probe: Probe,
+  attributesList: Operation,
+  productId: string,
+): Promise<Set<string>> {
+  const cat = await probe.call(attributesList, {
+    query: [
+      [BODY.product, productId],
+      [PAGING.limit, String(PAGE)],
+    ],
+    expectStatus: [200],
+  });
+  return new Set(dataOf(cat.json).map((a) => (isRecord(a) ? String(a[FILTER.attribute]) : '')));
+}
+
+/** One filtered search's answer, held against the product searched and the filters. */
+interface Searched {
+  ex: TargetExchange;
+  productId: string;
+  filters: Filter[];
+  label: string;
+  got: Json[];
+}
+
+/** Every part returned belongs to the product searched and satisfies every filter. */
+function checkPartsReturned(probe: Probe, op: Operation, s: Searched): void {
+  s.got.forEach((part, i) => {
+    const rec = part as JsonRecord;
+    if (PART.product in rec && rec[PART.product] !== s.productId) {
+      probe.add(op, s.ex, {
+        rule: 'search-product',
+        source: op.source,
+        pointer: `/data/${i}/${PART.product}`,
+        expected: `parts of ${s.productId} only`,
+        actual: show(rec[PART.product]),
+        message: `search in ${s.productId} returned a part of another product`,
+      });
+    }
+    if (!partMatches(part, s.filters)) {
+      const carried = s.filters
+        .map((f) => show(valuesOf(part, f[FILTER.attribute]) ?? 'absent'))
+        .join(', ');
+      probe.add(op, s.ex, {
+        rule: 'search-filter',
+        source: op.source,
+        pointer: `/data/${i}`,
+        expected: `only parts with ${s.label}`,
+        actual: `${show(rec.orderableId)} carries ${carried}`,
+        message: `search ${s.label} returned a part that does not satisfy it`,
+      });
+    }
+  });
+}
+
+/** When every part of the product was seen, the filter loses none that satisfies it. */
+function checkNoneLost(probe: Probe, op: Operation, s: Searched, parts: readonly Json[]): void {
+  const returned = new Set(s.got.map((p) => (isRecord(p) ? p.orderableId : undefined)));
+  const lost = parts.filter(
+    (p) => partMatches(p, s.filters) && !returned.has(isRecord(p) ? p.orderableId : undefined),
+  );
+  if (lost.length === 0) return;
+  probe.add(op, s.ex, {
+    rule: 'search-filter',
+    source: op.source,
+    pointer: '/data',
+    expected: `every part of ${s.productId} with ${s.label} (${parts.filter((p) => partMatches(p, s.filters)).length})`,
+    actual: `${s.got.length} returned; missing ${show(lost.map((p) => (isRecord(p) ? p.orderableId : p)).slice(0, 5))}`,
+    message: `search ${s.label} lost parts that satisfy it`,
+  });
+}
+
+/** What trying one product came to: the check is done, or the next product is to be tried. */
+type Tried = 'done' | 'next';
+
+/** Tries every search on one product's own attributes; 'next' when its parts carry none. */
+async function searchProduct(
+  probe: Probe,
+  found: { op: Operation; operators: string[]; attributesList: Operation },
+  productId: string,
+): Promise<Tried> {
+  const { op, operators } = found;
+  const all = await search(probe, op, productId, []);
+  if (all.status !== 200) return 'done'; // the probe reported it
+  const parts = dataOf(all.json);
+  const complete =
+    isRecord(all.json) &&
+    isRecord(all.json.pagination) &&
+    Number(all.json.pagination.total) === parts.length;
+  const carried = attributesCarried(
+    parts,
+    await catalogued(probe, found.attributesList, productId),
+  );
+  if (!carried.numeric && !carried.text) return 'next';
+  for (const filters of searchesFor(carried.numeric, carried.text, operators)) {
+    const ex = await search(probe, op, productId, filters);
+    if (ex.status !== 200) continue;
+    const label = filters.map(describe).join(' AND ');
+    const searched: Searched = { ex, productId, filters, label, got: dataOf(ex.json) };
+    checkPartsReturned(probe, op, searched);
+    if (complete) checkNoneLost(probe, op, searched, parts);
+  }
+  return 'done';
+}
+
 export const checkSearch: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
   const found = searchOperation(ctx.contract.operations);
@@ -262,96 +394,12 @@ export const checkSearch: Check = async (ctx, scope) => {
     );
     return probe.result();
   }
-  const [unknownProduct] = seededTokens(ctx.options.seed, 'contract-unknown-product', 1);
-  const notFound = op.responses.get('404');
-  if (notFound)
-    await probe.call(op, {
-      body: { [BODY.product]: unknownProduct },
-      expectStatus: [404],
-      statusRule: 'not-found',
-      statusSource: notFound.source,
-    });
-  const search = async (productId: string, filters: Filter[]) =>
-    probe.call(op, {
-      body: {
-        [BODY.product]: productId,
-        [BODY.limit]: PAGE,
-        ...(filters.length ? { [BODY.filters]: filters } : {}),
-      },
-      expectStatus: [200],
-      statusRule: 'search',
-    });
+  await checkUnknownProduct(probe, op, ctx.options.seed);
   for (const product of (await firstPage(probe, products)).slice(0, PRODUCTS_TRIED)) {
     const productId = isRecord(product) ? product[BODY.product] : undefined;
     if (typeof productId !== 'string') continue;
-    const all = await search(productId, []);
-    if (all.status !== 200) return probe.result(); // the probe reported it
-    const parts = dataOf(all.json);
-    const complete =
-      isRecord(all.json) &&
-      isRecord(all.json.pagination) &&
-      Number(all.json.pagination.total) === parts.length;
-    const cat = await probe.call(attributesList, {
-      query: [
-        [BODY.product, productId],
-        [PAGING.limit, String(PAGE)],
-      ],
-      expectStatus: [200],
-    });
-    const catalogued = new Set(
-      dataOf(cat.json).map((a) => (isRecord(a) ? String(a[FILTER.attribute]) : '')),
-    );
-    const { numeric, text } = attributesCarried(parts, catalogued);
-    if (!numeric && !text) continue;
-    for (const filters of searchesFor(numeric, text, operators)) {
-      const ex = await search(productId, filters);
-      if (ex.status !== 200) continue;
-      const label = filters.map(describe).join(' AND ');
-      const got = dataOf(ex.json);
-      got.forEach((part, i) => {
-        const rec = part as JsonRecord;
-        if (PART.product in rec && rec[PART.product] !== productId) {
-          probe.add(op, ex, {
-            rule: 'search-product',
-            source: op.source,
-            pointer: `/data/${i}/${PART.product}`,
-            expected: `parts of ${productId} only`,
-            actual: show(rec[PART.product]),
-            message: `search in ${productId} returned a part of another product`,
-          });
-        }
-        if (!partMatches(part, filters)) {
-          const carried = filters
-            .map((f) => show(valuesOf(part, f[FILTER.attribute]) ?? 'absent'))
-            .join(', ');
-          probe.add(op, ex, {
-            rule: 'search-filter',
-            source: op.source,
-            pointer: `/data/${i}`,
-            expected: `only parts with ${label}`,
-            actual: `${show(rec.orderableId)} carries ${carried}`,
-            message: `search ${label} returned a part that does not satisfy it`,
-          });
-        }
-      });
-      if (complete) {
-        const returned = new Set(got.map((p) => (isRecord(p) ? p.orderableId : undefined)));
-        const lost = parts.filter(
-          (p) => partMatches(p, filters) && !returned.has(isRecord(p) ? p.orderableId : undefined),
-        );
-        if (lost.length > 0) {
-          probe.add(op, ex, {
-            rule: 'search-filter',
-            source: op.source,
-            pointer: '/data',
-            expected: `every part of ${productId} with ${label} (${parts.filter((p) => partMatches(p, filters)).length})`,
-            actual: `${got.length} returned; missing ${show(lost.map((p) => (isRecord(p) ? p.orderableId : p)).slice(0, 5))}`,
-            message: `search ${label} lost parts that satisfy it`,
-          });
-        }
-      }
-    }
-    return probe.result();
+    const tried = await searchProduct(probe, { op, operators, attributesList }, productId);
+    if (tried === 'done') return probe.result();
   }
   probe.skip(
     op,

@@ -105,23 +105,100 @@ function defaultsOf(op: Operation, name: string): string[] {
   return (queryParameter(op, name)?.schema.default as string[] | undefined) ?? [];
 }
 
+/** A finding when the page is not sorted by `keys` under any reasonable reading. */
+function verifySorted(
+  probe: Probe,
+  op: Operation,
+  ex: TargetExchange,
+  keys: Key[],
+  label: string,
+): void {
+  if (probe.refused(ex)) return;
+  const data = isRecord(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
+  const i = firstUnsorted(data, keys);
+  if (i < 0) return;
+  const values = (r: Json) => keys.map((k) => fieldAt(r, k.field));
+  probe.add(op, ex, {
+    rule: 'sort-order',
+    source: queryParameter(op, PAGING.order)?.source ?? op.source,
+    pointer: `/data/${i}/${keys[0].field.replace(/\./g, '/')}`,
+    expected: `${label}: item ${i - 1} ${show(values(data[i - 1]))} sorts before item ${i} (under byte, case-insensitive or locale collation)`,
+    actual: show(values(data[i])),
+    message: `records are not sorted by ${label}`,
+  });
+}
+
+/** One sortable list and what every sorted request to it shares. */
+interface SortableList {
+  probe: Probe;
+  op: Operation;
+  /** The page size asked for. */
+  limit: string;
+  /** The allowed sort properties and directions (the parameters' enums). */
+  fields: string[];
+  directions: string[];
+}
+
+/** A sort key: reads the record field `x-sort` maps the property to, else the field of its name. */
+function keyOf(op: Operation, name: string, direction: string): Key {
+  const sortFields = queryParameter(op, PAGING.order)?.sortFields ?? {};
+  return { field: sortFields[name] ?? name, direction };
+}
+
+/** Asks for a page sorted by `names` in `directions` (comma-joined) and verifies its order. */
+async function checkSortedBy(list: SortableList, names: string[], dirs: string[]): Promise<void> {
+  const { probe, op, limit } = list;
+  const ex = await probe.call(op, {
+    query: [
+      [PAGING.order, names.join(',')],
+      [PAGING.direction, dirs.join(',')],
+      [PAGING.limit, limit],
+    ],
+    expectStatus: [200],
+    requestSource: queryParameter(op, PAGING.order)?.source ?? op.source,
+  });
+  verifySorted(
+    probe,
+    op,
+    ex,
+    names.map((name, k) => keyOf(op, name, dirs[k])),
+    `${names.join(',')} ${dirs.join(',')}`,
+  );
+}
+
+/** The documented default order, when the document states one. */
+async function checkDefaultOrder(list: SortableList): Promise<void> {
+  const { probe, op, limit } = list;
+  const defaults = defaultsOf(op, PAGING.order);
+  const defaultDirection = defaultsOf(op, PAGING.direction)[0];
+  if (defaults.length === 0 || !defaultDirection) return;
+  const ex = await probe.call(op, { query: [[PAGING.limit, limit]], expectStatus: [200] });
+  verifySorted(
+    probe,
+    op,
+    ex,
+    defaults.map((name) => keyOf(op, name, defaultDirection)),
+    `the default order ${defaults.join(',')} ${defaultDirection}`,
+  );
+}
+
+/**
+ * Multi-key: each neighbouring pair of properties in both orders (so a low-cardinality key leads
+ * and the second key decides ties), once with each mix of directions.
+ */
+async function checkKeyPairs(list: SortableList): Promise<void> {
+  const { fields, directions } = list;
+  const pairs = fields.slice(1).flatMap((f, i) => [
+    [fields[i], f],
+    [f, fields[i]],
+  ]);
+  const mix = [directions[0], directions[directions.length - 1]];
+  for (const pair of pairs)
+    for (const dirs of [mix, [...mix].reverse()]) await checkSortedBy(list, pair, dirs);
+}
+
 export const checkSorting: Check = async (ctx, scope) => {
   const probe = new Probe(ctx);
-  const verify = (op: Operation, ex: TargetExchange, keys: Key[], label: string) => {
-    if (probe.refused(ex)) return;
-    const data = isRecord(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
-    const i = firstUnsorted(data, keys);
-    if (i < 0) return;
-    const values = (r: Json) => keys.map((k) => fieldAt(r, k.field));
-    probe.add(op, ex, {
-      rule: 'sort-order',
-      source: queryParameter(op, PAGING.order)?.source ?? op.source,
-      pointer: `/data/${i}/${keys[0].field.replace(/\./g, '/')}`,
-      expected: `${label}: item ${i - 1} ${show(values(data[i - 1]))} sorts before item ${i} (under byte, case-insensitive or locale collation)`,
-      actual: show(values(data[i])),
-      message: `records are not sorted by ${label}`,
-    });
-  };
   const sortable = listOperations(ctx.contract, scope).filter(
     (op) => enumOf(op, PAGING.order).length > 0 && enumOf(op, PAGING.direction).length > 0,
   );
@@ -129,68 +206,18 @@ export const checkSorting: Check = async (ctx, scope) => {
     sortable,
     `no list with an order and a direction in ${scopeName(scope)}`,
   )) {
-    const fields = enumOf(op, PAGING.order);
-    const directions = enumOf(op, PAGING.direction);
-    // A sort key reads the record field `x-sort` maps it to, else the field of its own name.
-    const sortFields = queryParameter(op, PAGING.order)?.sortFields ?? {};
-    const key = (name: string, direction: string): Key => ({
-      field: sortFields[name] ?? name,
-      direction,
-    });
     const max = Number(queryParameter(op, PAGING.limit)?.schema.maximum ?? SORT_SAMPLE);
-    const limit = String(Math.min(SORT_SAMPLE, max));
-    const requestSource = queryParameter(op, PAGING.order)?.source ?? op.source;
-    const defaults = defaultsOf(op, PAGING.order);
-    const defaultDirection = defaultsOf(op, PAGING.direction)[0];
-    if (defaults.length > 0 && defaultDirection) {
-      const ex = await probe.call(op, { query: [[PAGING.limit, limit]], expectStatus: [200] });
-      verify(
-        op,
-        ex,
-        defaults.map((name) => key(name, defaultDirection)),
-        `the default order ${defaults.join(',')} ${defaultDirection}`,
-      );
-    }
-    for (const field of fields) {
-      for (const direction of directions) {
-        const ex = await probe.call(op, {
-          query: [
-            [PAGING.order, field],
-            [PAGING.direction, direction],
-            [PAGING.limit, limit],
-          ],
-          expectStatus: [200],
-          requestSource,
-        });
-        verify(op, ex, [key(field, direction)], `${field} ${direction}`);
-      }
-    }
-    // Multi-key: each neighbouring pair of properties in both orders (so a low-cardinality key leads
-    // and the second key decides ties), once with each mix of directions.
-    const pairs = fields.slice(1).flatMap((f, i) => [
-      [fields[i], f],
-      [f, fields[i]],
-    ]);
-    for (const pair of pairs) {
-      const mix = [directions[0], directions[directions.length - 1]];
-      for (const dirs of [mix, [...mix].reverse()]) {
-        const ex = await probe.call(op, {
-          query: [
-            [PAGING.order, pair.join(',')],
-            [PAGING.direction, dirs.join(',')],
-            [PAGING.limit, limit],
-          ],
-          expectStatus: [200],
-          requestSource,
-        });
-        verify(
-          op,
-          ex,
-          pair.map((name, k) => key(name, dirs[k])),
-          `${pair.join(',')} ${dirs.join(',')}`,
-        );
-      }
-    }
+    const list: SortableList = {
+      probe,
+      op,
+      limit: String(Math.min(SORT_SAMPLE, max)),
+      fields: enumOf(op, PAGING.order),
+      directions: enumOf(op, PAGING.direction),
+    };
+    await checkDefaultOrder(list);
+    for (const field of list.fields)
+      for (const direction of list.directions) await checkSortedBy(list, [field], [direction]);
+    await checkKeyPairs(list);
   }
   return probe.result();
 };

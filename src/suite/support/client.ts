@@ -202,6 +202,193 @@ function semaphore(size: number) {
   };
 }
 
+/** A request ready to send: its spec, its full URL and its body as sent. */
+interface Outgoing {
+  spec: RequestSpec;
+  url: string;
+  body: string | undefined;
+}
+
+/** The request's headers: JSON accepted, the key its `auth` names, and the body's type. */
+function requestHeaders(
+  spec: RequestSpec,
+  keys: ClientOptions['keys'],
+  body: string | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
+  const auth = spec.auth ?? 'main';
+  if (auth === 'invalid') headers['x-api-key'] = INVALID_KEY;
+  else if (auth !== 'none') {
+    const key = keys[auth];
+    if (!key) throw new TargetError(`No key configured for "${auth}" requests`);
+    headers['x-api-key'] = key;
+  }
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return headers;
+}
+
+/** One fetch, never following a redirect; a failure becomes a `TargetError` naming the URL. */
+async function fetchOnce(
+  doFetch: typeof fetch,
+  request: Outgoing,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<Response> {
+  const { spec, url, body } = request;
+  try {
+    // One deadline for the headers and the whole body: a server that dribbles is cut off too.
+    return await doFetch(url, {
+      method: spec.method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
+  } catch (error) {
+    throw new TargetError(
+      `${spec.method} ${url} failed: ${error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms (CONTRACT_TIMEOUT_MS)` : whyFailed(error, timeoutMs, 'answer')}`,
+    );
+  }
+}
+
+/** The body, bounded in size and (through the request's signal) in time. */
+async function bodyOf(
+  spec: RequestSpec,
+  url: string,
+  response: Response,
+  bounds: Pick<ClientOptions, 'maxBodyBytes' | 'timeoutMs'>,
+): Promise<Uint8Array> {
+  if (spec.method === 'HEAD') return new Uint8Array(0);
+  try {
+    return await readBounded(
+      response,
+      bounds.maxBodyBytes,
+      () => `${spec.method} ${url} -> ${response.status}`,
+    );
+  } catch (error) {
+    if (error instanceof TargetError) throw error;
+    throw new TargetError(
+      `${spec.method} ${url} -> ${response.status}: reading the body failed: ${whyFailed(error, bounds.timeoutMs, 'body')}`,
+    );
+  }
+}
+
+/** JSON text parsed, refused before parsing when nested deeper than `maxJsonDepth`. */
+function parse(
+  spec: RequestSpec,
+  url: string,
+  status: number,
+  text: string,
+  maxJsonDepth: number,
+): { json?: unknown; jsonError?: string } {
+  if (jsonDepthExceeds(text, maxJsonDepth)) {
+    throw new TargetError(
+      `${spec.method} ${url} -> ${status}: JSON nested deeper than ${maxJsonDepth} levels (the suite's maximum JSON depth); not parsed`,
+    );
+  }
+  try {
+    return { json: JSON.parse(text) };
+  } catch (error) {
+    return { jsonError: (error as Error).message };
+  }
+}
+
+/** What an answer's bytes say: its media type, its text and, for JSON, the parsed value. */
+interface Decoded {
+  mediaType: string;
+  text: string;
+  encodingError?: string;
+  json?: unknown;
+  jsonError?: string;
+}
+
+function decode(
+  spec: RequestSpec,
+  url: string,
+  response: Response,
+  raw: Uint8Array,
+  maxJsonDepth: number,
+): Decoded {
+  const mediaType = mediaTypeOf(response.headers.get('content-type'));
+  // Binary downloads keep only their length; text is decoded for JSON and text types.
+  const { text, encodingError } =
+    isJsonMediaType(mediaType) || mediaType.startsWith('text/')
+      ? decodeUtf8(raw)
+      : { text: '', encodingError: undefined };
+  const { json, jsonError } =
+    text !== '' && isJsonMediaType(mediaType)
+      ? parse(spec, url, response.status, text, maxJsonDepth)
+      : {};
+  return { mediaType, text, encodingError, json, jsonError };
+}
+
+/** The 429s one request has waited out so far. */
+interface Retrying {
+  retries: number;
+  /** Milliseconds waited in all. */
+  waited: number;
+  /** The next wait when the target names none. */
+  backoff: number;
+}
+
+/**
+ * How long to wait before retrying a 429: what the target asks, else the backoff. Waiting goes on as
+ * long as the waits together fit the budget; only then is the 429 an answer (a `TargetError`).
+ */
+function retryWaitMs(
+  spec: RequestSpec,
+  url: string,
+  answer: { headers: Headers; json: unknown },
+  retrying: Retrying,
+  maxRetryWaitMs: number,
+): number {
+  const announced = retryAfterSeconds(answer.headers, answer.json);
+  const waitMs = announced !== undefined ? announced * MS_PER_SECOND : retrying.backoff;
+  if (retrying.waited + waitMs > maxRetryWaitMs) {
+    throw new TargetError(
+      `${spec.method} ${url}: still 429 after ${retrying.retries} retries; the next wait (${waitMs} ms) would exceed CONTRACT_MAX_RETRY_WAIT_MS=${maxRetryWaitMs}`,
+    );
+  }
+  return waitMs;
+}
+
+/** How many requests the target says are left in the main key's window, when it says so. */
+function remainingAfter(spec: RequestSpec, response: Response): number | undefined {
+  const left = Number(response.headers.get('x-ratelimit-remaining'));
+  return (spec.auth ?? 'main') === 'main' &&
+    response.headers.has('x-ratelimit-remaining') &&
+    Number.isFinite(left)
+    ? left
+    : undefined;
+}
+
+/** The exchange a check reads: the request, the answer decoded, and a curl line. */
+function exchangeOf(
+  request: Outgoing,
+  response: Response,
+  raw: Uint8Array,
+  decoded: Decoded,
+  retries: number,
+): TargetExchange {
+  const { spec, url, body } = request;
+  const { mediaType, text, encodingError, json, jsonError } = decoded;
+  return {
+    spec,
+    url,
+    status: response.status,
+    headers: response.headers,
+    mediaType,
+    text,
+    bytes: raw.byteLength,
+    json,
+    jsonError,
+    ...(encodingError && isJsonMediaType(mediaType) ? { encodingError } : {}),
+    curl: curlOf(url, spec, body),
+    retries,
+  };
+}
+
+/** The client for one target: bounded, budgeted and polite to its rate limit. */
 export function createClient(options: ClientOptions): Client {
   const doFetch = options.fetch ?? fetch;
   const sleep = options.sleep ?? realSleep;
@@ -211,70 +398,38 @@ export function createClient(options: ClientOptions): Client {
   let sent = 0;
   let remaining: number | undefined;
 
-  async function once(spec: RequestSpec, url: string, body: string | undefined): Promise<Response> {
-    // One deadline for the headers and the whole body: a server that dribbles is cut off too.
+  async function once(request: Outgoing): Promise<Response> {
     if (sent >= options.maxRequests) {
       throw new TargetError(
-        `Request budget exhausted (CONTRACT_MAX_REQUESTS=${options.maxRequests}); ${spec.method} ${url} not sent`,
+        `Request budget exhausted (CONTRACT_MAX_REQUESTS=${options.maxRequests}); ${request.spec.method} ${request.url} not sent`,
       );
     }
     sent++;
-    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
-    const auth = spec.auth ?? 'main';
-    if (auth === 'invalid') headers['x-api-key'] = INVALID_KEY;
-    else if (auth !== 'none') {
-      const key = options.keys[auth];
-      if (!key) throw new TargetError(`No key configured for "${auth}" requests`);
-      headers['x-api-key'] = key;
-    }
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    try {
-      return await doFetch(url, {
-        method: spec.method,
-        headers,
-        body,
-        signal: AbortSignal.timeout(options.timeoutMs),
-        redirect: 'manual',
-      });
-    } catch (error) {
-      throw new TargetError(
-        `${spec.method} ${url} failed: ${error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms (CONTRACT_TIMEOUT_MS)` : whyFailed(error, options.timeoutMs, 'answer')}`,
-      );
-    }
+    const headers = requestHeaders(request.spec, options.keys, request.body);
+    return fetchOnce(doFetch, request, headers, options.timeoutMs);
   }
 
-  /** The body, bounded in size and (through the request's signal) in time. */
-  async function bodyOf(spec: RequestSpec, url: string, response: Response): Promise<Uint8Array> {
-    if (spec.method === 'HEAD') return new Uint8Array(0);
-    try {
-      return await readBounded(
-        response,
-        options.maxBodyBytes,
-        () => `${spec.method} ${url} -> ${response.status}`,
-      );
-    } catch (error) {
-      if (error instanceof TargetError) throw error;
-      throw new TargetError(
-        `${spec.method} ${url} -> ${response.status}: reading the body failed: ${whyFailed(error, options.timeoutMs, 'body')}`,
-      );
-    }
-  }
-
-  function parse(
-    spec: RequestSpec,
-    url: string,
-    status: number,
-    text: string,
-  ): { json?: unknown; jsonError?: string } {
-    if (jsonDepthExceeds(text, options.maxJsonDepth)) {
-      throw new TargetError(
-        `${spec.method} ${url} -> ${status}: JSON nested deeper than ${options.maxJsonDepth} levels (the suite's maximum JSON depth); not parsed`,
-      );
-    }
-    try {
-      return { json: JSON.parse(text) };
-    } catch (error) {
-      return { jsonError: (error as Error).message };
+  /** Sends until an answer that is not a 429 to wait out (or the wait budget is spent). */
+  async function sendRetrying(request: Outgoing): Promise<TargetExchange> {
+    const { spec, url } = request;
+    const retrying: Retrying = { retries: 0, waited: 0, backoff: FIRST_BACKOFF_MS };
+    for (;;) {
+      const response = await once(request);
+      const raw = await bodyOf(spec, url, response, options);
+      remaining = remainingAfter(spec, response) ?? remaining;
+      const decoded = decode(spec, url, response, raw, options.maxJsonDepth);
+      if (response.status === 429 && spec.retryOn429 !== false) {
+        const answer = { headers: response.headers, json: decoded.json };
+        const waitMs = retryWaitMs(spec, url, answer, retrying, options.maxRetryWaitMs);
+        await sleep(waitMs);
+        retrying.waited += waitMs;
+        retrying.backoff *= 2;
+        retrying.retries++;
+        continue;
+      }
+      const exchange = exchangeOf(request, response, raw, decoded, retrying.retries);
+      options.onExchange?.(exchange);
+      return exchange;
     }
   }
 
@@ -288,59 +443,7 @@ export function createClient(options: ClientOptions): Client {
     await slots.acquire();
     if (lowOnQuota) await single.acquire();
     try {
-      let retries = 0;
-      let waited = 0;
-      let backoff = FIRST_BACKOFF_MS;
-      for (;;) {
-        const response = await once(spec, url, body);
-        const raw = await bodyOf(spec, url, response);
-        const left = Number(response.headers.get('x-ratelimit-remaining'));
-        if (
-          (spec.auth ?? 'main') === 'main' &&
-          response.headers.has('x-ratelimit-remaining') &&
-          Number.isFinite(left)
-        )
-          remaining = left;
-        const mediaType = mediaTypeOf(response.headers.get('content-type'));
-        // Binary downloads keep only their length; text is decoded for JSON and text types.
-        const { text, encodingError } =
-          isJsonMediaType(mediaType) || mediaType.startsWith('text/')
-            ? decodeUtf8(raw)
-            : { text: '', encodingError: undefined };
-        const { json, jsonError } =
-          text !== '' && isJsonMediaType(mediaType) ? parse(spec, url, response.status, text) : {};
-        if (response.status === 429 && spec.retryOn429 !== false) {
-          const announced = retryAfterSeconds(response.headers, json);
-          const waitMs = announced !== undefined ? announced * MS_PER_SECOND : backoff;
-          // Keep waiting as long as the waits together fit the budget; only then is the 429 an answer.
-          if (waited + waitMs > options.maxRetryWaitMs) {
-            throw new TargetError(
-              `${spec.method} ${url}: still 429 after ${retries} retries; the next wait (${waitMs} ms) would exceed CONTRACT_MAX_RETRY_WAIT_MS=${options.maxRetryWaitMs}`,
-            );
-          }
-          await sleep(waitMs);
-          waited += waitMs;
-          backoff *= 2;
-          retries++;
-          continue;
-        }
-        const exchange: TargetExchange = {
-          spec,
-          url,
-          status: response.status,
-          headers: response.headers,
-          mediaType,
-          text,
-          bytes: raw.byteLength,
-          json,
-          jsonError,
-          ...(encodingError && isJsonMediaType(mediaType) ? { encodingError } : {}),
-          curl: curlOf(url, spec, body),
-          retries,
-        };
-        options.onExchange?.(exchange);
-        return exchange;
-      }
+      return await sendRetrying({ spec, url, body });
     } finally {
       if (lowOnQuota) single.release();
       slots.release();

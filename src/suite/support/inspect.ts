@@ -11,6 +11,7 @@ import {
   pointerPattern,
   type Operation,
   type ResponseBody,
+  type ResponseFinding,
   type Source,
 } from '../../contract/index.js';
 import type { TargetExchange } from './client.js';
@@ -70,6 +71,119 @@ function bodyOf(ex: TargetExchange): ResponseBody {
   return { kind: 'streamed' };
 }
 
+/** A finding to report, and the key it is said under once per run (when it is said once). */
+interface Reported {
+  finding: Finding;
+  onceKey?: string;
+}
+
+/** The one exchange under inspection, and the run it belongs to. */
+interface Inspected {
+  op: Operation;
+  ex: TargetExchange;
+  at: ReturnType<typeof about>;
+  inspect: InspectOptions;
+  strict: boolean;
+}
+
+/** A declared field left out: a warning, once per run per field pattern. */
+function absentField(f: ResponseFinding, { op, ex, at }: Inspected): Reported {
+  const pattern = pointerPattern(f.pointer);
+  return {
+    onceKey: `absent-field ${op.operationId} ${ex.status} ${pattern}`,
+    finding: {
+      ...at,
+      severity: 'warning',
+      rule: f.rule,
+      pointer: f.pointer,
+      expected: `the field (pattern ${pattern}), which the mock always sends`,
+      actual: 'absent',
+      message: `field ${f.pointer} is declared but absent; its presence is not stated, so this is a warning`,
+      source: op.source,
+      assumption: FIELD_PRESENCE_NOT_STATED,
+    },
+  };
+}
+
+/** The target uses the other side of a conflict the document accepts: a note, once per run. */
+function otherForm(f: ResponseFinding, { op, at }: Inspected): Reported {
+  const pattern = pointerPattern(f.pointer);
+  return {
+    onceKey: `conflict-form ${op.operationId} ${pattern} ${String(f.actual)}`,
+    finding: {
+      ...at,
+      severity: 'warning',
+      rule: f.rule,
+      pointer: f.pointer,
+      expected: f.expected,
+      actual: String(f.actual),
+      message: `the target sends ${String(f.actual)} at ${pattern || '(body)'}; the document accepts it, the mock serves the other form`,
+      source: f.source,
+      assumption: CONFLICT_FORMS,
+    },
+  };
+}
+
+/** A rule broken: its severity by source, or a warning for a 4xx where any 4xx will do. */
+function violationOf(f: ResponseFinding, { ex, at, inspect, strict }: Inspected): Reported {
+  const clientError = ex.status >= 400 && ex.status < 500;
+  if (inspect.anyClientError && clientError && f.rule === 'undeclared-status')
+    return {
+      finding: {
+        ...at,
+        severity: 'warning',
+        rule: 'bad-input',
+        pointer: f.pointer,
+        expected: f.expected,
+        actual: show(f.actual),
+        message: `a ${ex.status} answer to malformed input or a refused request: ${f.message}`,
+        source: 'inferred',
+        assumption: MALFORMED_INPUT_NOT_SHOWN,
+      },
+    };
+  const message = f.rule === 'inferred-shape' ? `inferred shape differs: ${f.message}` : f.message;
+  return {
+    finding: {
+      ...at,
+      severity: severityFor(f.source, strict),
+      rule: f.rule,
+      pointer: f.pointer,
+      expected: f.expected,
+      actual: show(f.actual),
+      message,
+      source: f.source,
+    },
+  };
+}
+
+/** Absent "may" headers on a success: one warning per run, not one per response. */
+function rateLimitHeadersAbsent(
+  ctx: CheckContext,
+  { op, ex, at }: Inspected,
+): Reported | undefined {
+  const declared =
+    ex.status >= 200 && ex.status < 300 ? ctx.validators.responseFor(op, ex.status) : undefined;
+  if (
+    !declared?.headers.some((h) => h.name === RATE_LIMIT_LIMIT) ||
+    ex.headers.get(RATE_LIMIT_LIMIT) !== null
+  )
+    return undefined;
+  return {
+    onceKey: 'rate-limit-headers',
+    finding: {
+      ...at,
+      severity: 'warning',
+      rule: 'rate-limit-headers',
+      pointer: `header:${RATE_LIMIT_LIMIT}`,
+      expected: 'x-ratelimit-limit and x-ratelimit-remaining (optional)',
+      actual: 'absent',
+      message: 'the target sends no rate-limit headers (said once per run)',
+      source: 'documented',
+      assumption: RATE_LIMIT_HEADERS_MAY,
+    },
+  };
+}
+
 /** Generic findings for one response. Undeclared fields come back separately, for de-duplication. */
 export function inspectExchange(
   ctx: CheckContext,
@@ -77,18 +191,19 @@ export function inspectExchange(
   ex: TargetExchange,
   inspect: InspectOptions = {},
 ): { findings: Finding[]; undeclared: { pointer: string; sample: unknown }[] } {
-  const { validators, options } = ctx;
   const findings: Finding[] = [];
   const undeclared: { pointer: string; sample: unknown }[] = [];
-  const at = about(op, ex);
+  const inspected: Inspected = { op, ex, at: about(op, ex), inspect, strict: ctx.options.strict };
   /** Notes said once per run per key (every check sees the same records). */
-  const once = (key: string, finding: Finding): void => {
-    if (ctx.once.has(key)) return;
-    ctx.once.add(key);
+  const report = ({ finding, onceKey }: Reported): void => {
+    if (onceKey !== undefined) {
+      if (ctx.once.has(onceKey)) return;
+      ctx.once.add(onceKey);
+    }
     findings.push(finding);
   };
   const checked = checkResponse(
-    validators,
+    ctx.validators,
     op,
     {
       status: ex.status,
@@ -99,87 +214,12 @@ export function inspectExchange(
     { undeclaredFields: true, absentFields: true, formsSeen: true },
   );
   for (const f of checked) {
-    if (f.kind === 'undeclared') {
-      undeclared.push({ pointer: f.pointer, sample: f.actual });
-      continue;
-    }
-    if (f.kind === 'absent') {
-      const pattern = pointerPattern(f.pointer);
-      once(`absent-field ${op.operationId} ${ex.status} ${pattern}`, {
-        ...at,
-        severity: 'warning',
-        rule: f.rule,
-        pointer: f.pointer,
-        expected: `the field (pattern ${pattern}), which the mock always sends`,
-        actual: 'absent',
-        message: `field ${f.pointer} is declared but absent; its presence is not stated, so this is a warning`,
-        source: op.source,
-        assumption: FIELD_PRESENCE_NOT_STATED,
-      });
-      continue;
-    }
-    if (f.kind === 'form') {
-      // The target uses the other side of a conflict the document accepts.
-      const pattern = pointerPattern(f.pointer);
-      once(`conflict-form ${op.operationId} ${pattern} ${String(f.actual)}`, {
-        ...at,
-        severity: 'warning',
-        rule: f.rule,
-        pointer: f.pointer,
-        expected: f.expected,
-        actual: String(f.actual),
-        message: `the target sends ${String(f.actual)} at ${pattern || '(body)'}; the document accepts it, the mock serves the other form`,
-        source: f.source,
-        assumption: CONFLICT_FORMS,
-      });
-      continue;
-    }
-    const clientError = ex.status >= 400 && ex.status < 500;
-    if (inspect.anyClientError && clientError && f.rule === 'undeclared-status') {
-      findings.push({
-        ...at,
-        severity: 'warning',
-        rule: 'bad-input',
-        pointer: f.pointer,
-        expected: f.expected,
-        actual: show(f.actual),
-        message: `a ${ex.status} answer to malformed input or a refused request: ${f.message}`,
-        source: 'inferred',
-        assumption: MALFORMED_INPUT_NOT_SHOWN,
-      });
-      continue;
-    }
-    const message =
-      f.rule === 'inferred-shape' ? `inferred shape differs: ${f.message}` : f.message;
-    findings.push({
-      ...at,
-      severity: severityFor(f.source, options.strict),
-      rule: f.rule,
-      pointer: f.pointer,
-      expected: f.expected,
-      actual: show(f.actual),
-      message,
-      source: f.source,
-    });
+    if (f.kind === 'undeclared') undeclared.push({ pointer: f.pointer, sample: f.actual });
+    else if (f.kind === 'absent') report(absentField(f, inspected));
+    else if (f.kind === 'form') report(otherForm(f, inspected));
+    else report(violationOf(f, inspected));
   }
-  // Absent "may" headers: one warning per run, not one per response.
-  const declared =
-    ex.status >= 200 && ex.status < 300 ? validators.responseFor(op, ex.status) : undefined;
-  if (
-    declared?.headers.some((h) => h.name === RATE_LIMIT_LIMIT) &&
-    ex.headers.get(RATE_LIMIT_LIMIT) === null
-  ) {
-    once('rate-limit-headers', {
-      ...at,
-      severity: 'warning',
-      rule: 'rate-limit-headers',
-      pointer: `header:${RATE_LIMIT_LIMIT}`,
-      expected: 'x-ratelimit-limit and x-ratelimit-remaining (optional)',
-      actual: 'absent',
-      message: 'the target sends no rate-limit headers (said once per run)',
-      source: 'documented',
-      assumption: RATE_LIMIT_HEADERS_MAY,
-    });
-  }
+  const headersAbsent = rateLimitHeadersAbsent(ctx, inspected);
+  if (headersAbsent) report(headersAbsent);
   return { findings, undeclared };
 }

@@ -45,6 +45,25 @@ export function expandPath(template: string, params: Record<string, string> = {}
   });
 }
 
+/** The request a call sends: the spec without the probe's own members, the path filled in. */
+function requestFor(op: Operation, spec: CallSpec): RequestSpec {
+  const {
+    params,
+    expectStatus: _e,
+    statusRule: _r,
+    statusSource: _s,
+    requestSource: _q,
+    malformed: _m,
+    ...rest
+  } = spec;
+  return {
+    ...rest,
+    operationId: op.operationId,
+    method: op.method.toUpperCase() as RequestSpec['method'],
+    path: spec.url ? undefined : expandPath(op.path, params),
+  };
+}
+
 export class Probe {
   readonly findings: Finding[] = [];
   readonly notes: ExerciseNote[] = [];
@@ -78,30 +97,8 @@ export class Probe {
 
   /** Sends one request for `op` and checks the response against the document. */
   async call(op: Operation, spec: CallSpec = {}): Promise<TargetExchange> {
-    const {
-      params,
-      expectStatus: _e,
-      statusRule: _r,
-      statusSource: _s,
-      requestSource: _q,
-      malformed: _m,
-      ...rest
-    } = spec;
-    const request: RequestSpec = {
-      ...rest,
-      operationId: op.operationId,
-      method: op.method.toUpperCase() as RequestSpec['method'],
-      path: spec.url ? undefined : expandPath(op.path, params),
-    };
-    const ex = await this.#send(op, request);
-    const note = {
-      operationId: op.operationId,
-      status: ex.status,
-      auth: spec.auth ?? 'main',
-      preferred: Boolean(spec.headers?.prefer),
-    };
-    this.notes.push(note);
-    this.ctx.notes.push(note);
+    const ex = await this.#send(op, requestFor(op, spec));
+    this.#note(op, ex, spec);
     const clientError = ex.status >= 400 && ex.status < 500;
     const wantsSuccess = spec.expectStatus?.every((s) => s < 300) ?? false;
     const refused = spec.requestSource === 'inferred' && clientError && wantsSuccess;
@@ -110,56 +107,77 @@ export class Probe {
     });
     this.findings.push(...findings);
     for (const field of undeclared) this.#drift(op, ex, field.pointer, field.sample);
-    if (refused) {
-      this.#refused.add(ex);
+    if (refused) this.#refusedShape(op, ex, spec);
+    else if (spec.malformed) this.#checkMalformed(op, ex, spec);
+    else this.#checkStatus(op, ex, spec);
+    return ex;
+  }
+
+  /** Notes which operation, status, key and preference the request exercised (for the coverage table). */
+  #note(op: Operation, ex: TargetExchange, spec: CallSpec): void {
+    const note = {
+      operationId: op.operationId,
+      status: ex.status,
+      auth: spec.auth ?? 'main',
+      preferred: Boolean(spec.headers?.prefer),
+    };
+    this.notes.push(note);
+    this.ctx.notes.push(note);
+  }
+
+  /** The target refused a request built from inferred names: a warning, and what depends on it is skipped. */
+  #refusedShape(op: Operation, ex: TargetExchange, spec: CallSpec): void {
+    this.#refused.add(ex);
+    this.add(op, ex, {
+      rule: 'inferred-request-refused',
+      source: 'inferred',
+      severity: 'warning',
+      pointer: 'status',
+      expected: `status ${spec.expectStatus!.join(' or ')} for a request built from inferred names`,
+      actual: `${ex.status} ${show(ex.json ?? ex.text)}`,
+      message: `inferred request shape refused: ${ex.status} ${show(ex.json ?? ex.text)}; the checks that depend on it are skipped`,
+    });
+  }
+
+  /** Malformed input on purpose: a 5xx is a failure, a success a warning, any 4xx fine. */
+  #checkMalformed(op: Operation, ex: TargetExchange, spec: CallSpec): void {
+    const clientError = ex.status >= 400 && ex.status < 500;
+    if (ex.status >= 500)
       this.add(op, ex, {
-        rule: 'inferred-request-refused',
+        rule: spec.statusRule ?? 'bad-input',
+        source: 'documented',
+        pointer: 'status',
+        expected: 'a 4xx for malformed input (never a 5xx)',
+        actual: `${ex.status} ${show(ex.json ?? ex.text)}`,
+        message: `malformed input got a server error ${ex.status}`,
+      });
+    else if (!clientError)
+      this.add(op, ex, {
+        rule: spec.statusRule ?? 'bad-input',
         source: 'inferred',
         severity: 'warning',
         pointer: 'status',
-        expected: `status ${spec.expectStatus!.join(' or ')} for a request built from inferred names`,
-        actual: `${ex.status} ${show(ex.json ?? ex.text)}`,
-        message: `inferred request shape refused: ${ex.status} ${show(ex.json ?? ex.text)}; the checks that depend on it are skipped`,
+        expected: 'a 4xx for malformed input',
+        actual: `${ex.status}`,
+        message: `malformed input was accepted with ${ex.status}`,
+        assumption: MALFORMED_INPUT_NOT_SHOWN,
       });
-      return ex;
-    }
-    if (spec.malformed) {
-      if (ex.status >= 500)
-        this.add(op, ex, {
-          rule: spec.statusRule ?? 'bad-input',
-          source: 'documented',
-          pointer: 'status',
-          expected: 'a 4xx for malformed input (never a 5xx)',
-          actual: `${ex.status} ${show(ex.json ?? ex.text)}`,
-          message: `malformed input got a server error ${ex.status}`,
-        });
-      else if (!clientError)
-        this.add(op, ex, {
-          rule: spec.statusRule ?? 'bad-input',
-          source: 'inferred',
-          severity: 'warning',
-          pointer: 'status',
-          expected: 'a 4xx for malformed input',
-          actual: `${ex.status}`,
-          message: `malformed input was accepted with ${ex.status}`,
-          assumption: MALFORMED_INPUT_NOT_SHOWN,
-        });
-      return ex;
-    }
-    if (spec.expectStatus && !spec.expectStatus.includes(ex.status)) {
-      // A well-formed request to an operation the document lists must succeed, however inferred its shapes.
-      const source =
-        spec.statusSource ?? (spec.expectStatus.every((s) => s < 300) ? 'documented' : op.source);
-      this.add(op, ex, {
-        rule: spec.statusRule ?? 'status',
-        source,
-        pointer: 'status',
-        expected: `status ${spec.expectStatus.join(' or ')}`,
-        actual: `${ex.status} ${show(ex.json ?? ex.text)}`,
-        message: `expected status ${spec.expectStatus.join(' or ')}, got ${ex.status}`,
-      });
-    }
-    return ex;
+  }
+
+  /** The status is one the request expects. */
+  #checkStatus(op: Operation, ex: TargetExchange, spec: CallSpec): void {
+    if (!spec.expectStatus || spec.expectStatus.includes(ex.status)) return;
+    // A well-formed request to an operation the document lists must succeed, however inferred its shapes.
+    const source =
+      spec.statusSource ?? (spec.expectStatus.every((s) => s < 300) ? 'documented' : op.source);
+    this.add(op, ex, {
+      rule: spec.statusRule ?? 'status',
+      source,
+      pointer: 'status',
+      expected: `status ${spec.expectStatus.join(' or ')}`,
+      actual: `${ex.status} ${show(ex.json ?? ex.text)}`,
+      message: `expected status ${spec.expectStatus.join(' or ')}, got ${ex.status}`,
+    });
   }
 
   /**
