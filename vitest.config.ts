@@ -57,7 +57,7 @@ const END_TO_END = [
   'src/recordings/load.test.ts',
   'src/server/body-reading.test.ts',
   'src/server/console/console.test.ts',
-  'src/server/docs.test.ts',
+  'src/server/docs-page/docs.test.ts',
   'src/server/http.test.ts',
   'src/server/listen.test.ts',
   'src/server/pipeline/auth.test.ts',

@@ -5,7 +5,7 @@
  */
 import type { Collection, Dataset } from '../dataset/dataset.js';
 import type { EnvironmentName } from './config/keys.js';
-import { Listing } from './listing.js';
+import { Listing } from './handlers/listing.js';
 import { Lru } from './lru.js';
 import {
   BASE_PATH,

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { mountDocs } from './docs.js';
+import { mountDocs } from './docs-page/docs.js';
 import { DOCS_ROUTES } from './mount.js';
 import { testApp, TEST_ORIGIN } from '../testing/mock-app.js';
 

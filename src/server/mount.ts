@@ -9,7 +9,7 @@ import { Hono, type Handler } from 'hono';
 import { readSpecText, renderKindsTable, UNRELEASED } from '../contract/index.js';
 import { HEALTH_PATH, healthResponse } from '../net/health.js';
 import { sharedSecretsScrubber } from '../redaction.js';
-import type { DocsOptions } from './docs.js';
+import type { DocsOptions } from './docs-page/docs.js';
 import type { AppEnv } from './env.js';
 import { EXAMPLES_PATH } from './examples.js';
 import { requestLog } from './pipeline/request-log.js';
@@ -125,7 +125,10 @@ function mountDocsOnDemand(
   const unrouted = new WeakSet<Response>();
   let docs: Promise<Hono<AppEnv>> | undefined;
   const load = async () => {
-    const [{ mountDocs }, { stringify }] = await Promise.all([import('./docs.js'), import('yaml')]);
+    const [{ mountDocs }, { stringify }] = await Promise.all([
+      import('./docs-page/docs.js'),
+      import('yaml'),
+    ]);
     const routes = new Hono<AppEnv>();
     mountDocs(
       routes,

@@ -1,7 +1,7 @@
 // @ts-check
 /* global document, location, Headers, URL */
 /**
- * The script of the mock's `/docs` page (served by src/server/docs.ts as it is: no framework, no
+ * The script of the mock's `/docs` page (served by src/server/docs-page/docs.ts as it is: no framework, no
  * build step). It reads the page's settings (`/docs/config.json`) and the document with this mock's
  * working examples filled in, then lists every operation by tag: method, path, summary, parameters
  * and responses with their kind of fact (`x-source`), and a form whose "Send" sends the example

@@ -8,7 +8,7 @@ import type { Collection } from '../../dataset/dataset.js';
 import type { AppEnv } from '../env.js';
 import type { ApiContext } from '../context.js';
 import { apiError, badRequest, messages } from '../errors.js';
-import { toListQuery, type Listing } from '../listing.js';
+import { toListQuery, type Listing } from './listing.js';
 import { jsonBytesResponse } from '../response.js';
 
 export type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;

@@ -25,7 +25,7 @@ import type { MockParts } from '../mock-state.js';
 import { recordSync } from '../records/control.js';
 import { faultInjection } from '../faults/fault-injection.js';
 import { stubs } from '../stubs/stubs.js';
-import { splitUrl } from '../query-string.js';
+import { splitUrl } from './query-string.js';
 import { jsonResponse } from '../response.js';
 import { byPathSpecificity, methodsByPath, toHonoPath } from './routes.js';
 import { variation } from './variation.js';

@@ -9,7 +9,7 @@
  */
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.js';
-import { splitUrl } from '../query-string.js';
+import { splitUrl } from './query-string.js';
 import type { SecretScrubber } from '../../redaction.js';
 import { redactQueryKeys } from '../journal/query-keys.js';
 import { requestRecorder } from '../journal/request-record.js';

@@ -20,7 +20,7 @@ import type { AppEnv } from '../env.js';
 import { deepFreeze } from '../deep-freeze.js';
 import { badRequest } from '../errors.js';
 import { Lru } from '../lru.js';
-import { parseQueryString, splitUrl } from '../query-string.js';
+import { parseQueryString, splitUrl } from './query-string.js';
 import {
   isSecretParameter,
   KEY_PARAMETER_VALUE_SHOWN,

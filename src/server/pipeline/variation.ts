@@ -16,7 +16,7 @@ import {
 } from '../../contract/index.js';
 import { seededRandom } from '../../dataset/mulberry32.js';
 import type { Step } from './chain.js';
-import { splitUrl } from '../query-string.js';
+import { splitUrl } from './query-string.js';
 import { bytesResponse } from '../response.js';
 import { varyBody } from '../vary/edits.js';
 import { variationHeader, VARIATION_HEADER } from '../vary/header.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { decodePathParameters, type Operation, type Schema } from '../../contract/index.js';
 import { matches, type RequestMatch } from '../../state/match.js';
 import { validatorsFor } from '../../testing/mock-app.js';
-import { parseQueryString } from '../query-string.js';
+import { parseQueryString } from '../pipeline/query-string.js';
 import { checkMatchAgainstOperation } from './match-check.js';
 
 const { contract, validators } = await validatorsFor();

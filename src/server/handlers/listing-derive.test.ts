@@ -5,9 +5,9 @@
  * sort and direction, through a chain of edits and back to the seed.
  */
 import { describe, expect, it } from 'vitest';
-import type { Collection } from '../dataset/dataset.js';
-import { generateDataset } from '../dataset/generate.js';
-import { overlayDataset, type RecordEdit } from '../state/records/overlay.js';
+import type { Collection } from '../../dataset/dataset.js';
+import { generateDataset } from '../../dataset/generate.js';
+import { overlayDataset, type RecordEdit } from '../../state/records/overlay.js';
 import { Listing, type SortKey } from './listing.js';
 
 const seed = generateDataset({ seed: 3, scale: 1, baseUrl: 'http://mock.test/web-data/v1' });

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { Env, Hono } from 'hono';
 import { parse as parseYaml } from 'yaml';
-import { assetPaths, CONTENT_SECURITY_POLICY, PAGE_STYLE, pageHtml } from './docs-page/shell.js';
+import { assetPaths, CONTENT_SECURITY_POLICY, PAGE_STYLE, pageHtml } from './shell.js';
 
 export interface DocsOptions {
   /** The document's text (see `readSpecText` in src/contract), or a function that makes it on first request. */
@@ -39,7 +39,7 @@ export const SPEC_JSON_PATH = '/openapi.json';
 export const DOCS_SPEC_PATH = `${DOCS_PATH}/openapi.json`;
 
 /** The page's script, beside this module in the sources and in dist/ alike (tsc copies it: allowJs). */
-const PAGE_SCRIPT_URL = new URL('./docs-page/page.js', import.meta.url);
+const PAGE_SCRIPT_URL = new URL('./page.js', import.meta.url);
 let pageScript: string | undefined;
 const readPageScript = () => (pageScript ??= readFileSync(PAGE_SCRIPT_URL, 'utf8'));
 

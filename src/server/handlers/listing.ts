@@ -19,9 +19,9 @@ import {
   type InputProblem,
   type Operation,
   type Parameter,
-} from '../contract/index.js';
-import type { Collection, FieldValue } from '../dataset/dataset.js';
-import { Lru } from './lru.js';
+} from '../../contract/index.js';
+import type { Collection, FieldValue } from '../../dataset/dataset.js';
+import { Lru } from '../lru.js';
 
 export type Direction = 'asc' | 'desc';
 

@@ -3,7 +3,7 @@
  * Strict query-string parsing (and the URL splitter, re-exported). `URLSearchParams` silently keeps malformed `%` escapes; the mock
  * answers them with a 400 that names the parameter instead, so clients learn about their bug.
  */
-import type { InputProblem } from '../contract/index.js';
+import type { InputProblem } from '../../contract/index.js';
 
 /** Decodes one component (`+` is a space in query strings); undefined when the escape is malformed. */
 function decodeComponent(raw: string): string | undefined {
@@ -46,4 +46,4 @@ export function parseQueryString(search: string): {
 }
 
 /** Shared with the proxy and replay (src/net/): one splitter for every raw URL. */
-export { splitUrl } from '../net/request-url.js';
+export { splitUrl } from '../../net/request-url.js';

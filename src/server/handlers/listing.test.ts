@@ -3,8 +3,8 @@
  * the "no filter" value, and paging over the cached result.
  */
 import { describe, expect, it } from 'vitest';
-import type { Operation, Parameter } from '../contract/index.js';
-import { createCollection } from '../dataset/collection.js';
+import type { Operation, Parameter } from '../../contract/index.js';
+import { createCollection } from '../../dataset/collection.js';
 import { Listing, toListQuery, type ListQuery } from './listing.js';
 
 interface Row {

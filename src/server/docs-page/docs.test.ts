@@ -13,18 +13,18 @@ import { Hono } from 'hono';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { readSpecText } from '../contract/index.js';
-import { listen, type Listening } from '../net/listen.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../testing/chromium.js';
+import { readSpecText } from '../../contract/index.js';
+import { listen, type Listening } from '../../net/listen.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../../testing/chromium.js';
 import { mountDocs } from './docs.js';
-import type { Examples } from './examples.js';
-import { startMockServer, type RunningServer } from './listen.js';
+import type { Examples } from '../examples.js';
+import { startMockServer, type RunningServer } from '../listen.js';
 
 const specText = readSpecText();
 const API_BASE = 'http://127.0.0.1:4010/web-data/v1';
 const DEMO_KEY = 'demo-production-key';
 const PAGE_TIMEOUT_MS = 20_000;
-const hasChromium = chromiumAvailable('src/server/docs.test.ts');
+const hasChromium = chromiumAvailable('src/server/docs-page/docs.test.ts');
 
 function docsApp(options: { demoKey?: string } = { demoKey: DEMO_KEY }): Hono {
   const app = new Hono();
@@ -94,7 +94,7 @@ describe('mountDocs', () => {
   });
 
   it('writes strings into the page only as text: the script has no HTML sink and no eval', () => {
-    const script = readFileSync(new URL('./docs-page/page.js', import.meta.url), 'utf8');
+    const script = readFileSync(new URL('./page.js', import.meta.url), 'utf8');
     expect(script).not.toMatch(
       /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function|setAttribute\(/,
     );
