@@ -17,8 +17,8 @@ export const MAX_DELAY_MS = MAX_QA_DURATION_MS;
 /** Largest `Retry-After` a forced 429 may announce (one day). */
 export const MAX_RETRY_AFTER_SECONDS = 86_400;
 
-export type { FaultAction } from '../../state/faults.js';
-import type { FaultAction } from '../../state/faults.js';
+import type { FaultAction, LatencySpec, RandomFaultSpec } from '../../api/types.js';
+export type { FaultAction, LatencySpec, RandomFaultSpec };
 
 export const SLOW_TICK_MS = 50;
 
@@ -200,12 +200,6 @@ export function parsePrefer(header: string): FaultAction | undefined {
   return recognized ? action : undefined;
 }
 
-/** `50` or `50-200` (uniform) milliseconds. */
-export interface LatencySpec {
-  minMs: number;
-  maxMs: number;
-}
-
 /** `ms` or `min-max`; `where` names the field in an error (`latency`, the CLI's `--latency`). */
 export function parseLatency(raw: string, where = 'latency'): LatencySpec {
   const [min, max = min] = raw.split('-');
@@ -213,14 +207,6 @@ export function parseLatency(raw: string, where = 'latency'): LatencySpec {
   const maxMs = parseDelay(max, where);
   if (maxMs < minMs) throw new ActionError(`${where}: ${raw} is not a range min-max`);
   return { minMs, maxMs };
-}
-
-/** Rates of seeded random faults, e.g. `error=0.05,delay=0.1:100-2000,reset=0.01`. */
-export interface RandomFaultSpec {
-  errorRate: number;
-  delayRate: number;
-  delay: LatencySpec;
-  resetRate: number;
 }
 
 /** `error=0.05,delay=0.1:100-2000,reset=0.01`; `where` names the field in an error (`--faults`). */

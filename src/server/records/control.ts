@@ -6,6 +6,7 @@
  * request's turn of the state store read, and the log itself only when another instance changed
  * it).
  */
+import type { RecordPutResult } from '../../api/types.js';
 import type { Contract, Validators } from '../../contract/index.js';
 import type { RecordEdit, RecordEditEntry, RecordFamily } from '../../state/records/overlay.js';
 import type { RecordLog } from '../../state/records.js';
@@ -33,14 +34,8 @@ export class RecordEditError extends Error {
   }
 }
 
-export interface PutResult {
-  family: RecordFamily;
-  id: string;
-  /** False when the identifier named a record already there (now replaced). */
-  created: boolean;
-  /** Inferred facts the record breaks (taken anyway; DECISIONS 97). */
-  warnings: RecordProblem[];
-}
+/** What a put did (the public `RecordPutResult`, api/types.ts). */
+export type PutResult = RecordPutResult;
 
 export class RecordControl {
   #families: ReadonlyMap<RecordFamily, RecordFamilyInfo> | undefined;
