@@ -10,7 +10,8 @@
 //
 // The suite's public modules: src/contract/index.ts (the document), src/package-root.ts (where the
 // package's files are), src/dataset/mulberry32.ts (the seeded generator the suite's inputs share with the mock) and
-// src/usage.ts (the one usage error every command exits 2 on), src/redaction.ts (the one way a
+// src/usage.ts (the one usage error every command exits 2 on; of the suite, only its CLI may import
+// it), src/redaction.ts (the one way a
 // secret is found and blanked), src/evidence/index.ts (profiles, drift, the ledger),
 // src/text/markdown.ts (server text made inert for Markdown), src/files/* (the bounded reader
 // and the safe writer every input and output file goes through) and src/api/types.ts (the public
@@ -107,6 +108,27 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/state/', pathNot: TESTS },
       to: { path: '^src/server/' },
+    },
+    {
+      name: 'usage-error-is-the-commands',
+      comment:
+        "UsageError (src/usage.ts, exit 2) is the commands' alone: the mock's (src/server/cli/), the " +
+        "proxy's (src/proxy/cli.ts, args.ts), the evidence's (src/evidence/cli.ts) and the suite's " +
+        '(src/suite/cli.ts). A lower layer throws its own error (ConfigFileError, RecordingsError, ' +
+        'StateUnreachableError, PortTakenError) and the command maps it (src/server/cli/input-errors.ts).',
+      severity: 'error',
+      from: {
+        pathNot: [
+          TESTS,
+          '^src/usage\\.ts$',
+          '^src/server/cli/',
+          '^src/proxy/(cli|args)\\.ts$',
+          '^src/evidence/cli\\.ts$',
+          '^src/suite/cli\\.ts$',
+          '^bin/',
+        ],
+      },
+      to: { path: '^src/usage\\.ts$' },
     },
     {
       name: 'server-does-not-import-proxy',

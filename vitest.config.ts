@@ -74,10 +74,10 @@ const END_TO_END = [
   'src/server/stubs/stubs.test.ts',
   'src/server/journal/query-secrets.test.ts',
   'src/server/robustness.test.ts',
-  'src/state/redis-batch.test.ts',
+  'src/state/shared/turn.test.ts',
   'src/state/redis-data.test.ts',
   'src/state/redis-poison.test.ts',
-  'src/state/redis-records.test.ts',
+  'src/state/records/redis.test.ts',
   'src/state/redis.test.ts',
 ];
 const PACKAGE = ['src/package/**/*.test.ts'];

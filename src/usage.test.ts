@@ -4,7 +4,8 @@
  * usage error that names the field it came from (a flag or a variable) and the rule.
  */
 import { describe, expect, it } from 'vitest';
-import { decimalInteger, integerArgument, numberArgument, UsageError } from './usage.js';
+import { decimalInteger } from './decimal.js';
+import { integerArgument, numberArgument, UsageError } from './usage.js';
 
 describe('decimalInteger', () => {
   it('reads decimal digits, with a leading minus', () => {

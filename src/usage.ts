@@ -2,8 +2,12 @@
  * @module usage
  * The one usage error of every command (the mock, the proxy, the contract suite): something the
  * user gave (a flag, a variable, a file named by a flag) is wrong, and the message says which and
- * why. Each command exits 2 for it and 1 for anything else; `exitCodeFor` is that mapping.
+ * why. Each command exits 2 for it and 1 for anything else; `exitCodeFor` is that mapping. Only
+ * the commands import this module (dependency-cruiser): a lower layer throws its own error
+ * (ConfigFileError, RecordingsError, StateUnreachableError, PortTakenError), which the command
+ * maps to a usage error with the same message.
  */
+import { decimalInteger } from './decimal.js';
 
 /** The user's input is wrong; the message names the flag, variable or file and the rule. */
 export class UsageError extends Error {
@@ -41,18 +45,7 @@ export interface NumberRange {
 /** A listen port: 0 asks the system for a free one. */
 export const PORT_RANGE: NumberRange = { min: 0, max: 65535 };
 
-const DECIMAL_INTEGER = /^-?\d+$/;
 const DECIMAL_NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
-
-/**
- * The integer `text` spells in decimal digits (a leading `-` allowed), or undefined. `Number()`
- * alone reads `''` and `' '` as 0, takes `1e3`, `0x10`, `1.0` and `+5`, and rounds past 2^53.
- */
-export function decimalInteger(text: string): number | undefined {
-  if (!DECIMAL_INTEGER.test(text)) return undefined;
-  const n = Number(text);
-  return Number.isSafeInteger(n) ? n : undefined;
-}
 
 /** The rule a range states, as a usage error says it: `an integer >= 1`, `a number from 0.1 to 3600`. */
 function ruleOf(kind: 'an integer' | 'a number', range: NumberRange): string {

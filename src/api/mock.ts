@@ -15,7 +15,7 @@ import { startMockServer } from '../server/listen.js';
 import { DEFAULT_SEED, type AppOptions } from '../server/options.js';
 import { parseLatency, parseRandomFaults, type LatencySpec } from '../server/faults/actions.js';
 import { varySeedProblem } from '../server/pipeline/variation.js';
-import { journalSizeProblem } from '../state/journal.js';
+import { journalSizeProblem } from '../state/journal/journal.js';
 import { refuseUnknownOptions } from './option-names.js';
 import { qaControls } from './qa.js';
 import type {
@@ -220,7 +220,7 @@ export async function createMockApp(given: MockAppOptions = {}): Promise<MockApp
     ...(await handleOf(app, origin, options.adminToken)),
     fetch: async (request) => app.fetch(request),
     close: async () => {
-      await Promise.all([app.state.store.close(), app.state.records.close()]);
+      await Promise.all([app.state.stores.close(), app.state.records.close()]);
     },
   };
 }

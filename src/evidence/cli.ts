@@ -8,6 +8,7 @@
  * command).
  */
 import { isUsageError } from '../usage.js';
+import { RecordingsError } from '../recordings/index.js';
 import { showControls } from '../text/markdown.js';
 import { LEDGER_USAGE, ledgerCommand } from './ledger-command.js';
 import { EvidenceUsageError, PROFILE_USAGE, profileCommand } from './profile-command.js';
@@ -63,7 +64,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
-    const usage = error instanceof EvidenceUsageError || isUsageError(error);
+    // A recordings folder that cannot be read is the user's input, like a flag.
+    const usage =
+      error instanceof EvidenceUsageError ||
+      error instanceof RecordingsError ||
+      isUsageError(error);
     process.stderr.write(
       `web-data-evidence: ${oneLine((error as Error).message ?? String(error))}\n`,
     );

@@ -7,7 +7,6 @@
  * and never sent a request) are closed at once and swept until the server is closed; requests
  * in flight get the grace period to finish, then their connections are closed by force.
  */
-import { UsageError } from '../usage.js';
 import { serve, type ServerType } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -40,9 +39,16 @@ export function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** A taken port is the user's to change (exit 2), and the message says how. */
-function portTaken(options: ListenOptions): UsageError {
-  return new UsageError(
+/**
+ * A taken port is the user's to change, and the message says how: each command maps it to its
+ * usage error (exit 2).
+ */
+export class PortTakenError extends Error {
+  override name = 'PortTakenError';
+}
+
+function portTaken(options: ListenOptions): PortTakenError {
+  return new PortTakenError(
     `port ${options.port} on ${options.host} is taken (another mock or server listens there): choose another with --port <n>, or --port 0 for any free port`,
   );
 }

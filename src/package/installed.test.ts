@@ -6,13 +6,20 @@
  * declarations. Slow (a pack and an install): one file, run once by `npm test`.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../package-root.js';
+import {
+  flagsTheDocsName,
+  flagsTheDocsUse,
+  helpNames,
+  importsTheDocsUse,
+  type Page,
+} from '../testing/doc-usage.js';
 
 const MINUTES = 60_000;
 let project: string;
@@ -332,6 +339,51 @@ afterAll(() => {
 }, 5 * MINUTES);
 
 describe('the installed package', () => {
+  it(
+    'has every import path and flag its docs use',
+    async () => {
+      const root = join(project, 'node_modules', 'web-data-api-double');
+      const pages: Page[] = [
+        'README.md',
+        ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`),
+      ]
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => ({ name, text: readFileSync(join(root, name), 'utf8') }));
+      const helps = new Map<string, string>();
+      const helpOf = async (command: string): Promise<string> => {
+        if (!helps.has(command)) {
+          const [bin, ...words] = command.split(' ');
+          helps.set(command, await ok(run('npx', ['--no-install', bin, ...words, '--help'])));
+        }
+        return helps.get(command)!;
+      };
+      const unknown: string[] = [];
+      for (const use of flagsTheDocsUse(pages))
+        if (!helpNames(await helpOf(use.command), use.flag))
+          unknown.push(`${use.where}: ${use.command} has no ${use.flag}`);
+      const everyHelp =
+        (
+          await Promise.all(
+            ['web-data-mock', 'web-data-mock --proxy', 'web-data-contract'].map(helpOf),
+          )
+        ).join('\n') + [...helps.values()].join('\n');
+      for (const use of flagsTheDocsName(pages))
+        if (!helpNames(everyHelp, use.flag))
+          unknown.push(`${use.where}: no command of the package has ${use.flag}`);
+      for (const { specifier, where } of importsTheDocsUse(pages)) {
+        const resolved = await run('node', [
+          '--input-type=module',
+          '-e',
+          `import.meta.resolve(${JSON.stringify(specifier)})`,
+        ]);
+        if (resolved.status !== 0) unknown.push(`${where}: ${specifier} does not resolve`);
+      }
+      expect(flagsTheDocsUse(pages).length).toBeGreaterThan(20);
+      expect(unknown).toEqual([]);
+    },
+    5 * MINUTES,
+  );
+
   it('carries compiled code only: no TypeScript sources, no tsx', () => {
     const root = join(project, 'node_modules', 'web-data-api-double');
     expect(existsSync(join(root, 'dist', 'src', 'index.js'))).toBe(true);

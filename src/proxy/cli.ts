@@ -2,11 +2,13 @@
  * @module proxy/cli
  * `runProxyCli(argv, env)`: what `npm start -- --proxy ...` does, for src/server/cli/cli.ts to call when it
  * sees `--proxy`: parse the flags, start the proxy, print where it listens (never the key).
- * Usage errors are `UsageError`s (src/usage.ts) for the CLI to print and exit 2 on.
+ * Usage errors are `UsageError`s (src/usage.ts) for the CLI to print and exit 2 on; the lower
+ * layers' errors that are the user's input (a recordings folder, a taken port) become ones here.
  */
 import { RecordingsError } from '../recordings/index.js';
 import { parseProxyArgs, proxyHelp } from './args.js';
 import { UsageError } from '../usage.js';
+import { PortTakenError } from '../net/listen.js';
 import { STATS_PATH } from './app.js';
 import { startProxy, type RunningProxy } from './listen.js';
 
@@ -25,8 +27,10 @@ export async function runProxyCli(
   try {
     running = await startProxy(options);
   } catch (error) {
-    // A --fixtures path that can never be a directory is the user's to fix, like any flag.
-    if (error instanceof RecordingsError) throw new UsageError(error.message);
+    // A --fixtures path that can never be a directory, or a taken --port, is the user's to fix,
+    // like any flag.
+    if (error instanceof RecordingsError || error instanceof PortTakenError)
+      throw new UsageError(error.message, { cause: error });
     throw error;
   }
   const { settings } = running.app;

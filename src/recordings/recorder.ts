@@ -26,15 +26,17 @@ import {
   sha256,
   type FixtureMeta,
 } from './format.js';
-import { UsageError } from '../usage.js';
 import { valueHoldsSecret } from '../redaction.js';
 import { findPersonalData } from './personal-data.js';
 
 /** Statuses worth replaying: successes, and "no such record" (a fact about the data); not 400 (the client's mistake), 401/403/429 (the key, the moment) or 5xx. */
 const RECORDABLE = (status: number) => (status >= 200 && status < 300) || status === 404;
 
-/** A fixtures or replay directory the user named that cannot be used (e.g. a path below a regular file). */
-export class RecordingsError extends UsageError {
+/**
+ * A fixtures or replay directory the user named that cannot be used (e.g. a path below a regular
+ * file): the user's input, which each command maps to its usage error (exit 2).
+ */
+export class RecordingsError extends Error {
   override name = 'RecordingsError';
 }
 

@@ -4,7 +4,8 @@
  */
 import type { Operation, ParsedInput } from '../contract/index.js';
 import type { KeyRecord } from './config/keys.js';
-import type { JournalFault, SlotHandle } from '../state/store.js';
+import type { JournalFault } from '../state/journal/store.js';
+import type { SlotHandle } from '../state/limits/store.js';
 import type { ApiContext } from './context.js';
 import type { BodyShape } from './faults/actions.js';
 

@@ -61,7 +61,7 @@ export async function startMockServer(options: ListenOptions = {}): Promise<Runn
       close: () =>
         listening
           .close()
-          .finally(() => Promise.all([built.state.store.close(), built.state.records.close()])),
+          .finally(() => Promise.all([built.state.stores.close(), built.state.records.close()])),
     };
   } catch (error) {
     await listening.close();

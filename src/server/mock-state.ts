@@ -15,21 +15,22 @@ import {
   type Validators,
 } from '../contract/index.js';
 import { generateDataset } from '../dataset/generate.js';
-import { AdjustableClock } from '../state/clock.js';
+import { AdjustableClock } from '../state/clock/clock.js';
 import { basePathFor, createApiContext, type ApiContext } from './context.js';
 import type { AppEnv } from './env.js';
 import { buildExamples, type Examples } from './examples.js';
 import { handlers } from './handlers/index.js';
+import { successHeaders } from './pipeline/dispatch.js';
 import { loadKeys, type KeyStore } from './config/keys.js';
 import { Journal } from './pipeline/request-log.js';
 import { resolveOptions, type AppOptions } from './options.js';
-import { RateLimiter } from '../state/rate-limiter.js';
+import { RateLimiter } from '../state/limits/rate-limiter.js';
 import { loadTiers, overrideTiers, type Tier } from './config/tiers.js';
 import { FaultPlan } from './faults/fault-plan.js';
 import { RecordControl } from './records/control.js';
 import { withStartRecords } from './records/seed.js';
-import { MemoryStore } from '../state/memory.js';
-import type { StateStore } from '../state/store.js';
+import { MemoryStores } from '../state/memory.js';
+import type { Stores } from '../state/stores.js';
 
 /** What the app is made of, for the CLI banner, admin endpoints and tests. */
 export interface MockState {
@@ -42,10 +43,11 @@ export interface MockState {
   /** The seeded random faults and latency (`--faults`, `--latency`); armed faults live in the store. */
   faults: FaultPlan;
   /**
-   * The one place the mutable state lives (rate-limit windows, armed faults, stubs, the journal,
-   * the clock offset): this process's memory, or Redis shared by a fleet (src/state/).
+   * The one place the mutable state lives, one store per concern (rate-limit windows, armed
+   * faults, stubs, the journal, the clock offset, the record edits): this process's memory, or
+   * Redis shared by a fleet (src/state/).
    */
-  store: StateStore;
+  stores: Stores;
   apis: ApiContext[];
   /** The record edits of the tests (records/control.ts). */
   records: RecordControl;
@@ -83,10 +85,10 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
   const limiter = new RateLimiter(tiers, clock);
   const journal = new Journal(options.journalSize);
   const faults = new FaultPlan(options.faults);
-  const local = new MemoryStore({ limiter, plan: faults.book, journal, clock });
+  const local = new MemoryStores({ limiter, journal, clock });
   // Before the store: a recordings folder that cannot be read must not leave a Redis connection open.
   const replay = await replayFor(options);
-  const store = await storeFor(options, { local, tiers, clock });
+  const stores = await storesFor(options, { local, tiers, clock });
   const apis = options.environments.map((environment) => {
     const basePath = basePathFor(environment, options.environments);
     const dataset =
@@ -101,7 +103,7 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
       : dataset;
     return createApiContext(environment, basePath, seed, contract);
   });
-  const records = RecordControl.create(store, { contract, validators, apis });
+  const records = RecordControl.create(stores.records, { contract, validators, apis });
   const examples = buildExamples({
     contract,
     api: apis[0],
@@ -118,7 +120,7 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
     keys,
     clock,
     faults,
-    store,
+    stores,
     apis,
     records,
     keyNamesByPurpose: new Map(
@@ -131,13 +133,13 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
 }
 
 /** Memory, or Redis (ioredis loads only then) when `stateUrl` is set. */
-async function storeFor(
+async function storesFor(
   options: AppOptions,
-  shared: { local: MemoryStore; tiers: Map<string, Tier>; clock: AdjustableClock },
-): Promise<StateStore> {
+  shared: { local: MemoryStores; tiers: Map<string, Tier>; clock: AdjustableClock },
+): Promise<Stores> {
   if (!options.stateUrl) return shared.local;
-  const { RedisStore } = await import('../state/redis.js');
-  return RedisStore.connect(options.stateUrl, shared, {
+  const { RedisStores } = await import('../state/redis.js');
+  return RedisStores.connect(options.stateUrl, shared, {
     ...options.stateOptions,
     instanceId: options.instanceId,
   });
@@ -148,7 +150,7 @@ async function replayFor(options: AppOptions): Promise<MiddlewareHandler<AppEnv>
   const { createReplayMiddleware } = await import('../recordings/index.js');
   return createReplayMiddleware<AppEnv>(options.replayDir, {
     // The mock's own counters for this key, never the live ones recorded.
-    headers: (c) => c.get('rateLimitHeaders'),
+    headers: successHeaders,
     // The body reader has read the body before the replay step (so have the stubs and faults).
     bodyRead: (c) => {
       const text = c.get('bodyText');

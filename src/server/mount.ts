@@ -24,7 +24,7 @@ const MIN_REDACTED_TOKEN_CHARS = 8;
 
 export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
   const { state, examples } = parts;
-  const { options, contract, keys, clock, faults, store, apis, records } = state;
+  const { options, contract, keys, clock, faults, stores, apis, records } = state;
   // Before the request log: an orchestrator's probe every few seconds must not fill the journal.
   app.get(HEALTH_PATH, () => healthResponse());
   // The one way to find a secret (src/redaction.ts): every key, and the admin token when it is
@@ -42,7 +42,7 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
   app.use(
     '*',
     requestLog({
-      store,
+      store: stores.journal,
       epoch: () => parts.journal.epoch,
       now: () => clock.now(),
       instance: options.instanceId,
@@ -72,7 +72,7 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
     origin: options.origin,
   });
   // What a shared store reads back is read as the admin API reads it (admin/stored-entries.ts).
-  store.readEntriesWith(
+  stores.readEntriesWith(
     storedEntryReaders({
       contract,
       validators: state.validators,
@@ -87,7 +87,7 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
         token: options.adminToken,
         state,
         plan: faults,
-        store,
+        store: stores,
         records,
         tiers: parts.tiers,
         sampleAnswer,

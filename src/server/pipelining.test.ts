@@ -16,7 +16,7 @@ import {
   requestText,
   usage,
 } from '../testing/http.js';
-import { ManualSleep } from '../state/clock.js';
+import { ManualSleep } from '../state/clock/clock.js';
 
 const start = mockServers();
 

@@ -13,7 +13,7 @@ const BODY_LENGTH = Symbol('bodyLength');
 const BODY = Symbol('body');
 type Sized = Response & { [BODY_LENGTH]?: number; [BODY]?: string | Uint8Array<ArrayBuffer> };
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 const byteLength = (body: string | Uint8Array): number =>
   typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
@@ -24,19 +24,33 @@ function sized(res: Sized, length: number, body: string | Uint8Array<ArrayBuffer
   return res;
 }
 
+/** The headers a whole body goes out with: its content type (unless `headers` name one), `headers`, its length. */
+export function wholeBodyHeaders(
+  body: string | Uint8Array,
+  contentType: string,
+  headers: Readonly<Record<string, string>>,
+): Record<string, string> {
+  return headerSet(byteLength(body), contentType, headers);
+}
+
+function headerSet(
+  length: number,
+  contentType: string,
+  headers: Readonly<Record<string, string>>,
+): Record<string, string> {
+  return { 'content-type': contentType, ...headers, 'content-length': String(length) };
+}
+
 /** A response whose body is given whole, with its content type; `content-length` is set from the body (one header object, built once). */
 export function bytesResponse(
   status: number,
   body: string | Uint8Array<ArrayBuffer>,
   contentType: string,
-  headers: Record<string, string> = {},
+  headers: Readonly<Record<string, string>> = {},
 ): Response {
   const length = byteLength(body);
   return sized(
-    new Response(body, {
-      status,
-      headers: { 'content-type': contentType, ...headers, 'content-length': String(length) },
-    }),
+    new Response(body, { status, headers: headerSet(length, contentType, headers) }),
     length,
     body,
   );

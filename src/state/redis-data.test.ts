@@ -11,8 +11,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../server/listen.js';
 import { DEMO, sharedDataset } from '../testing/mock-app.js';
-import { UsageError } from '../usage.js';
-import { redactUrl } from './redis.js';
+import { redactUrl, StateUnreachableError } from './redis.js';
 import { redisAvailable, TestRedis } from '../testing/redis-server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -70,7 +69,7 @@ runDescribe('Redis data is not a Redis outage', () => {
 
   it('refuses a database that is not a number before connecting, and one the server lacks before ready', async () => {
     const base = `redis://127.0.0.1:${redis.port}`;
-    await expect(instance(`${base}/abc`)).rejects.toThrow(UsageError);
+    await expect(instance(`${base}/abc`)).rejects.toThrow(StateUnreachableError);
     await expect(instance(`${base}/abc`)).rejects.toThrow(/database must be a number.*"abc"/);
     await expect(instance(`${base}/99`)).rejects.toThrow(/database 99 cannot be selected/);
   });

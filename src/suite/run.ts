@@ -9,7 +9,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLAGS, runSuite } from './cli.js';
-import { UsageError } from '../usage.js';
 import type { RunContractOptions } from '../api/types.js';
 import type { ContractReport } from './support/report.js';
 
@@ -53,7 +52,8 @@ export function environmentOf(
     else if (name in KEYS) out[KEYS[name as keyof typeof KEYS]] = String(value);
     else {
       const flag = FLAGS[kebab(name) as keyof typeof FLAGS];
-      if (!flag) throw new UsageError(`runContract: unknown option "${name}"`);
+      // A library call's mistake, as every function of the package says it (src/api/option-names.ts).
+      if (!flag) throw new TypeError(`runContract: unknown option "${name}"`);
       out[flag.env] = Array.isArray(value)
         ? value.join(',')
         : typeof value === 'boolean'

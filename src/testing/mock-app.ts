@@ -8,7 +8,7 @@ import { createValidators, loadContract, type Release } from '../contract/index.
 import type { Dataset } from '../dataset/dataset.js';
 import { generateDataset } from '../dataset/generate.js';
 import { createApp, type MockApp } from '../server/app.js';
-import { MemoryStore } from '../state/memory.js';
+import { MemoryStores } from '../state/memory.js';
 import type { AppOptions } from '../server/options.js';
 
 export const DEMO = {
@@ -92,9 +92,9 @@ export async function validatorsFor(release: Release = 'unreleased') {
  * default store, for tests that look inside synchronously; the app itself reads them through its
  * store only.
  */
-export function memoryParts(app: MockApp): MemoryStore['parts'] {
-  const { store } = app.state;
-  if (!(store instanceof MemoryStore))
+export function memoryParts(app: MockApp): MemoryStores['parts'] {
+  const { stores } = app.state;
+  if (!(stores instanceof MemoryStores))
     throw new Error('memoryParts: the app is not on the memory store');
-  return store.parts;
+  return stores.parts;
 }

@@ -4,7 +4,7 @@
  * chunked), and the QA clock cannot be moved beyond its bound.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_CLOCK_OFFSET_SECONDS } from '../../state/clock.js';
+import { MAX_CLOCK_OFFSET_SECONDS } from '../../state/clock/clock.js';
 import { MAX_ADMIN_BODY_BYTES } from './admin.js';
 import { DEMO } from '../../testing/mock-app.js';
 import {

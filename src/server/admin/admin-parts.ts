@@ -4,7 +4,7 @@
  * resource's route file, and the one reading of a key a control names.
  */
 import type { Contract, Validators } from '../../contract/index.js';
-import type { AdjustableClock } from '../../state/clock.js';
+import type { AdjustableClock } from '../../state/clock/clock.js';
 import type { ApiContext } from '../context.js';
 import type { KeyStore } from '../config/keys.js';
 import type { AppOptions } from '../options.js';

@@ -9,8 +9,8 @@
  * store any instance's controls act on the whole fleet.
  */
 import { Hono, type Context, type Env } from 'hono';
-import type { Tier } from '../../state/rate-limiter.js';
-import type { StateStore } from '../../state/store.js';
+import type { Tier } from '../../state/limits/rate-limiter.js';
+import type { Stores } from '../../state/stores.js';
 import { CspReports } from '../console/csp-reports.js';
 import { mountConsolePage } from '../console/page.js';
 import { consoleRoutes } from '../console/routes.js';
@@ -41,7 +41,7 @@ export interface AdminRouteOptions {
   token: string;
   state: AdminParts;
   plan: FaultPlan;
-  store: StateStore;
+  store: Stores;
   records: RecordControl;
   /** The dataset's answer to a request a match describes (a patch stub is judged on it). */
   sampleAnswer?: SampleAnswer;

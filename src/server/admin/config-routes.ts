@@ -4,13 +4,13 @@
  * without their secrets, the clock offset, the state store, the fault plan and the armed faults).
  */
 import type { Hono } from 'hono';
-import type { StateStore } from '../../state/store.js';
+import type { Stores } from '../../state/stores.js';
 import type { FaultPlan } from '../faults/fault-plan.js';
 import type { AdminParts } from './admin-parts.js';
 
 export function configRoutes(
   admin: Hono,
-  parts: { state: AdminParts; plan: FaultPlan; store: StateStore },
+  parts: { state: AdminParts; plan: FaultPlan; store: Stores },
 ): void {
   const { state, plan, store } = parts;
   admin.get('/config', async (c) => {
@@ -29,7 +29,7 @@ export function configRoutes(
         expiresAt: k.expiresAt === undefined ? null : new Date(k.expiresAt).toISOString(),
         purpose: k.purpose,
       })),
-      clockOffsetSeconds: (await store.clockOffsetMs()) / 1000,
+      clockOffsetSeconds: (await store.clock.offsetMs()) / 1000,
       state: {
         store: store.description,
         instance: o.instanceId,
@@ -40,7 +40,7 @@ export function configRoutes(
         seed: plan.options.seed,
         random: plan.options.random ?? null,
         latency: plan.options.latency ?? null,
-        armed: await store.armed(),
+        armed: await store.faults.armed(),
       },
     });
   });

@@ -5,7 +5,7 @@
  * shared store is away.
  */
 import type { Context, Env } from 'hono';
-import { StoreUnavailableError } from '../../state/store.js';
+import { StoreUnavailableError } from '../../state/shared/fail-over.js';
 import { apiError, messages } from '../errors.js';
 import { readBodyText } from '../pipeline/read-body.js';
 

@@ -4,14 +4,14 @@
  * `POST /__mock/rate-limits/reset` (one key's, by `key`, or every key's).
  */
 import type { Hono } from 'hono';
-import type { StateStore } from '../../state/store.js';
+import type { Stores } from '../../state/stores.js';
 import type { BodyOf } from './control-body.js';
 
-export function limitsRoutes(admin: Hono, store: StateStore, bodyOf: BodyOf): void {
+export function limitsRoutes(admin: Hono, store: Stores, bodyOf: BodyOf): void {
   admin.post('/rate-limits/reset', async (c) => {
     const { key } = await bodyOf(c);
-    await store.resetLimits(typeof key === 'string' ? key : undefined);
+    await store.limits.reset(typeof key === 'string' ? key : undefined);
     return c.json({ reset: typeof key === 'string' ? key : 'all' });
   });
-  admin.get('/rate-limits', async (c) => c.json(await store.limits()));
+  admin.get('/rate-limits', async (c) => c.json(await store.limits.usage()));
 }

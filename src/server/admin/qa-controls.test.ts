@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startMockServer, type RunningServer } from '../listen.js';
 import { call, DEMO, sharedDataset, testApp, memoryParts } from '../../testing/mock-app.js';
 import { parseLatency } from '../faults/actions.js';
-import { ManualSleep } from '../../state/clock.js';
+import { ManualSleep } from '../../state/clock/clock.js';
 
 const running: RunningServer[] = [];
 afterAll(async () => {
@@ -177,17 +177,17 @@ describe('data transfer is charged for the body bytes actually written', () => {
 describe('Prefer and armed faults', () => {
   it('a request answered by Prefer leaves the armed plan untouched; an unknown preference does not count', async () => {
     const app = await testApp();
-    app.state.faults.arm({}, 5, { status: 500 });
+    memoryParts(app).faults.arm({}, 5, { status: 500 });
     for (const prefer of ['retry-after=30', 'delay=0', 'code=200']) {
       expect((await call(app, '/packages?limit=1', { headers: { prefer } })).status, prefer).toBe(
         200,
       );
     }
-    expect(app.state.faults.armed()[0].remaining).toBe(5);
+    expect(memoryParts(app).faults.armed()[0].remaining).toBe(5);
     expect(
       (await call(app, '/packages?limit=1', { headers: { prefer: 'return=minimal' } })).status,
     ).toBe(500);
-    expect(app.state.faults.armed()[0].remaining).toBe(4);
+    expect(memoryParts(app).faults.armed()[0].remaining).toBe(4);
   });
 
   it('parses retry-after with the one Prefer parser (a bad value is a 400 naming the header)', async () => {
@@ -261,7 +261,7 @@ describe('one maximum duration for every QA delay and dribble', () => {
       maxQaDurationMs: 300,
       faults: { seed: 1, latency: parseLatency('1500') },
     });
-    app.state.faults.arm({}, 1, { delayMs: 1500 });
+    memoryParts(app).faults.arm({}, 1, { delayMs: 1500 });
     const started = performance.now();
     expect((await call(app, '/packages?limit=1')).status).toBe(200);
     // Unbounded: 3 s.
@@ -270,7 +270,7 @@ describe('one maximum duration for every QA delay and dribble', () => {
 
   it('bounds an armed slowBytesPerTick the same way', async () => {
     const app = await testApp({ maxQaDurationMs: 800 });
-    app.state.faults.arm({}, 1, { slowBytesPerTick: 1, delayMs: 300 });
+    memoryParts(app).faults.arm({}, 1, { slowBytesPerTick: 1, delayMs: 300 });
     const started = performance.now();
     const res = await call(app, '/products?limit=50');
     expect(res.status).toBe(200);

@@ -5,7 +5,7 @@
  * says what stays), and whatever the reset hooks clear.
  */
 import type { Hono } from 'hono';
-import type { StateStore } from '../../state/store.js';
+import type { Stores } from '../../state/stores.js';
 import type { FaultPlan } from '../faults/fault-plan.js';
 import { refusal } from '../records/routes.js';
 import type { RecordControl } from '../records/control.js';
@@ -14,19 +14,19 @@ export function resetRoutes(
   admin: Hono,
   parts: {
     plan: FaultPlan;
-    store: StateStore;
+    store: Stores;
     records: RecordControl;
     resetHooks?: readonly (() => Promise<void> | void)[];
   },
 ): void {
   const { plan, store, records } = parts;
   admin.post('/reset', async (c) => {
-    await store.removeStubs();
+    await store.stubs.remove();
     plan.reset();
-    await store.disarm();
-    await store.clearJournal();
-    await store.resetLimits();
-    await store.resetClock();
+    await store.faults.disarm();
+    await store.journal.clear();
+    await store.limits.reset();
+    await store.clock.reset();
     await records.clear().catch(refusal);
     for (const hook of parts.resetHooks ?? []) await hook();
     return c.json({ reset: true });

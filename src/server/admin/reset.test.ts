@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createMockApp, qaControls } from '../../index.js';
-import { ManualSleep } from '../../state/clock.js';
+import { ManualSleep } from '../../state/clock/clock.js';
 import { adminRoutes } from './admin.js';
 import { DEMO, TEST_ORIGIN, testApp } from '../../testing/mock-app.js';
 
@@ -52,7 +52,7 @@ describe('reset', () => {
       token: 'qa',
       state: app.state,
       plan: app.state.faults,
-      store: app.state.store,
+      store: app.state.stores,
       records: app.state.records,
       resetHooks: [() => void (cleared += 1)],
     });

@@ -1,12 +1,13 @@
 /**
  * @module admin/stored-entries
- * The readers a shared store reads its entries back with (src/state/entry-readers.ts): a kept
+ * The readers a shared store reads its entries back with (src/state/shared/entry-readers.ts): a kept
  * stub goes through `POST /__mock/stubs`'s reader (its answer judged again), a kept fault through
  * `POST /__mock/faults`'s, so what Redis holds is held to the same rules as what the admin API
  * takes. Another writer on the same Redis cannot make the double answer what the API would refuse.
  */
-import type { EntryReaders, KeptFault } from '../../state/entry-readers.js';
-import type { Stub } from '../../state/stubs.js';
+import type { KeptFault } from '../../state/faults/store.js';
+import type { EntryReaders } from '../../state/shared/entry-readers.js';
+import type { Stub } from '../../state/stubs/stubs.js';
 import { readArmRequest } from '../faults/arm-request.js';
 import { readStubRequest, type StubContext } from '../stubs/stub-request.js';
 

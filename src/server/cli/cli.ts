@@ -25,6 +25,7 @@ import {
 } from '../../usage.js';
 import cluster from 'node:cluster';
 import { onEnd } from './process-lifetime.js';
+import { asUsageError } from './input-errors.js';
 import { announce, detachCommand, isDetached, stopCommand } from './detach-command.js';
 import { readRecordsFile } from '../records/seed.js';
 import { exposedTokenProblem, MIN_EXPOSED_TOKEN_LENGTH } from '../admin/admin-token.js';
@@ -34,7 +35,7 @@ import {
   JOURNAL_SIZE_RANGE,
   MAX_JOURNAL_SIZE,
   MIN_JOURNAL_SIZE,
-} from '../../state/journal.js';
+} from '../../state/journal/journal.js';
 
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {
@@ -405,10 +406,27 @@ function faultOptions(values: {
   }
 }
 
+/**
+ * Starts the mock from command-line flags (undefined when only help was asked for, or in a
+ * cluster's primary); what the user gave wrong, in a flag or in a file or URL a flag names, is a
+ * UsageError (input-errors.ts).
+ */
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
   command = REPOSITORY_COMMAND,
+): Promise<RunningServer | undefined> {
+  try {
+    return await startFromFlags(argv, env, command);
+  } catch (error) {
+    throw await asUsageError(error);
+  }
+}
+
+async function startFromFlags(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  command: string,
 ): Promise<RunningServer | undefined> {
   const { values } = parseArgs({
     args: argv,
@@ -549,7 +567,7 @@ function bannerOf(running: RunningServer, ms: number): string {
     ...state.apis.map((api) => `  ${api.environment.padEnd(10)} ${running.origin}${api.basePath}`),
     `  docs       ${running.origin}/docs  (document: ${running.origin}/openapi.yaml)`,
     boundLine(running),
-    `  state      ${state.store.description} (instance ${state.options.instanceId})`,
+    `  state      ${state.stores.description} (instance ${state.options.instanceId})`,
     state.options.adminToken ? `  controls   ${running.origin}/__mock/ (admin token required)` : '',
     '',
     'Demo keys (send as the x-api-key header):',
@@ -609,14 +627,15 @@ export async function run(command = REPOSITORY_COMMAND): Promise<void> {
     );
     if (isDetached() && !proxy)
       forget = announce(running as RunningServer, () => end('stop asked'));
-  } catch (error) {
+  } catch (thrown) {
     // A bad flag, or a bad keys, tiers or replay file (the user's input, like a flag): exit 2 with
     // the flag or file named; anything else exits 1.
+    const error = await asUsageError(thrown);
     const code = exitCodeFor(error);
     // Redis away is not a mistake in the flags: one line is the whole story.
-    const { StateUnreachableError } = await import('../../state/redis.js');
-    const hint =
-      code === EXIT_USAGE && !(error instanceof StateUnreachableError) ? '\n(see --help)' : '';
+    const { StateUnreachableError } = await import('../../state/shared/connection.js');
+    const redisAway = (error as Error).cause instanceof StateUnreachableError;
+    const hint = code === EXIT_USAGE && !redisAway ? '\n(see --help)' : '';
     console.error(`web-data-mock: ${(error as Error).message}${hint}`);
     process.exit(code);
   }

@@ -7,7 +7,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { compileSchema, type Schema, type SchemaProblem } from '../../contract/index.js';
-import { UsageError } from '../../usage.js';
 
 /** The outer shape every configuration file shares: `{ "$comment"?, "$schema"?, "<root>": ... }`. */
 export function fileSchema(root: string, schema: Schema): Schema {
@@ -19,8 +18,11 @@ export function fileSchema(root: string, schema: Schema): Schema {
   };
 }
 
-/** A configuration file the mock refuses to start with: the user's input, like a flag. */
-export class ConfigFileError extends UsageError {
+/**
+ * A configuration file the mock refuses to start with: the user's input, like a flag, which the
+ * command maps to its usage error (exit 2).
+ */
+export class ConfigFileError extends Error {
   override name = 'ConfigFileError';
 }
 

@@ -9,7 +9,7 @@ import { checkAgainstSchema, fileSchema, readJsonFile } from './config-file.js';
 
 export const DEFAULT_TIERS_FILE = packagePath('config', 'tiers.json');
 
-import type { Tier } from '../../state/rate-limiter.js';
+import type { Tier } from '../../state/limits/rate-limiter.js';
 
 export type { Tier };
 

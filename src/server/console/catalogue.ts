@@ -6,8 +6,8 @@
  * record family, and the keys by name.
  */
 import type { Contract, Operation, Parameter } from '../../contract/index.js';
-import { MAX_ARMED_COUNT } from '../../state/faults.js';
-import { MAX_STUB_TIMES } from '../../state/stubs.js';
+import { MAX_ARMED_COUNT } from '../../state/faults/faults.js';
+import { MAX_STUB_TIMES } from '../../state/stubs/stubs.js';
 import { ACTION_BOUNDS } from '../faults/actions.js';
 import type { KeyStore } from '../config/keys.js';
 import type { RecordFamilyInfo } from '../records/record-schema.js';

@@ -25,7 +25,7 @@ const admin = (path: string, body?: unknown, method?: string) =>
 beforeAll(async () => {
   app = await testApp({ adminToken: TOKEN });
 });
-afterAll(() => app.state.store.close());
+afterAll(() => app.state.stores.close());
 
 describe('the console page', () => {
   it('is served without the token, under a CSP that reports; the rest of /__mock still asks for it', async () => {

@@ -5,14 +5,14 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import type { JournalLine } from '../../state/store.js';
+import type { JournalLine } from '../../state/journal/store.js';
 import { journalPoll, MAX_WAITING, newerThan, type Wait } from './journal-poll.js';
 
 const line = (id: string): JournalLine =>
   ({ id, instance: 'i', at: '', method: 'GET', path: `/${id}`, status: 200 }) as JournalLine;
 const store = (lines: JournalLine[] = []) => ({
-  journal: async () => lines,
-  journalCapacity: 500,
+  last: async () => lines,
+  capacity: 500,
 });
 
 describe('newerThan', () => {

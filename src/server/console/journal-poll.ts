@@ -11,7 +11,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Context, Env } from 'hono';
 import { apiError } from '../errors.js';
-import type { JournalLine, StateStore } from '../../state/store.js';
+import type { JournalLine, JournalStore } from '../../state/journal/store.js';
 
 export const MAX_WAIT_MS = 20_000;
 /** How often a held poll looks at the journal again. */
@@ -49,10 +49,7 @@ function waitOf(raw: string | undefined): number {
 }
 
 /** The handler of `GET /requests/poll` over `store`. */
-export function journalPoll(
-  store: Pick<StateStore, 'journal' | 'journalCapacity'>,
-  wait = realWait,
-) {
+export function journalPoll(store: Pick<JournalStore, 'last' | 'capacity'>, wait = realWait) {
   let waiting = 0;
   return async function pollJournal(c: Context<Env, string>) {
     const after = c.req.query('after');
@@ -64,7 +61,7 @@ export function journalPoll(
     waiting += 1;
     try {
       for (;;) {
-        const lines = await store.journal(store.journalCapacity);
+        const lines = await store.last(store.capacity);
         const { requests, gap } = newerThan(lines, after);
         const done = requests.length > 0 || gap || Date.now() >= deadline || signal.aborted;
         if (done)

@@ -7,8 +7,8 @@
  * say when a window opened (a shared Redis store) gives counts only: resets and Retry-After null.
  */
 import type { KeyRecord } from '../config/keys.js';
-import { nextRefusal, type LimitWindows, type Tier } from '../../state/rate-limiter.js';
-import type { LimitUsage } from '../../state/store.js';
+import { nextRefusal, type LimitWindows, type Tier } from '../../state/limits/rate-limiter.js';
+import type { LimitUsage } from '../../state/limits/store.js';
 
 const MS = 1000;
 

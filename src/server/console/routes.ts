@@ -9,9 +9,9 @@
  */
 import type { Hono } from 'hono';
 import type { Contract, Validators } from '../../contract/index.js';
-import type { AdjustableClock } from '../../state/clock.js';
-import type { Tier } from '../../state/rate-limiter.js';
-import type { StateStore } from '../../state/store.js';
+import type { AdjustableClock } from '../../state/clock/clock.js';
+import type { Tier } from '../../state/limits/rate-limiter.js';
+import type { Stores } from '../../state/stores.js';
 import type { BodyOf } from '../admin/control-body.js';
 import { apiError, badRequest } from '../errors.js';
 import type { KeyStore } from '../config/keys.js';
@@ -31,7 +31,7 @@ export interface ConsoleParts {
   keys: KeyStore;
   clock: AdjustableClock;
   validators: Validators;
-  store: StateStore;
+  store: Stores;
   records: RecordControl;
   tiers: ReadonlyMap<string, Tier>;
   reports: CspReports;
@@ -46,9 +46,11 @@ export function consoleRoutes(admin: Hono, parts: ConsoleParts, bodyOf: BodyOf):
   admin.get('/console/catalogue', (c) =>
     c.json(catalogue(parts.contract, parts.keys, records.families.values())),
   );
-  admin.get('/requests/poll', journalPoll(store, parts.wait));
+  admin.get('/requests/poll', journalPoll(store.journal, parts.wait));
   admin.get('/limits', async (c) =>
-    c.json(limitsView(parts.keys.records, parts.tiers, await store.limits(), parts.clock.now())),
+    c.json(
+      limitsView(parts.keys.records, parts.tiers, await store.limits.usage(), parts.clock.now()),
+    ),
   );
   admin.get('/console/csp-reports', (c) => c.json(parts.reports.read()));
 

@@ -3,7 +3,7 @@
  * What QA can make one request suffer, whichever way it was asked for (a `Prefer` header, an
  * armed fault, a seeded random fault, global latency), and the parsing of their text forms.
  */
-import { decimalInteger } from '../../usage.js';
+import { decimalInteger } from '../../decimal.js';
 
 /**
  * The longest a response may be held up by QA controls, all together: its delay (`Prefer: delay`,
@@ -35,8 +35,8 @@ export interface BodyShape {
 }
 
 // The state layer checks faults as it stores them, with the same error.
-export { ActionError } from '../../state/faults.js';
-import { ActionError } from '../../state/faults.js';
+export { ActionError } from '../../state/faults/faults.js';
+import { ActionError } from '../../state/faults/faults.js';
 
 /**
  * A whole number from `min` to `max`: a JSON number, or text of decimal digits only (`Number()`

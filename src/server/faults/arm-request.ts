@@ -18,8 +18,8 @@ import {
   type Validators,
 } from '../../contract/index.js';
 import { ACTION_FIELD_NAMES, ActionError, setActionField, type FaultAction } from './actions.js';
-import { MAX_ARMED_COUNT, type FaultMatch } from '../../state/faults.js';
-import { readMatch } from '../../state/match.js';
+import { MAX_ARMED_COUNT, type FaultMatch } from '../../state/faults/faults.js';
+import { readMatch } from '../../state/stubs/match.js';
 import { checkMatchAgainstOperation } from '../stubs/match-check.js';
 
 export interface ArmRequest {

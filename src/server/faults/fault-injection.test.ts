@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { call, DEMO, TEST_ORIGIN, testApp, validatorsFor } from '../../testing/mock-app.js';
-import { ManualSleep } from '../../state/clock.js';
+import { ManualSleep } from '../../state/clock/clock.js';
 import { FaultPlan } from './fault-plan.js';
+import { ArmedFaultBook } from '../../state/faults/memory.js';
+import type { RequestFacts } from '../../state/faults/faults.js';
 import { parsePrefer, parseRandomFaults, PREFER_RULE, SLOW_TICK_MS } from './actions.js';
 
 describe('Prefer overrides', async () => {
@@ -78,27 +80,33 @@ describe('FaultPlan', () => {
   const declares = () => true;
   it('hits the next N matching requests, then lets normal service resume', () => {
     const plan = new FaultPlan({ seed: 1 });
-    plan.arm({ operationId: 'listProducts' }, 2, { status: 500 });
+    const book = new ArmedFaultBook();
+    book.arm({ operationId: 'listProducts' }, 2, { status: 500 });
     const seq = ['listProducts', 'getProduct', 'listProducts', 'listProducts'].map(
-      (operationId) => plan.decide({ operationId, keyName: 'k', declares })?.status,
+      (operationId) => {
+        const request = { operationId, keyName: 'k', declares };
+        return plan.decide(request, book.takeArmed(request))?.status;
+      },
     );
     expect(seq).toEqual([500, undefined, 500, undefined]);
-    expect(plan.armed()).toEqual([]);
+    expect(book.armed()).toEqual([]);
   });
   it('matches by key name and skips operations that do not declare the status', () => {
     const plan = new FaultPlan({ seed: 1 });
-    plan.arm({ key: 'demo-production' }, 1, { status: 404 });
+    const book = new ArmedFaultBook();
+    const decide = (request: RequestFacts) => plan.decide(request, book.takeArmed(request));
+    book.arm({ key: 'demo-production' }, 1, { status: 404 });
     expect(
-      plan.decide({
+      decide({
         operationId: 'listProducts',
         keyName: 'demo-production',
         declares: (s) => s !== 404,
       }),
     ).toBeUndefined();
-    expect(plan.decide({ operationId: 'getProduct', keyName: 'other', declares })).toBeUndefined();
-    expect(
-      plan.decide({ operationId: 'getProduct', keyName: 'demo-production', declares }),
-    ).toEqual({ status: 404 });
+    expect(decide({ operationId: 'getProduct', keyName: 'other', declares })).toBeUndefined();
+    expect(decide({ operationId: 'getProduct', keyName: 'demo-production', declares })).toEqual({
+      status: 404,
+    });
   });
   it('gives the same fault sequence for the same seed, another for another seed', () => {
     const run = (seed: number) => {
@@ -107,7 +115,9 @@ describe('FaultPlan', () => {
         random: parseRandomFaults('error=0.2,delay=0.2:10-50,reset=0.1'),
       });
       return Array.from({ length: 200 }, () =>
-        JSON.stringify(plan.decide({ operationId: 'x', keyName: undefined, declares }) ?? null),
+        JSON.stringify(
+          plan.decide({ operationId: 'x', keyName: undefined, declares }, undefined) ?? null,
+        ),
       );
     };
     expect(run(7)).toEqual(run(7));
@@ -117,9 +127,9 @@ describe('FaultPlan', () => {
     expect(faults).toBeLessThan(140);
   });
   it('bounds what can be armed', () => {
-    const plan = new FaultPlan({ seed: 1 });
-    expect(() => plan.arm({}, 0, { status: 500 })).toThrow(/count/);
-    expect(() => plan.arm({}, 1, {})).toThrow(/action/);
+    const book = new ArmedFaultBook();
+    expect(() => book.arm({}, 0, { status: 500 })).toThrow(/count/);
+    expect(() => book.arm({}, 1, {})).toThrow(/action/);
   });
   it('parses Prefer', () => {
     expect(parsePrefer('code=429; delay=10, reset, truncate, slow=8')).toEqual({
@@ -153,5 +163,19 @@ describe('seeded faults through the app', () => {
     expect(first).toEqual(await statuses(3));
     expect(first).toContain(500);
     expect(first).toContain(200);
+  });
+
+  it('draws nothing from the plan for a request a Prefer header governed', async () => {
+    const statuses = async (preferFirst: boolean) => {
+      const app = await testApp({ faults: { seed: 3, random: parseRandomFaults('error=0.3') } });
+      if (preferFirst)
+        expect(
+          (await call(app, '/packages?limit=1', { headers: { prefer: 'code=200' } })).status,
+        ).toBe(200);
+      const out: number[] = [];
+      for (let i = 0; i < 20; i++) out.push((await call(app, '/packages?limit=1')).status);
+      return out;
+    };
+    expect(await statuses(true)).toEqual(await statuses(false));
   });
 });

@@ -22,17 +22,24 @@ import {
   type FaultAction,
 } from './actions.js';
 import type { FaultPlan } from './fault-plan.js';
-import type { RequestFacts } from '../../state/faults.js';
-import type { JournalFault, StateStore } from '../../state/store.js';
-import { systemSleep, type Sleep } from '../../state/clock.js';
+import type { JournalFault } from '../../state/journal/store.js';
+import type { FaultsStore } from '../../state/faults/store.js';
+import { systemSleep, type Sleep } from '../../state/clock/clock.js';
 import { forcedError } from './forced-response.js';
 import { matchFactsOf } from '../stubs/request-facts.js';
 
-function preferOf(c: Context<AppEnv>): FaultAction | undefined {
+/** What a `Prefer` header asks for, read once per request (by the `asked` step), with its text. */
+interface Asked {
+  header: string;
+  action: FaultAction;
+}
+
+function preferOf(c: Context<AppEnv>): Asked | undefined {
   const header = c.req.header('prefer');
   if (!header) return undefined;
   try {
-    return parsePrefer(header);
+    const action = parsePrefer(header);
+    return action && { header, action };
   } catch (error) {
     if (!(error instanceof ActionError)) throw error;
     throw badRequest([
@@ -43,29 +50,26 @@ function preferOf(c: Context<AppEnv>): FaultAction | undefined {
 
 export function faultInjection(options: {
   plan: FaultPlan;
-  /** Where armed faults live (this process, or shared by every instance); defaults to the plan. */
-  store?: Pick<StateStore, 'mayHaveArmed' | 'takeFault'>;
+  /** Where armed faults live (this process, or shared by every instance). */
+  store: Pick<FaultsStore, 'mayHaveArmed' | 'take'>;
   validators: Validators;
   maxDurationMs?: number;
   /** How a delay waits (real timers unless a test drives it). */
   sleep?: Sleep;
 }) {
-  const { plan, validators } = options;
+  const { plan, store, validators } = options;
   const sleep = options.sleep ?? systemSleep;
-  const store = options.store ?? {
-    mayHaveArmed: () => plan.armedCount > 0,
-    takeFault: (request: RequestFacts) => plan.takeArmed(request),
-  };
   const budgetMs = options.maxDurationMs ?? MAX_QA_DURATION_MS;
   /** What QA asked for (a `Prefer` header) or planned (the fault plan) for this request, carried out. */
   async function applyAction(
     c: Context<AppEnv>,
     next: Next,
-    prefer: FaultAction | undefined,
+    asked: Asked | undefined,
   ): Promise<void> {
     const started = performance.now();
     const op = c.get('operation');
     const declares = (status: number) => validators.responseFor(op, status) !== undefined;
+    const prefer = asked?.action;
     if (prefer?.status !== undefined && !declares(prefer.status)) {
       throw badRequest([
         {
@@ -73,7 +77,7 @@ export function faultInjection(options: {
           name: 'prefer',
           rule: `declared statuses of ${op.operationId}: ${[...op.responses.keys()].join(', ')}`,
           message: `code=${prefer.status} is not a status this operation declares`,
-          received: c.req.header('prefer'),
+          received: asked!.header,
         },
       ]);
     }
@@ -82,7 +86,7 @@ export function faultInjection(options: {
     if (!action) {
       const facts = { ...matchFactsOf(c), declares };
       // Armed faults from the store (counted down once across every instance sharing it), random ones from this plan.
-      const armed = store.mayHaveArmed() ? await store.takeFault(facts) : undefined;
+      const armed = store.mayHaveArmed() ? await store.take(facts) : undefined;
       action = plan.decide(facts, armed);
       by = armed ? 'armed' : 'plan';
     }
@@ -108,13 +112,16 @@ export function faultInjection(options: {
   return {
     /** Before the input is checked: a `Prefer` header governs the request alone, whatever its input. */
     asked: function applyPrefer(c: Context<AppEnv>, next: Next) {
-      const prefer = preferOf(c);
-      return prefer ? applyAction(c, next, prefer) : next();
+      const asked = preferOf(c);
+      return asked ? applyAction(c, next, asked) : next();
     } satisfies Step,
-    /** After the input is checked: a fault's match compares the parsed path, query and body. */
+    /**
+     * After the input is checked: a fault's match compares the parsed path, query and body. A
+     * request whose `Prefer` governed it (the `asked` step marked it) draws nothing from the plan.
+     */
     planned: function applyPlan(c: Context<AppEnv>, next: Next) {
       // The common case, answered without looking further (and without an async turn): nothing planned.
-      if ((!plan.draws && !store.mayHaveArmed()) || preferOf(c)) return next();
+      if ((!plan.draws && !store.mayHaveArmed()) || c.get('fault')?.by === 'prefer') return next();
       return applyAction(c, next, undefined);
     } satisfies Step,
   };

@@ -2,7 +2,7 @@
  * @module faults/fault-match.test
  * A fault hits the request you mean: `match` narrows it by operation, path parameters, the parsed
  * query, a body subset and the key (by name, purpose or secret, kept as the name). Memory and
- * Redis agree on every case, since both decide with the one matcher (state/match.ts). Wrong-typed
+ * Redis agree on every case, since both decide with the one matcher (state/stubs/match.ts). Wrong-typed
  * match fields are refused with the field named.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -193,7 +193,7 @@ describe.runIf(redisAvailable())('memory and Redis agree on every match case', (
     shared = await testApp({ adminToken: TOKEN, stateUrl: redis.url });
   });
   afterAll(async () => {
-    await shared?.state.store.close();
+    await shared?.state.stores.close();
     await redis?.stop();
   });
 

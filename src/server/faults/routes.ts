@@ -6,7 +6,7 @@
  * fault the store refuses (too many armed) is a 400, a store away a 503.
  */
 import type { Hono } from 'hono';
-import type { StateStore } from '../../state/store.js';
+import type { Stores } from '../../state/stores.js';
 import { matchContextOf, type AdminParts } from '../admin/admin-parts.js';
 import { unavailable, type BodyOf } from '../admin/control-body.js';
 import { apiError, badRequest } from '../errors.js';
@@ -29,31 +29,31 @@ function badAction(error: unknown): never {
 
 export function faultRoutes(
   admin: Hono,
-  parts: { state: AdminParts; plan: FaultPlan; store: StateStore },
+  parts: { state: AdminParts; plan: FaultPlan; store: Stores },
   bodyOf: BodyOf,
 ): void {
   const { state, plan, store } = parts;
   for (const route of FAULT_ROUTES) {
-    admin.get(route, async (c) => c.json({ armed: await store.armed() }));
+    admin.get(route, async (c) => c.json({ armed: await store.faults.armed() }));
     admin.post(route, async (c) => {
       const request = readArmRequest(await bodyOf(c), matchContextOf(state));
       if (Array.isArray(request)) throw badRequest(request);
       try {
-        return c.json(await store.arm(request.match, request.times, request.action), 201);
+        return c.json(await store.faults.arm(request.match, request.times, request.action), 201);
       } catch (error) {
         return badAction(error);
       }
     });
-    admin.delete(route, async (c) => c.json({ cleared: await store.disarm() }));
+    admin.delete(route, async (c) => c.json({ cleared: await store.faults.disarm() }));
     admin.delete(`${route}/:id`, async (c) => {
-      const cleared = await store.disarm(c.req.param('id'));
+      const cleared = await store.faults.disarm(c.req.param('id'));
       if (cleared === 0) throw apiError(404, `no armed fault ${c.req.param('id')}`);
       return c.json({ cleared });
     });
   }
   admin.post('/faults/reset', async (c) => {
     plan.reset();
-    await store.disarm();
+    await store.faults.disarm();
     return c.json({ reset: true });
   });
 }

@@ -3,10 +3,7 @@
  * Document lists and lookups (by DCP id and by agile id), document types, and the unreleased
  * download endpoint (GET bytes, HEAD headers only).
  */
-import type { Context } from 'hono';
-import type { AppEnv } from '../env.js';
-import { bytesResponse } from '../response.js';
-import { answerHeaders, byIdHandler, findOr404, listHandler, type Handler } from './respond.js';
+import { byIdHandler, findOr404, listHandler, type Handler } from './respond.js';
 
 export const listDocuments: Handler = listHandler((api) => api.listings.documents);
 
@@ -33,16 +30,19 @@ function contentDisposition(filename: string): string {
     : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-function fileResponse(c: Context<AppEnv>): Response {
-  const api = c.get('api');
-  const id = c.get('input').path.dcp_id;
+const fileResponse: Handler = (api, _operation, input) => {
+  const id = input.path.dcp_id;
   const file = api.dataset.documentFile(findOr404(api.dataset.documentByDcpId(id), 'Document', id));
   // HEAD is answered from the GET response with its body dropped (Hono does this), so both agree.
-  return bytesResponse(200, file.bytes as Uint8Array<ArrayBuffer>, file.contentType, {
-    ...answerHeaders(c),
-    'content-disposition': contentDisposition(file.filename),
-  });
-}
+  return {
+    status: 200,
+    body: file.bytes as Uint8Array<ArrayBuffer>,
+    headers: {
+      'content-type': file.contentType,
+      'content-disposition': contentDisposition(file.filename),
+    },
+  };
+};
 
 export const downloadDocument: Handler = fileResponse;
 export const checkDocumentDownload: Handler = fileResponse;

@@ -30,7 +30,7 @@ import {
   listSoftwareTools,
 } from './catalog.js';
 
-export type { Handler } from './respond.js';
+export type { Answer, Handler, HandlerInput } from './respond.js';
 
 export const handlers: Readonly<Record<string, Handler>> = {
   listProducts,

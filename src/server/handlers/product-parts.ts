@@ -2,14 +2,14 @@
  * @module handlers/product-parts
  * Parts, their parametric attributes, parametric search and competitor cross-reference.
  */
-import type { Context } from 'hono';
+import type { Operation } from '../../contract/index.js';
 import type { components } from '../../contract/types.gen.js';
 import type { ProductPart } from '../../dataset/dataset.js';
 import { links } from '../../dataset/links.js';
-import type { AppEnv } from '../env.js';
+import type { ApiContext } from '../context.js';
 import { apiError, badRequest, messages } from '../errors.js';
 import { applied, filterProblems, satisfies, type SearchFilter } from './part-search.js';
-import { answerText, byIdHandler, listHandler, sendPostJson, type Handler } from './respond.js';
+import { answerText, byIdHandler, listHandler, postJson, type Handler } from './respond.js';
 
 type S = components['schemas'];
 
@@ -25,12 +25,11 @@ const NRND: S['PartStatus'] = 'NRND';
 
 const listParts = listHandler((api) => api.listings.productParts);
 
-export const listProductParts: Handler = (c) => {
-  const input = c.get('input');
+export const listProductParts: Handler = (api, operation, input) => {
   const status = input.query.part_status;
-  if (typeof status === 'string' && NRND_SPELLINGS.has(status))
-    c.set('input', { ...input, query: { ...input.query, part_status: NRND } });
-  return listParts(c);
+  return typeof status === 'string' && NRND_SPELLINGS.has(status)
+    ? listParts(api, operation, { ...input, query: { ...input.query, part_status: NRND } })
+    : listParts(api, operation, input);
 };
 
 export const getProductPart: Handler = byIdHandler(
@@ -41,13 +40,13 @@ export const getProductPart: Handler = byIdHandler(
 
 export const listProductPartAttributes: Handler = listHandler(
   (api) => api.listings.attributes,
-  (c) => {
-    const productId = c.var.input.query.productId as string | undefined;
+  (api, input) => {
+    const productId = input.query.productId as string | undefined;
     if (productId === undefined) return undefined;
-    const product = c.var.api.dataset.products.indexOf(productId);
+    const product = api.dataset.products.indexOf(productId);
     return {
       omit: 'productId',
-      positions: product === undefined ? null : c.var.api.dataset.attributesOfProduct(product),
+      positions: product === undefined ? null : api.dataset.attributesOfProduct(product),
     };
   },
 );
@@ -84,9 +83,7 @@ function searchItem(part: ProductPart): S['SearchResultPart'] {
 }
 
 /** The search answer's JSON text (a 404 or 400 is thrown, never returned). */
-function searchText(c: Context<AppEnv>): string {
-  const api = c.get('api');
-  const request = c.get('body') as SearchRequest;
+function searchText(api: ApiContext, operation: Operation, request: SearchRequest): string {
   const { dataset } = api;
   const product = dataset.products.indexOf(request.productId);
   if (product === undefined) throw apiError(404, messages.notFound('Product', request.productId));
@@ -123,17 +120,17 @@ function searchText(c: Context<AppEnv>): string {
     },
     filters: { productId: request.productId, applied: filters },
   };
-  return answerText(c, body);
+  return answerText(api, operation, body);
 }
 
-export const searchProductParts: Handler = (c) => sendPostJson(c, () => searchText(c));
+export const searchProductParts: Handler = (api, operation, { body }) =>
+  postJson(api, operation, body, () => searchText(api, operation, body as SearchRequest));
 
-export const crossReferenceProductParts: Handler = (c) =>
-  sendPostJson(c, () => {
-    const { partNumbers } = c.get('body') as S['CrossReferenceRequest'];
-    const { dataset } = c.get('api');
-    const body: S['CrossReferenceResponse'] = {
-      data: partNumbers.map((pn) => dataset.crossReference(pn)),
+export const crossReferenceProductParts: Handler = (api, operation, { body }) =>
+  postJson(api, operation, body, () => {
+    const { partNumbers } = body as S['CrossReferenceRequest'];
+    const answer: S['CrossReferenceResponse'] = {
+      data: partNumbers.map((pn) => api.dataset.crossReference(pn)),
     };
-    return answerText(c, body);
+    return answerText(api, operation, answer);
   });

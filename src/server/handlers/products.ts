@@ -11,8 +11,8 @@ import {
   encodedJson,
   findOr404,
   listHandler,
+  okJson,
   recordJson,
-  sendJson,
   type Handler,
 } from './respond.js';
 
@@ -46,21 +46,17 @@ function shape120(api: ApiContext, i: number): unknown {
 
 export const listProducts: Handler = listHandler((api) => api.listings.products);
 
-export const getProduct: Handler = (c) => {
-  const api = c.get('api');
-  const id = c.get('input').path.product_id;
-  const operation = c.get('operation');
+export const getProduct: Handler = (api, operation, input) => {
+  const id = input.path.product_id;
   const i = findOr404(api.dataset.products.indexOf(id), 'Product', id);
   const newest = productShapes(operation).at(-1);
   if (newest !== '1.2.0')
-    return sendJson(
-      c,
+    return okJson(
       encodedJson(api, `record:${api.dataset.products.name}:${i}`, () =>
         recordJson(api, api.dataset.products, i),
       ),
     );
-  return sendJson(
-    c,
-    encodedJson(api, `product-1.2.0:${i}`, () => answerText(c, shape120(api, i))),
+  return okJson(
+    encodedJson(api, `product-1.2.0:${i}`, () => answerText(api, operation, shape120(api, i))),
   );
 };

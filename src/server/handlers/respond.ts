@@ -1,35 +1,45 @@
 /**
  * @module respond
- * The shared building blocks of handlers: send ready JSON text, serve a list page through the
- * listing module, look a record up by identifier. Bodies are serialized once and cached.
+ * The shared building blocks of handlers: a handler is a pure function of the environment, the
+ * operation and the validated input, and returns its answer as data (status, body, headers); it
+ * never sees the request's Hono context. The pipeline's dispatch step (pipeline/dispatch.ts)
+ * turns that answer into the response and adds what the request line adds (the rate limiter's
+ * counters); the judge and the records' trial call handlers directly. Here too: serve a list page
+ * through the listing module, look a record up by identifier. Bodies are serialized once and
+ * cached. A 4xx is thrown (an `HTTPException` of errors.ts), never returned.
  */
-import type { Context } from 'hono';
+import type { Operation, ParsedInput } from '../../contract/index.js';
 import type { Collection } from '../../dataset/dataset.js';
-import type { AppEnv } from '../env.js';
 import type { ApiContext } from '../context.js';
 import { apiError, badRequest, messages } from '../errors.js';
 import { toListQuery, type Listing } from './listing.js';
-import { jsonBytesResponse } from '../response.js';
 
-export type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
+/** What a handler reads of a request: the validated path and query, and a POST's validated body. */
+export interface HandlerInput extends ParsedInput {
+  readonly body?: unknown;
+}
+
+/**
+ * A handler's answer: its status, its body (JSON text, or bytes: JSON already encoded, or a file)
+ * and its own headers. `content-type` is JSON's unless the headers say otherwise; the length is
+ * the body's.
+ */
+export interface Answer {
+  readonly status: number;
+  readonly body: string | Uint8Array<ArrayBuffer>;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export type Handler = (api: ApiContext, operation: Operation, input: HandlerInput) => Answer;
+
+/** The headers of an answer with none of its own (one object, never written to). */
+export const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 const UTF8 = new TextEncoder();
 
-/**
- * The headers a successful answer of this request carries besides its own (the rate limiter's
- * `x-ratelimit-*`, when the request went through it).
- */
-export function answerHeaders(c: Context<AppEnv>): Record<string, string> {
-  return c.get('rateLimitHeaders') ?? {};
-}
-
-/** Sends JSON text, or JSON already encoded (cached bytes skip a UTF-8 encoding per request). */
-export function sendJson(
-  c: Context<AppEnv>,
-  body: string | Uint8Array<ArrayBuffer>,
-  status: 200 = 200,
-): Response {
-  return jsonBytesResponse(status, body, answerHeaders(c));
+/** A 200 with JSON text, or JSON already encoded (cached bytes skip a UTF-8 encoding per request). */
+export function okJson(body: string | Uint8Array<ArrayBuffer>): Answer {
+  return { status: 200, body, headers: NO_HEADERS };
 }
 
 /** The UTF-8 bytes of a response, encoded once and cached under `key`. */
@@ -66,21 +76,23 @@ const POST_CACHE_MAX_BODY = 16 * 1024;
  * is encoded once per body (bounded like every encoded response; larger bodies are answered
  * uncached). `text` runs on a miss and may throw a 4xx, which is never cached.
  */
-export function sendPostJson(c: Context<AppEnv>, text: () => string): Response {
-  const body = c.get('body');
+export function postJson(
+  api: ApiContext,
+  operation: Operation,
+  body: unknown,
+  text: () => string,
+): Answer {
   const key = answerKey(body, () => {
     const bodyText = JSON.stringify(body);
-    return bodyText.length > POST_CACHE_MAX_BODY
-      ? ''
-      : `post:${c.get('operation').operationId}:${bodyText}`;
+    return bodyText.length > POST_CACHE_MAX_BODY ? '' : `post:${operation.operationId}:${bodyText}`;
   });
   // An empty key: the body is too large to be a key.
-  return sendJson(c, key === '' ? text() : encodedJson(c.get('api'), key, text));
+  return okJson(key === '' ? text() : encodedJson(api, key, text));
 }
 
 /** The JSON text of an answer built by a handler, as the served release has it (the release view). */
-export function answerText(c: Context<AppEnv>, body: unknown): string {
-  const view = c.get('api').answerView(c.get('operation'));
+export function answerText(api: ApiContext, operation: Operation, body: unknown): string {
+  const view = api.answerView(operation);
   return JSON.stringify(view ? view(body) : body);
 }
 
@@ -124,20 +136,18 @@ export function envelope(
 export function listHandler(
   pick: (api: ApiContext) => Listing<unknown>,
   within?: (
-    c: Context<AppEnv>,
+    api: ApiContext,
+    input: HandlerInput,
   ) => { omit: string; positions: readonly number[] | null } | undefined,
 ): Handler {
-  return (c) => {
-    const api = c.get('api');
-    const operation = c.get('operation');
-    const input = c.get('input');
+  return (api, operation, input) => {
     const cacheKey = answerKey(
       input.query,
       () => `list:${operation.operationId}:${JSON.stringify(input.query)}`,
     );
     const cached = api.encoded.get(cacheKey);
-    if (cached !== undefined) return sendJson(c, cached);
-    const narrowing = within?.(c);
+    if (cached !== undefined) return okJson(cached);
+    const narrowing = within?.(api, input);
     const { query, problems } = toListQuery(operation, input.query, narrowing?.omit);
     if (problems.length > 0) throw badRequest(problems);
     const listing = pick(api);
@@ -145,10 +155,7 @@ export function listHandler(
       narrowing?.positions === null
         ? listing.page(query, [])
         : listing.page(query, narrowing?.positions);
-    return sendJson(
-      c,
-      encodedJson(api, cacheKey, () => envelope(api, listing.collection, page)),
-    );
+    return okJson(encodedJson(api, cacheKey, () => envelope(api, listing.collection, page)));
   };
 }
 
@@ -165,16 +172,13 @@ export function byIdHandler(
   what: string,
   locate?: (api: ApiContext, id: string) => number | undefined,
 ): Handler {
-  return (c) => {
-    const api = c.get('api');
-    const input = c.get('input');
+  return (api, _operation, input) => {
     const id = input.path[param];
     const collection = pick(api);
     const i = findOr404(locate ? locate(api, id) : collection.indexOf(id), what, id);
     // Keyed by position, found anew per request: a record a test adds may take a position
     // another added record held before a reset, so the key is never remembered per input.
-    return sendJson(
-      c,
+    return okJson(
       encodedJson(api, `record:${collection.name}:${i}`, () => recordJson(api, collection, i)),
     );
   };

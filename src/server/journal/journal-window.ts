@@ -4,8 +4,8 @@
  * and how many earlier ones it no longer keeps, so a listing and a verdict can say so.
  */
 import type { JournalRecord, JournalRecords } from '../../api/types.js';
-import { windowNote, type JournalWindow } from '../../state/journal.js';
-import type { JournalLine, StateStore } from '../../state/store.js';
+import { windowNote, type JournalWindow } from '../../state/journal/journal.js';
+import type { JournalLine, JournalStore } from '../../state/journal/store.js';
 
 export interface JournalRead {
   lines: JournalLine[];
@@ -14,13 +14,10 @@ export interface JournalRead {
 
 /** Every entry kept (newest first) and the window they make. */
 export async function readJournal(
-  store: Pick<StateStore, 'journal' | 'journalDropped' | 'journalCapacity'>,
+  store: Pick<JournalStore, 'last' | 'dropped' | 'capacity'>,
 ): Promise<JournalRead> {
-  const [lines, dropped] = await Promise.all([
-    store.journal(store.journalCapacity),
-    store.journalDropped(),
-  ]);
-  const window: JournalWindow = { kept: lines.length, dropped, size: store.journalCapacity };
+  const [lines, dropped] = await Promise.all([store.last(store.capacity), store.dropped()]);
+  const window: JournalWindow = { kept: lines.length, dropped, size: store.capacity };
   const note = windowNote(window);
   return { lines, window: note === undefined ? window : { ...window, note } };
 }

@@ -11,7 +11,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env.js';
 import type { SecretBlanker } from './secret-blanking.js';
-import type { JournalRequest } from '../../state/store.js';
+import type { JournalRequest } from '../../state/journal/store.js';
 
 /** The request headers the journal keeps (the key header is never one of them). */
 export const JOURNAL_HEADERS = ['accept', 'content-type', 'prefer', 'user-agent', 'x-request-id'];

@@ -6,8 +6,8 @@
  * journal's window.
  */
 import type { Hono } from 'hono';
-import { MAX_JOURNAL_SIZE } from '../../state/journal.js';
-import type { StateStore } from '../../state/store.js';
+import { MAX_JOURNAL_SIZE } from '../../state/journal/journal.js';
+import type { Stores } from '../../state/stores.js';
 import { matchContextOf, type AdminParts } from '../admin/admin-parts.js';
 import type { BodyOf } from '../admin/control-body.js';
 import { apiError, badRequest } from '../errors.js';
@@ -17,7 +17,7 @@ import { findRequests, readExpectation, verifyRequests } from './verify.js';
 
 export function journalRoutes(
   admin: Hono,
-  parts: { state: AdminParts; store: StateStore },
+  parts: { state: AdminParts; store: Stores },
   bodyOf: BodyOf,
 ): void {
   const { state, store } = parts;
@@ -35,7 +35,7 @@ export function journalRoutes(
       throw apiError(400, `limit must be an integer from 1 to ${MAX_JOURNAL_SIZE}`);
     const operationId = c.req.query('operationId');
     const key = c.req.query('key');
-    const { lines, window } = await readJournal(store);
+    const { lines, window } = await readJournal(store.journal);
     if (operationId === undefined && key === undefined)
       return c.json({ requests: lines.slice(0, limit), window });
     const match = matchOf({
@@ -48,7 +48,7 @@ export function journalRoutes(
   admin.post('/requests/find', async (c) => {
     const body = await bodyOf(c);
     const match = matchOf(body.match);
-    const { lines, window } = await readJournal(store);
+    const { lines, window } = await readJournal(store.journal);
     return c.json({ requests: findRequests(lines, match), window });
   });
   admin.post('/requests/verify', async (c) => {
@@ -56,11 +56,11 @@ export function journalRoutes(
     const match = matchOf(body.match);
     const expectation = readExpectation(body);
     if (typeof expectation === 'string') throw apiError(400, expectation);
-    const { lines, window } = await readJournal(store);
+    const { lines, window } = await readJournal(store.journal);
     return c.json({ ...verifyRequests(lines, match, expectation, window), match, window });
   });
   admin.delete('/requests', async (c) => {
-    await store.clearJournal();
+    await store.journal.clear();
     return c.json({ cleared: true });
   });
 }

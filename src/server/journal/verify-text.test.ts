@@ -6,7 +6,7 @@
  * instead of acting on it.
  */
 import { describe, expect, it } from 'vitest';
-import type { JournalLine } from '../../state/store.js';
+import type { JournalLine } from '../../state/journal/store.js';
 import { verifyRequests } from './verify.js';
 
 const line = (path: string, query: Record<string, unknown>): JournalLine => ({

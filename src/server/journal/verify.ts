@@ -12,9 +12,9 @@ import {
   type MatchDifference,
   type MatchFacts,
   type RequestMatch,
-} from '../../state/match.js';
-import { windowNote, type JournalWindow } from '../../state/journal.js';
-import type { JournalLine } from '../../state/store.js';
+} from '../../state/stubs/match.js';
+import { windowNote, type JournalWindow } from '../../state/journal/journal.js';
+import type { JournalLine } from '../../state/journal/store.js';
 import { showControls } from '../../text/markdown.js';
 
 /** How many matching requests a verification expects: exactly, at least or at most. */

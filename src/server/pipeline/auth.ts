@@ -9,7 +9,7 @@ import type { Context, Next } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Step } from './chain.js';
-import type { Clock } from '../../state/clock.js';
+import type { Clock } from '../../state/clock/clock.js';
 import type { AppEnv } from '../env.js';
 import { apiError, messages } from '../errors.js';
 import type { KeyRecord, KeyStore } from '../config/keys.js';

@@ -1,11 +1,11 @@
 /**
  * @module operation-routes
  * The API's routes, from the document's operation table (operationId -> handler), most specific
- * path first, each behind the same straight line: request log -> delivery -> (response self-check)
- * -> (variation) -> auth -> rate limit -> QA `Prefer` -> (body reader) -> input validation -> armed
- * fault -> record edits -> stub -> (recorded responses) -> handler. A
- * route's steps are registered as one handler (`chain.ts`). Then the 404/405 answers for paths no
- * route took, and the app's error answer.
+ * path first, each behind the same straight line of steps: `operationSteps` below is the list, in
+ * request order, each step named with the room it lives in (most in this folder; the QA features'
+ * in their own rooms). The request log (request-log.ts) runs before it, for every request
+ * (mount.ts). A route's steps are registered as one handler (`chain.ts`). Then the 404/405
+ * answers for paths no route took, and the app's error answer.
  */
 import type { Context, ErrorHandler, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -14,9 +14,9 @@ import { chain, type Step } from './chain.js';
 import type { ApiContext } from '../context.js';
 import type { AppEnv } from '../env.js';
 import { apiError, ClientGoneError, CLIENT_CLOSED_REQUEST, messages } from '../errors.js';
-import { handlers } from '../handlers/index.js';
 import { auth } from './auth.js';
 import { delivery } from './delivery.js';
+import { dispatch } from './dispatch.js';
 import { rateLimit } from './rate-limit.js';
 import { bodyReader } from './read-body.js';
 import { responseCheck } from './response-check.js';
@@ -30,45 +30,23 @@ import { jsonResponse } from '../response.js';
 import { byPathSpecificity, methodsByPath, toHonoPath } from './routes.js';
 import { variation } from './variation.js';
 
-export function mountOperations(
-  app: Hono<AppEnv>,
+/**
+ * The steps of an API request after its operation is bound, in order (a POST's; a GET's are the
+ * same without the body reader). Each step is built once and shared by every route.
+ */
+function operationSteps(
   { state, replay }: MockParts,
   isSecret: (value: string) => boolean,
-): void {
-  const { options, contract, validators, keys, clock, faults, store, apis, records } = state;
+): Record<'get' | 'post', Step[]> {
+  const { options, contract, validators, keys, clock, faults, stores, records } = state;
   const qa = faultInjection({
     plan: faults,
-    store,
+    store: stores.faults,
     validators,
     maxDurationMs: options.maxQaDurationMs,
     sleep: options.sleep,
   });
-  const pipeline: Step[] = [
-    // Outermost: writes the body (cut or slowed when QA asked) and tells the rate limiter when it is done.
-    delivery({ sleep: options.sleep }),
-    // Sees every response whole, before delivery cuts or slows it.
-    ...(options.validateResponses ? [responseCheck({ validators })] : []),
-    // Varies every answer the steps below build, as the document allows; absent when off.
-    ...(options.vary ? [variation({ ...options.vary, contract })] : []),
-    auth({ keys, clock }),
-    rateLimit({ store }),
-    // QA controls act only on authenticated, admitted requests: a Prefer header here ...
-    qa.asked,
-  ];
-  /** After the input is read and checked: a fault's match compares the parsed path, query and body. */
-  const answer: Step[] = [
-    // ... an armed fault here.
-    qa.planned,
-    // Every answer sees the record edits made so far, on this instance or another.
-    recordSync(records),
-    // A stub answers before recorded replies and the dataset.
-    stubs({ store, validators }),
-    // Recorded live responses (behind auth and limits, like everything the mock serves).
-    ...(replay ? [replay] : []),
-    dispatch,
-  ];
-  const validate = inputValidation({ validators, isSecret });
-  const limitBody = bodyReader({
+  const readBody = bodyReader({
     maxBytes: options.maxBodyBytes,
     tooLarge: () =>
       apiError(413, messages.tooLarge(options.maxBodyBytes), {}, { connection: 'close' }),
@@ -76,7 +54,45 @@ export function mountOperations(
     tooSlow: () =>
       apiError(400, messages.tooSlow(options.bodyTimeoutMs), {}, { connection: 'close' }),
   });
+  const line: (Step | false | undefined)[] = [
+    // pipeline/delivery.ts, outermost: the connection's turn, the body written (cut or slowed
+    // when QA asked), the rate limiter's slot given back when it is done.
+    delivery({ sleep: options.sleep }),
+    // pipeline/response-check.ts (`validateResponses`): sees every response whole, before delivery cuts or slows it.
+    options.validateResponses && responseCheck({ validators }),
+    // pipeline/variation.ts (`--vary`): varies every answer the steps below build, as the document allows.
+    options.vary && variation({ ...options.vary, contract }),
+    // pipeline/auth.ts, then pipeline/rate-limit.ts: QA acts only on authenticated, admitted requests.
+    auth({ keys, clock }),
+    rateLimit({ store: stores.limits }),
+    // faults/fault-injection.ts: a `Prefer` header's action governs the request alone, whatever its input.
+    qa.asked,
+    // pipeline/read-body.ts (POST): the body, read within its bounds.
+    readBody,
+    // pipeline/validate.ts: path, query and body, typed and defaulted, or one 400 with every problem.
+    inputValidation({ validators, isSecret }),
+    // faults/fault-injection.ts: an armed fault (its match compares the parsed input), else the plan's.
+    qa.planned,
+    // records/control.ts: every answer sees the record edits made so far, on this instance or another.
+    recordSync(records),
+    // stubs/stubs.ts: a stub answers before recorded replies and the dataset.
+    stubs({ store: stores.stubs, validators }),
+    // src/recordings/replay.ts (`--replay`): recorded live answers, behind auth and limits.
+    replay,
+    // pipeline/dispatch.ts: the operation's handler (handlers/), its answer made the response.
+    dispatch,
+  ];
+  const post = line.filter((step): step is Step => !!step);
+  return { get: post.filter((step) => step !== readBody), post };
+}
 
+export function mountOperations(
+  app: Hono<AppEnv>,
+  parts: MockParts,
+  isSecret: (value: string) => boolean,
+): void {
+  const { contract, apis } = parts.state;
+  const steps = operationSteps(parts, isSecret);
   const allowed = methodsByPath(contract.operations);
   /** 405 with Allow on a path of the document, 404 elsewhere (DECISIONS.md 56 and 89). */
   const answerUnrouted = (c: Context<AppEnv>): Response => {
@@ -104,24 +120,12 @@ export function mountOperations(
           method === 'HEAD'
             ? (operations.head ?? operations.get)!
             : (operations.get ?? operations.head)!;
-        app.get(
-          route,
-          chain([bindOperation(api, pick), ...pipeline, validate, ...answer], answerError),
-        );
+        app.get(route, chain([bindOperation(api, pick), ...steps.get], answerError));
       }
       if (operations.post)
         app.post(
           route,
-          chain(
-            [
-              bindOperation(api, () => operations.post!),
-              ...pipeline,
-              limitBody,
-              validate,
-              ...answer,
-            ],
-            answerError,
-          ),
+          chain([bindOperation(api, () => operations.post!), ...steps.post], answerError),
         );
       // Any other method on this path is a 405 here, before a less specific template could take
       // it: GET /product-parts/search is not the part "search" (paths are in specificity order).
@@ -153,5 +157,3 @@ function bindOperation(api: ApiContext, pick: (method: string) => Operation): St
     return next();
   };
 }
-
-const dispatch: Step = (c) => handlers[c.get('operation').operationId](c);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../state/clock.js';
+import { ManualClock } from '../../state/clock/clock.js';
 import { call, DEMO, testApp, memoryParts } from '../../testing/mock-app.js';
 
 describe('rate limiting through the app', () => {

@@ -13,7 +13,7 @@ import type { Context, Next } from 'hono';
 import type { Step } from './chain.js';
 import type { AppEnv } from '../env.js';
 import { tooManyRequests } from '../errors.js';
-import type { Admission, StateStore } from '../../state/store.js';
+import type { Admission, LimitsStore } from '../../state/limits/store.js';
 
 /** On a response decided on this instance's own state because the shared store was unreachable. */
 export const STATE_HEADER = 'x-mock-state';
@@ -31,7 +31,7 @@ function apply(c: Context<AppEnv>, next: Next, admission: Admission) {
   return next();
 }
 
-export function rateLimit(options: { store: Pick<StateStore, 'admit'> }) {
+export function rateLimit(options: { store: Pick<LimitsStore, 'admit'> }) {
   if (!options.store) throw new Error('rateLimit: store is required');
   const { store } = options;
   return function limitRate(c: Context<AppEnv>, next: Next) {

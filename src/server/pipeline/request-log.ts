@@ -15,14 +15,14 @@ import { redactQueryKeys } from '../journal/query-keys.js';
 import { requestRecorder } from '../journal/request-record.js';
 import { secretBlanker } from '../journal/secret-blanking.js';
 import { ADMIN_PREFIX } from '../admin/admin-prefix.js';
-import { Journal } from '../../state/journal.js';
-import type { JournalEntry, StateStore } from '../../state/store.js';
+import { Journal } from '../../state/journal/journal.js';
+import type { JournalEntry, JournalStore } from '../../state/journal/store.js';
 
 export type { JournalEntry };
 export { Journal };
 
 export function requestLog(options: {
-  store: Pick<StateStore, 'record'>;
+  store: Pick<JournalStore, 'record'>;
   /** The journal's clear count (journal.ts): a request that began before a clear is not journaled. */
   epoch?: () => number;
   now: () => number;

@@ -9,8 +9,8 @@
 import type { RecordPutResult } from '../../api/types.js';
 import type { Contract, Validators } from '../../contract/index.js';
 import type { RecordEdit, RecordEditEntry, RecordFamily } from '../../state/records/overlay.js';
-import type { RecordLog } from '../../state/records.js';
-import type { StateStore } from '../../state/store.js';
+import type { RecordLog } from '../../state/records/records.js';
+import type { RecordsStore } from '../../state/records/store.js';
 import type { Step } from '../pipeline/chain.js';
 import type { ApiContext } from '../context.js';
 import { applyRecordEdits } from './apply.js';
@@ -65,12 +65,12 @@ export class RecordControl {
 
   /** The control over the store's log: in this process, or shared through `--state`. */
   static create(
-    store: Pick<StateStore, 'recordLog' | 'noteSpoiled'>,
+    store: RecordsStore,
     parts: Omit<RecordControl['parts'], 'log' | 'spoiled'>,
   ): RecordControl {
     return new RecordControl({
       ...parts,
-      log: store.recordLog(),
+      log: store.log(),
       spoiled: (n, what) => store.noteSpoiled(n, what),
     });
   }

@@ -8,7 +8,7 @@
 import type { Context, Env, Hono } from 'hono';
 import type { BodyOf } from '../admin/control-body.js';
 import { apiError } from '../errors.js';
-import { RecordLogFullError, RecordLogUnavailableError } from '../../state/records.js';
+import { RecordLogFullError, RecordLogUnavailableError } from '../../state/records/records.js';
 import { problemLine, type RecordProblem } from './record-schema.js';
 import { RecordEditError, type RecordControl } from './control.js';
 

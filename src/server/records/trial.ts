@@ -30,7 +30,14 @@ import {
   type AnswerProblem,
 } from '../stubs/answer-judge.js';
 import type { RecordFamilyInfo, RecordProblem } from './record-schema.js';
-import { followHrefOf, getInProcess, handle, type AnswerRequest } from '../stubs/sample-answer.js';
+import {
+  answerText,
+  followHrefOf,
+  getInProcess,
+  handle,
+  type AnswerRequest,
+} from '../stubs/sample-answer.js';
+import type { Answer } from '../handlers/index.js';
 
 /** Cached bodies a trial keeps: one record's few answers. */
 const TRIAL_CACHE_ENTRIES = 64;
@@ -53,7 +60,7 @@ interface Served {
   op: Operation;
   /** The family's by-ID operation (the one whose answer is the record itself). */
   byId: Operation;
-  run: (trial: ApiContext) => Promise<Response>;
+  run: (trial: ApiContext) => Answer;
   request: AnswerRequest;
   /** Where the record sits in the answer, found in its body. */
   find: (body: unknown) => unknown;
@@ -149,12 +156,7 @@ function servings(
       out.push({
         op: searchOp,
         byId: info.byId,
-        run: (trial) =>
-          handle(trial, searchOp, `${trial.seed.options.baseUrl}${searchOp.path}`, {
-            params: {},
-            query: {},
-            body,
-          }),
+        run: (trial) => handle(trial, searchOp, { params: {}, query: {}, body }),
         request: { params: {}, query: {}, body },
         // A product is served by the search, not listed in it: the answer is judged whole.
         find: (answer) => (info.family === 'products' ? answer : itemIn(answer, info.idField, id)),
@@ -183,9 +185,9 @@ async function judgeServing(
   followed: Map<string, number>,
 ): Promise<RecordProblem[]> {
   const { op } = served;
-  let res: Response;
+  let res: Answer;
   try {
-    res = await served.run(trial);
+    res = served.run(trial);
   } catch (error) {
     // A handler that cannot serve the record (a field it relies on absent or of another type).
     const message = error instanceof Error ? error.message : String(error);
@@ -198,10 +200,9 @@ async function judgeServing(
       },
     ];
   }
-  const text = await res.text();
   let body: unknown;
   try {
-    body = JSON.parse(text) as unknown;
+    body = JSON.parse(answerText(res)) as unknown;
   } catch {
     body = undefined;
   }
@@ -211,7 +212,7 @@ async function judgeServing(
     {
       status: res.status,
       body,
-      headers: { 'content-type': res.headers.get('content-type') ?? JSON_TYPE },
+      headers: { 'content-type': res.headers['content-type'] ?? JSON_TYPE },
     },
     { request: served.request },
   );

@@ -355,7 +355,7 @@ describe('a stub kept before the rules (or read from a shared store) is judged w
     const app = await testApp({ adminToken: TOKEN });
     const [id] = (await call(app, '/products?limit=1')).body.data as { productId: string }[];
     const path = `/products/${encodeURIComponent(id.productId)}`;
-    await app.state.store.addStub({
+    await app.state.stores.stubs.add({
       id: 'interim',
       match: { operationId: 'getProduct' },
       respond: { status: 100, body: {} },
@@ -364,7 +364,7 @@ describe('a stub kept before the rules (or read from a shared store) is judged w
     const interim = await call(app, path);
     expect(interim.status).toBe(200);
     expect(interim.body.productId).toBe(id.productId);
-    await app.state.store.addStub({
+    await app.state.stores.stubs.add({
       id: 'liar',
       match: { operationId: 'getProduct' },
       respond: {

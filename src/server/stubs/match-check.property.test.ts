@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodePathParameters, type Operation, type Schema } from '../../contract/index.js';
-import { matches, type RequestMatch } from '../../state/match.js';
+import { matches, type RequestMatch } from '../../state/stubs/match.js';
 import { validatorsFor } from '../../testing/mock-app.js';
 import { parseQueryString } from '../pipeline/query-string.js';
 import { checkMatchAgainstOperation } from './match-check.js';

@@ -12,7 +12,7 @@
  *   means one operation's input).
  */
 import type { InputProblem, Operation, Parameter, Validators } from '../../contract/index.js';
-import { parameterEqual, type RequestMatch } from '../../state/match.js';
+import { parameterEqual, type RequestMatch } from '../../state/stubs/match.js';
 
 type Problem = (at: string, rule: string, message: string, received?: unknown) => void;
 

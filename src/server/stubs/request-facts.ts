@@ -6,7 +6,7 @@
  * filled in, so a body match means what the client wrote, as `verify` reads it from the journal).
  */
 import type { Context } from 'hono';
-import type { MatchFacts } from '../../state/match.js';
+import type { MatchFacts } from '../../state/stubs/match.js';
 import type { AppEnv } from '../env.js';
 
 /** The JSON body as sent, or undefined (none, or not JSON). */

@@ -5,8 +5,8 @@
  * `DELETE /__mock/stubs` and `DELETE /__mock/stubs/{id}`. A full store is a 409, a store away a 503.
  */
 import type { Hono } from 'hono';
-import { newStub, StubLimitError } from '../../state/stubs.js';
-import type { StateStore } from '../../state/store.js';
+import { newStub, StubLimitError } from '../../state/stubs/stubs.js';
+import type { Stores } from '../../state/stores.js';
 import { matchContextOf, type AdminParts } from '../admin/admin-parts.js';
 import { unavailable, type BodyOf } from '../admin/control-body.js';
 import { stubVerdict, takeDryRun } from '../console/dry-run.js';
@@ -18,7 +18,7 @@ export function stubRoutes(
   admin: Hono,
   parts: {
     state: AdminParts;
-    store: StateStore;
+    store: Stores;
     /** The dataset's answer to a request a match describes (a patch stub is judged on it). */
     sampleAnswer?: SampleAnswer;
   },
@@ -33,17 +33,17 @@ export function stubRoutes(
     if (dryRun) return c.json(stubVerdict(read));
     if (Array.isArray(read)) throw badRequest(read);
     try {
-      return c.json(await store.addStub(newStub(read)), 201);
+      return c.json(await store.stubs.add(newStub(read)), 201);
     } catch (error) {
       if (error instanceof StubLimitError) throw apiError(409, error.message);
       unavailable(error);
       throw error;
     }
   });
-  admin.get('/stubs', async (c) => c.json({ stubs: await store.stubs() }));
-  admin.delete('/stubs', async (c) => c.json({ removed: await store.removeStubs() }));
+  admin.get('/stubs', async (c) => c.json({ stubs: await store.stubs.list() }));
+  admin.delete('/stubs', async (c) => c.json({ removed: await store.stubs.remove() }));
   admin.delete('/stubs/:id', async (c) => {
-    const removed = await store.removeStubs(c.req.param('id'));
+    const removed = await store.stubs.remove(c.req.param('id'));
     if (removed === 0) throw apiError(404, `no stub ${c.req.param('id').slice(0, 100)}`);
     return c.json({ removed });
   });

@@ -6,14 +6,14 @@
  * it, parsed and checked as the request line would), and the status an href leads to (how the
  * judge follows a stub's or a record's hrefs in process, as the suite follows them on a target).
  */
-import { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { pathParametersOf, type Operation, type Validators } from '../../contract/index.js';
-import type { RequestMatch } from '../../state/match.js';
+import type { RequestMatch } from '../../state/stubs/match.js';
 import type { ApiContext } from '../context.js';
-import type { AppEnv } from '../env.js';
 import type { OperationExample } from '../examples.js';
-import { handlers } from '../handlers/index.js';
+import { handlers, type Answer } from '../handlers/index.js';
+import { NO_HEADERS } from '../handlers/respond.js';
+import { JSON_TYPE, knownBody, wholeBodyHeaders } from '../response.js';
 import { mergePatch } from './json-patch.js';
 
 /** A request as the judge sees it: path parameters, query (typed, defaults applied), body. */
@@ -62,58 +62,58 @@ interface Deps {
   origin: string;
 }
 
+/** A thrown HTTP error as the answer it carries (a response built by errors.ts). */
+function answerOfError(error: HTTPException): Answer {
+  const res = error.getResponse();
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => (headers[name] = value));
+  return { status: res.status, body: knownBody(res) ?? '', headers };
+}
+
 /** Runs an operation's handler on a parsed request, in an environment; a thrown HTTP error is its answer. */
-export async function handle(
-  api: ApiContext,
-  op: Operation,
-  url: string,
-  request: AnswerRequest,
-): Promise<Response> {
-  const c = new Context<AppEnv>(new Request(url));
-  c.set('api', api);
-  c.set('operation', op);
-  c.set('input', { path: request.params, query: request.query });
-  c.set('rateLimitHeaders', {});
-  if (request.body !== undefined) c.set('body', request.body);
+export function handle(api: ApiContext, op: Operation, request: AnswerRequest): Answer {
   try {
-    return await handlers[op.operationId](c);
+    return handlers[op.operationId](api, op, {
+      path: request.params,
+      query: request.query,
+      ...(request.body === undefined ? {} : { body: request.body }),
+    });
   } catch (error) {
-    if (error instanceof HTTPException) return error.getResponse();
+    if (error instanceof HTTPException) return answerOfError(error);
     throw error;
   }
+}
+
+/** The text of an answer's body. */
+export function answerText(answer: Answer): string {
+  return typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
 }
 
 /**
  * GET on a path below an environment's base URL, answered by the handler of `target` (the
  * operation the path names): how the judge follows an href in process.
  */
-export async function getInProcess(
+export function getInProcess(
   validators: Validators,
   api: ApiContext,
   target: Operation,
   rawPath: string,
   search: string,
-): Promise<Response> {
+): Answer {
   const params = pathParametersOf(target, rawPath);
   const { input, problems } = validators.parseParameters(
     target,
     [...new URLSearchParams(search)],
     params ?? {},
   );
-  if (!params || problems.length > 0) return new Response(null, { status: 400 });
-  return handle(api, target, `${api.seed.options.baseUrl}${rawPath}${search}`, {
-    params: input.path,
-    query: input.query,
-  });
+  if (!params || problems.length > 0) return { status: 400, body: '', headers: NO_HEADERS };
+  return handle(api, target, { params: input.path, query: input.query });
 }
 
 /** The status of an href's GET in an environment (the given one, else the mock's first). */
 export function followHrefOf(validators: Validators, fallback: ApiContext): FollowHref {
-  return async (target, rawPath, search, api = fallback) => {
-    const res = await getInProcess(validators, api, target, rawPath, search);
-    await res.body?.cancel();
-    return res.status;
-  };
+  return (target, rawPath, search, api = fallback) =>
+    Promise.resolve(getInProcess(validators, api, target, rawPath, search).status);
 }
 
 export function sampleRequestOf(deps: Deps): SampleRequest {
@@ -143,13 +143,16 @@ export function sampleAnswerOf(deps: Deps): SampleAnswer {
   const answer = async (op: Operation, match: RequestMatch): Promise<Sampled | string> => {
     const asked = request(op, match);
     if (typeof asked === 'string') return asked;
-    const example = deps.examples[op.operationId];
-    const res = await handle(deps.api, op, `${deps.origin}${example.path}`, asked);
-    const text = await res.text();
-    const headers: Record<string, string> = {};
-    res.headers.forEach((value, name) => (headers[name] = value));
+    const answer = handle(deps.api, op, asked);
+    // The headers as the answer goes out, without the request line's (no key, no rate limit here).
+    const headers = wholeBodyHeaders(answer.body, JSON_TYPE, answer.headers);
     try {
-      return { status: res.status, body: JSON.parse(text) as unknown, headers, request: asked };
+      return {
+        status: answer.status,
+        body: JSON.parse(answerText(answer)) as unknown,
+        headers,
+        request: asked,
+      };
     } catch {
       return `${op.operationId} does not answer JSON: a patch cannot apply`;
     }

@@ -15,8 +15,8 @@ import {
   type Operation,
   type Validators,
 } from '../../contract/index.js';
-import type { RequestMatch } from '../../state/match.js';
-import { MAX_STUB_TIMES, type Stub, type StubAnswer } from '../../state/stubs.js';
+import type { RequestMatch } from '../../state/stubs/match.js';
+import { MAX_STUB_TIMES, type Stub, type StubAnswer } from '../../state/stubs/stubs.js';
 import { followRefusals, judgeAnswer, JSON_TYPE } from './answer-judge.js';
 import { bodyProblems, readMatchField, type ArmContext } from '../faults/arm-request.js';
 import { applyPatch, PatchError } from './json-patch.js';

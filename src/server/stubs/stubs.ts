@@ -8,9 +8,10 @@
  * a stub's answer alone (it was judged already, and an unchecked one is meant to break rules).
  */
 import type { Context, Next } from 'hono';
-import type { StateStore } from '../../state/store.js';
-import type { Stub } from '../../state/stubs.js';
+import type { StubsStore } from '../../state/stubs/store.js';
+import type { Stub } from '../../state/stubs/stubs.js';
 import type { Step } from '../pipeline/chain.js';
+import { headersOut, respond } from '../pipeline/dispatch.js';
 import type { AppEnv } from '../env.js';
 import { jsonResponse } from '../response.js';
 import type { Validators } from '../../contract/index.js';
@@ -95,12 +96,12 @@ async function patched(
 }
 
 export function stubs(options: {
-  store: Pick<StateStore, 'mayHaveStubs' | 'takeStub'>;
+  store: Pick<StubsStore, 'mayHaveStubs' | 'take'>;
   validators: Validators;
 }): Step {
   const { store, validators } = options;
   async function answer(c: Context<AppEnv>, next: Next): Promise<Response | void> {
-    const stub = await store.takeStub(matchFactsOf(c));
+    const stub = await store.take(matchFactsOf(c));
     if (!stub) return next();
     c.set('stub', { id: stub.id, unchecked: stub.unchecked === true });
     if (stub.patch !== undefined) return patched(c, stub, next, validators);
@@ -114,8 +115,6 @@ export function stubs(options: {
       });
       return next();
     }
-    const ok = status >= 200 && status < 300;
-    const all = { ...(ok ? c.get('rateLimitHeaders') : {}), ...headers };
     if (!stub.unchecked) {
       // Judged again on this request: its identifiers, its page, the rate-limit headers it goes out with.
       const refusals = refusalsHere(
@@ -123,7 +122,7 @@ export function stubs(options: {
         validators,
         status,
         body,
-        { 'content-type': JSON_TYPE, ...all },
+        { 'content-type': JSON_TYPE, ...headersOut(c, status, headers) },
         headers,
       );
       if (refusals.length > 0) {
@@ -131,8 +130,11 @@ export function stubs(options: {
         return next();
       }
     }
-    if (body === undefined) return new Response(null, { status, headers: all });
-    return jsonResponse(status, body, all);
+    return respond(c, {
+      status,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   }
   return function answerFromStub(c: Context<AppEnv>, next: Next) {
     // The common case, without an async turn: no stub kept anywhere.
