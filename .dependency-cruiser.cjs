@@ -13,11 +13,16 @@
 // src/usage.ts (the one usage error every command exits 2 on; of the suite, only its CLI may import
 // it), src/redaction.ts (the one way a
 // secret is found and blanked), src/evidence/index.ts (profiles, drift, the ledger),
-// src/text/markdown.ts (server text made inert for Markdown) and src/files/* (the bounded reader
-// and the safe writer every input and output file goes through).
+// src/text/markdown.ts (server text made inert for Markdown), src/files/* (the bounded reader
+// and the safe writer every input and output file goes through) and src/api/types.ts (the public
+// types, the report's shape among them).
+//
+//   src/api/types.ts  every public type, defined there: a leaf (it imports the contract's generated
+//                     types and kinds of fact alone), so every layer may take its types from it
+//                     without a cycle, and no internal file's name is part of the API
 const TESTS = '\\.test\\.ts$';
 const SUITE_PUBLIC =
-  '^src/(suite/.+|contract/index|package-root|dataset/mulberry32|evidence/index|testing/[a-z-]+|files/(read-bounded|write-safe|inside)|usage|redaction|text/markdown)\\.ts$';
+  '^src/(suite/.+|contract/index|package-root|dataset/mulberry32|evidence/index|testing/[a-z-]+|files/(read-bounded|write-safe|inside)|usage|redaction|text/markdown|api/types)\\.ts$';
 // The one door from the suite to the mock: its global set-up starts the bundled mock for a run
 // without a base URL, through the mock's public starter.
 const SUITE_STARTS_THE_MOCK = '^src/suite/support/global-setup\\.ts$';
@@ -56,6 +61,44 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/index\\.ts$' },
       to: { path: '^(?!src/api/)' },
+    },
+    {
+      name: 'public-types-are-a-leaf',
+      comment:
+        "src/api/types.ts defines every public type and imports nothing but the contract's generated " +
+        'types and kinds of fact: every layer takes its public types from it, so it must reach none of ' +
+        'them (a cycle), and a renamed internal file must not change the API. The one exception: the ' +
+        "proxy's three types, re-exported from the proxy's own door (RunningProxy.app is the proxy's app).",
+      severity: 'error',
+      from: { path: '^src/api/types\\.ts$' },
+      to: {
+        pathNot: '^src/(contract/(model|releases|types\\.gen|named-types\\.gen)|proxy/index)\\.ts$',
+      },
+    },
+    {
+      name: 'the-public-surface-re-exports-only-src-api',
+      comment:
+        'Nothing public is re-exported from an internal file: the root and the src/api modules ' +
+        're-export from src/api alone (a type from api/types.ts, where it is defined).',
+      severity: 'error',
+      from: { path: '^src/(index|api/[^/]+)\\.ts$', pathNot: `${TESTS}|^src/api/types\\.ts$` },
+      to: { path: '^(?!src/api/)', dependencyTypes: ['export'] },
+    },
+    {
+      name: 'the-root-takes-its-types-from-api-types',
+      comment: 'src/index.ts exports its types from api/types.ts alone, where each is defined.',
+      severity: 'error',
+      from: { path: '^src/index\\.ts$' },
+      to: { path: '^src/api/(?!types\\.ts$)', dependencyTypes: ['type-only'] },
+    },
+    {
+      name: 'lower-layers-take-only-the-types-of-src-api',
+      comment:
+        'src/api is the top layer: below it, a module may read the public types (api/types.ts, a ' +
+        'leaf) and nothing else of it.',
+      severity: 'error',
+      from: { path: '^src/(?!api/|index\\.ts$)', pathNot: TESTS },
+      to: { path: '^src/api/(?!types\\.ts$)' },
     },
     {
       name: 'state-does-not-import-server',

@@ -8,82 +8,25 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BASE_PATH } from '../contract/index.js';
-import type { Release } from '../contract/named-types.gen.js';
-import type { Scale } from '../dataset/dataset.js';
-import type { RecordFamily } from '../state/records/overlay.js';
 import { createApp, type MockApp } from '../server/app.js';
 import { EXAMPLES_PATH, type Examples, type KeyPurpose } from '../server/examples.js';
-import { ENVIRONMENTS, type EnvironmentName } from '../server/config/keys.js';
+import { ENVIRONMENTS } from '../server/config/keys.js';
 import { startMockServer } from '../server/listen.js';
 import { DEFAULT_SEED, type AppOptions } from '../server/options.js';
-import {
-  parseLatency,
-  parseRandomFaults,
-  type LatencySpec,
-  type RandomFaultSpec,
-} from '../server/faults/actions.js';
-import type { Tier } from '../server/config/tiers.js';
+import { parseLatency, parseRandomFaults, type LatencySpec } from '../server/faults/actions.js';
 import { varySeedProblem } from '../server/pipeline/variation.js';
 import { journalSizeProblem } from '../state/journal/journal.js';
 import { refuseUnknownOptions } from './option-names.js';
-import { qaControls, type QaControls } from './qa.js';
-
-export interface MockOptions {
-  /** Dataset seed (default 1): same seed, same bytes. */
-  seed?: number;
-  /** Dataset size multiplier (default 1), or `'live'` for the live catalogue's size. */
-  scale?: Scale;
-  /** Serve what this release served (`'1.0.0'` ... the newest, or `'unreleased'`); default the newest. */
-  release?: Release;
-  /** Default `'production'`; with `'both'`, staging is served under `/staging/web-data/v1`. */
-  environment?: EnvironmentName | 'both';
-  /** API keys file (default: the package's config/keys.json, the demo keys). */
-  keysFile?: string;
-  /** Rate-limit tiers file (default: the package's config/tiers.json). */
-  tiersFile?: string;
-  /** Applied to every tier, e.g. `{ requestsPerMinute: 5, minuteWindowSeconds: 10 }`. */
-  rateLimit?: Partial<Tier>;
-  /** Seeded random faults: `'error=0.05,delay=0.1:100-2000,reset=0.01'` (the CLI's `--faults`) or parsed. */
-  faults?: string | RandomFaultSpec;
-  /** Latency added to every API request: ms, `'min-max'`, or `{ minMs, maxMs }`. */
-  latency?: number | string | LatencySpec;
-  /** Seed of the fault and latency sequence (default 1). */
-  faultSeed?: number;
-  /**
-   * The token of the `/__mock/*` QA controls (default: a random one, which `qa` on the result
-   * holds); give one to drive the controls from elsewhere too (curl, another process).
-   */
-  adminToken?: string;
-  /** Check every response against the document before sending it (default off). */
-  validateResponses?: boolean;
-  /** One line per request (never the key). */
-  log?: (line: string) => void;
-  /** Serve responses the proxy recorded (its `--fixtures` folder) where a request matches. */
-  replayDir?: string;
-  /**
-   * Records of your own laid over the dataset at start, `{ family: [records] }` (the CLI's
-   * `--records FILE`): checked like `qa.records.put`, and part of the dataset a reset returns to.
-   */
-  records?: Partial<Record<RecordFamily, readonly object[]>>;
-  /**
-   * Legal variation (the CLI's `--vary <seed>`): every answer differs from the dataset's as far as
-   * the document allows, the same for the same seed and request; `x-mock-variation` names the
-   * pointers varied. Off by default.
-   */
-  vary?: { seed: number };
-  /**
-   * Where the mutable state lives (the CLI's `--state`): `'memory'` (default, this process), or a
-   * Redis URL (`redis://127.0.0.1:6379/0`, `rediss://...`) shared by every mock started with it.
-   */
-  state?: string;
-  /** Prefix of every Redis key (the CLI's `--state-prefix`; default `web-data-mock:`). */
-  statePrefix?: string;
-  /**
-   * The request journal (the CLI's `--journal-size`): `size` requests kept, default 500, at most
-   * 100000. Verify and the journal name the earlier requests no longer kept.
-   */
-  journal?: { size?: number };
-}
+import { qaControls } from './qa.js';
+import type {
+  MockAppHandle,
+  MockAppOptions,
+  MockHandle,
+  MockKeys,
+  MockOptions,
+  RunningMock,
+  StartMockOptions,
+} from './types.js';
 
 /** Every member of MockOptions, for the run-time check (option-names.ts). */
 const MOCK_OPTION_NAMES = [
@@ -114,50 +57,12 @@ const everyMockOptionNamed: Record<
 > = {};
 void everyMockOptionNamed;
 
-/**
- * The demo key of each purpose (`fullAccess`, `rateLimited`, ...), as in `examples.keys`. With a
- * keys file of your own that has no key for a purpose, reading that purpose throws, naming it.
- */
-export type MockKeys = Readonly<Record<KeyPurpose, string>>;
-
-export interface MockHandle {
-  /** Base URL of the API, e.g. `http://127.0.0.1:41234/web-data/v1`. */
-  url: string;
-  origin: string;
-  keys: MockKeys;
-  /** What `GET /examples.json` serves: identifiers, searches, one request per operation. */
-  examples: Examples;
-  /** The QA controls of this mock (arm a fault, reset rate limits, the journal, ...). */
-  qa: QaControls;
-}
-
-export interface RunningMock extends MockHandle {
-  close(): Promise<void>;
-}
-
-export interface MockAppHandle extends MockHandle {
-  /** Answers one request in process, as the server would. */
-  fetch(request: Request): Promise<Response>;
-  /** Closes what the app holds open: its Redis connection with `state`, else nothing. */
-  close(): Promise<void>;
-}
-
-export interface StartMockOptions extends MockOptions {
-  /** Default 0: a free port. */
-  port?: number;
-  /** Default 127.0.0.1 (loopback only). */
-  host?: string;
-}
 const START_MOCK_OPTION_NAMES = [
   ...MOCK_OPTION_NAMES,
   'port',
   'host',
 ] as const satisfies readonly (keyof StartMockOptions)[];
 
-export interface MockAppOptions extends MockOptions {
-  /** The origin requests are addressed to and absolute hrefs name (default `http://web-data.mock`). */
-  origin?: string;
-}
 const MOCK_APP_OPTION_NAMES = [
   ...MOCK_OPTION_NAMES,
   'origin',

@@ -8,7 +8,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../contract/index.js';
 import { parseVariationHeader, VARIATION_HEADER } from '../server/vary/header.js';
-import { createMockApp, startMock, type RunningMock } from './mock.js';
+import { createMockApp, startMock } from './mock.js';
+import type { RunningMock } from './types.js';
 
 const SEEDS = [1, 2, 3];
 const mocks = new Map<number, RunningMock>();

@@ -5,6 +5,13 @@
  * value is read from the dataset and the keys file once at startup; nothing here is hand-kept.
  * The shape is stable: the contract suite and the docs page read it.
  */
+import type {
+  Examples,
+  KeyExample,
+  KeyPurpose,
+  OperationExample,
+  SearchExample,
+} from '../api/types.js';
 import type { Contract, Operation } from '../contract/index.js';
 import type { ProductPartSearchRequest, SearchOperator } from '../contract/named-types.gen.js';
 import type { Collection, Dataset, Scale } from '../dataset/dataset.js';
@@ -12,96 +19,15 @@ import { MATCH_TYPES } from '../dataset/catalog.js';
 import type { EnvironmentName, KeyRecord, KeyStore } from './config/keys.js';
 import type { Tier } from './config/tiers.js';
 
+// The shape of /examples.json is public (the library's `examples`), defined in api/types.ts.
+export type { Examples, KeyExample, KeyPurpose, OperationExample, SearchExample };
+
 export const EXAMPLES_PATH = '/examples.json';
 
 /** How many identifiers each family lists. */
 const IDS_PER_FAMILY = 3;
 /** Bounds the scan for features (a `#`, a space, a match type) so a huge dataset costs no more. */
 const SCAN_LIMIT = 5000;
-
-/** A parametric search in plain terms, whatever the request body looks like. */
-export interface SearchExample {
-  productId: string;
-  productPartAttributeId: string;
-  attributeName: string;
-  /** One of the document's search operators (`SearchOperator`), so a `SearchFilter` takes it as is. */
-  operator: SearchOperator;
-  values: (number | string | boolean)[];
-  /** The request body of `searchProductParts` for this search, ready to send. */
-  body: ProductPartSearchRequest;
-}
-
-export interface KeyExample {
-  name: string;
-  /** The secret to send in `x-api-key` (demo keys only: their secrets are public). */
-  key: string;
-  environment: string;
-  tier: string;
-  /** Endpoint families this key may not call. */
-  lacks: string[];
-  expired: boolean;
-  purpose: string;
-}
-
-export interface OperationExample {
-  method: string;
-  /** Path below the base path, parameters filled in and percent-encoded (`#` as `%23`). */
-  path: string;
-  pathParameters: Record<string, string>;
-  /** JSON request body, for operations that take one. */
-  body?: unknown;
-}
-
-export interface Examples {
-  release: string;
-  seed: number;
-  scale: Scale;
-  environment: string;
-  basePath: string;
-  /** Identifiers per family, as used in by-ID paths (decoded; `#` and spaces included). */
-  ids: {
-    products: string[];
-    productParts: string[];
-    productPartAttributes: string[];
-    /** DCP document ids (`/documents/{dcp_id}`). */
-    documents: string[];
-    /** Agile ids of the same documents (`/documents/agile-id/{agile_id}`). */
-    documentsByAgileId: string[];
-    documentTypes: string[];
-    boardsKits: string[];
-    packages: string[];
-    softwareTools: string[];
-  };
-  crossReference: {
-    /** For each match type, a competitor number whose matches include that type. */
-    byMatchType: Record<
-      string,
-      { partNumber: string; manufacturer: string | null; matchTypes: string[] }
-    >;
-    /** A number the dataset does not know (answered with no matches). */
-    unknown: string;
-    /** The numbers above plus the unknown one: a ready `partNumbers` list. */
-    partNumbers: string[];
-  };
-  search: { matching: SearchExample; empty: SearchExample };
-  download: {
-    dcpDocumentId: string;
-    agileId: string;
-    filename: string;
-    contentType: string;
-    bytes: number;
-  };
-  keys: {
-    /** Each purpose's demo key, or null when the keys file has none for it. */
-    byPurpose: Record<KeyPurpose, KeyExample | null>;
-    all: KeyExample[];
-  };
-  /** One working request per operation of the served release, by operationId. */
-  operations: Record<string, OperationExample>;
-}
-
-export type KeyPurpose =
-  'fullAccess' | 'loadTest' | 'rateLimited' | 'restricted' | 'expired' | 'otherEnvironment';
 
 function firstIds(
   collection: Collection<unknown>,

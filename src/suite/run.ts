@@ -9,42 +9,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLAGS, runSuite } from './cli.js';
+import type { RunContractOptions } from '../api/types.js';
 import type { ContractReport } from './support/report.js';
 
 export type { ContractReport } from './support/report.js';
 export type { Finding } from './support/findings.js';
 export type { CoverageCell } from './support/coverage.js';
-
-export interface RunContractOptions {
-  /** A base URL ending in `/web-data/v1`; omitted: the suite starts the bundled mock and checks that. */
-  baseUrl?: string;
-  /** Required with `baseUrl` (sent in `x-api-key`; redacted from every report). */
-  apiKey?: string;
-  /** A valid key lacking some endpoint families, for the 403 checks. */
-  restrictedApiKey?: string;
-  /** A key with a small quota, spent only when `provokeRateLimit` is on. */
-  rateLimitApiKey?: string;
-  release?: string;
-  strict?: boolean;
-  /** YAML/JSON list of accepted undeclared-field pointers. */
-  allowlist?: string;
-  publicBaseUrl?: string;
-  xrefNumbers?: string[];
-  /** A previous JSON report: findings are marked new, known or gone. */
-  baseline?: string;
-  restrictedFamilies?: string[];
-  provokeRateLimit?: boolean;
-  concurrency?: number;
-  timeoutMs?: number;
-  maxRequests?: number;
-  maxBodyBytes?: number;
-  maxRetryWaitMs?: number;
-  seed?: number;
-  /** Where the JSON, Markdown and JUnit reports go (default: a new temporary folder). */
-  reportDir?: string;
-  /** `'quiet'` (default) keeps vitest's output for an error message; `'inherit'` prints it. */
-  output?: 'quiet' | 'inherit';
-}
 
 const KEYS = {
   apiKey: 'CONTRACT_API_KEY',

@@ -4,12 +4,14 @@
  * are kept only as SHA-256 digests and compared in constant time; nothing here logs or returns one.
  */
 import { hash, timingSafeEqual } from 'node:crypto';
+import type { EnvironmentName } from '../../api/types.js';
 import { packagePath } from '../../package-root.js';
 import { checkAgainstSchema, ConfigFileError, fileSchema, readJsonFile } from './config-file.js';
 
 export const DEFAULT_KEYS_FILE = packagePath('config', 'keys.json');
 
-export type EnvironmentName = 'production' | 'staging';
+/** The environments (the library's `environment`, defined in api/types.ts). */
+export type { EnvironmentName };
 export const ENVIRONMENTS: readonly EnvironmentName[] = ['production', 'staging'];
 
 /** A key as the rest of the mock sees it: everything but the secret. */

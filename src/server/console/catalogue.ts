@@ -8,7 +8,7 @@
 import type { Contract, Operation, Parameter } from '../../contract/index.js';
 import { MAX_ARMED_COUNT } from '../../state/faults/faults.js';
 import { MAX_STUB_TIMES } from '../../state/stubs/stubs.js';
-import { MAX_DELAY_MS, MAX_RETRY_AFTER_SECONDS } from '../faults/actions.js';
+import { ACTION_BOUNDS } from '../faults/actions.js';
 import type { KeyStore } from '../config/keys.js';
 import type { RecordFamilyInfo } from '../records/record-schema.js';
 
@@ -101,9 +101,8 @@ export function catalogue(
     bounds: {
       count: { minimum: 1, maximum: MAX_ARMED_COUNT },
       times: { minimum: 1, maximum: MAX_STUB_TIMES },
-      delayMs: { minimum: 0, maximum: MAX_DELAY_MS },
-      retryAfterSeconds: { minimum: 0, maximum: MAX_RETRY_AFTER_SECONDS },
-      slowBytesPerTick: { minimum: 1 },
+      // Each integer fault action's bounds, from the table of actions (faults/actions.ts).
+      ...ACTION_BOUNDS,
     },
     keys: keys.records.map((k) => k.name),
     keyHeader: keyHeaderOf(contract),

@@ -7,17 +7,18 @@
  * API serves it (`GET /console/records/{family}/{id}`), a record's check without storing it
  * (`POST /console/records/{family}/check`) and the CSP reports (`GET /console/csp-reports`).
  */
-import type { Context, Env, Hono } from 'hono';
+import type { Hono } from 'hono';
 import type { Contract, Validators } from '../../contract/index.js';
 import type { AdjustableClock } from '../../state/clock/clock.js';
 import type { Tier } from '../../state/limits/rate-limiter.js';
 import type { Stores } from '../../state/stores.js';
+import type { BodyOf } from '../admin/control-body.js';
 import { apiError, badRequest } from '../errors.js';
 import type { KeyStore } from '../config/keys.js';
 import { readMatchOnly, type ArmContext } from '../faults/arm-request.js';
 import { checkRecord, type RecordFamilyInfo } from '../records/record-schema.js';
 import type { RecordControl } from '../records/control.js';
-import { refusal } from '../records/admin-routes.js';
+import { refusal } from '../records/routes.js';
 import type { SampleAnswer } from '../stubs/sample-answer.js';
 import { catalogue } from './catalogue.js';
 import type { CspReports } from './csp-reports.js';
@@ -39,8 +40,6 @@ export interface ConsoleParts {
   /** How a held poll waits (a test may pass its own). */
   wait?: Wait;
 }
-
-type BodyOf = (c: Context<Env, string>) => Promise<Record<string, unknown>>;
 
 export function consoleRoutes(admin: Hono, parts: ConsoleParts, bodyOf: BodyOf): void {
   const { store, records } = parts;

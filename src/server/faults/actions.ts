@@ -17,8 +17,8 @@ export const MAX_DELAY_MS = MAX_QA_DURATION_MS;
 /** Largest `Retry-After` a forced 429 may announce (one day). */
 export const MAX_RETRY_AFTER_SECONDS = 86_400;
 
-export type { FaultAction } from '../../state/faults/faults.js';
-import type { FaultAction } from '../../state/faults/faults.js';
+import type { FaultAction, LatencySpec, RandomFaultSpec } from '../../api/types.js';
+export type { FaultAction, LatencySpec, RandomFaultSpec };
 
 export const SLOW_TICK_MS = 50;
 
@@ -49,45 +49,50 @@ function integerIn(raw: unknown, min: number, max: number): number | undefined {
     : undefined;
 }
 
-/** An HTTP status, 100-599: the one range both `Prefer: code` and an armed `status` accept. */
-export function parseStatus(raw: unknown, where: string): number {
-  const status = integerIn(raw, 100, 599);
-  if (status === undefined)
-    throw new ActionError(
-      `${where} must be an HTTP status from 100 to 599 (got ${JSON.stringify(raw)})`,
-    );
-  return status;
+/** The whole numbers an integer action field takes (no `maximum`: any safe integer above `minimum`). */
+export interface ActionBounds {
+  minimum: number;
+  maximum?: number;
 }
+
+/** An integer field's parser, its message naming the field's bounds and unit. */
+function integerField(bounds: ActionBounds, takes: (where: string) => string) {
+  const { minimum, maximum = Number.MAX_SAFE_INTEGER } = bounds;
+  return (raw: unknown, where: string): number => {
+    const n = integerIn(raw, minimum, maximum);
+    if (n === undefined) throw new ActionError(`${takes(where)} (got ${JSON.stringify(raw)})`);
+    return n;
+  };
+}
+
+const STATUS_BOUNDS = { minimum: 100, maximum: 599 };
+const DELAY_BOUNDS = { minimum: 0, maximum: MAX_DELAY_MS };
+const RETRY_AFTER_BOUNDS = { minimum: 0, maximum: MAX_RETRY_AFTER_SECONDS };
+const BYTES_PER_TICK_BOUNDS = { minimum: 1 };
+
+/** An HTTP status, 100-599: the one range both `Prefer: code` and an armed `status` accept. */
+export const parseStatus = integerField(
+  STATUS_BOUNDS,
+  (where) => `${where} must be an HTTP status from 100 to 599`,
+);
 
 /** Milliseconds of delay, 0 to MAX_DELAY_MS. */
-export function parseDelay(raw: unknown, where: string): number {
-  const ms = integerIn(raw, 0, MAX_DELAY_MS);
-  if (ms === undefined)
-    throw new ActionError(
-      `${where} must be an integer of milliseconds from 0 to ${MAX_DELAY_MS} (got ${JSON.stringify(raw)})`,
-    );
-  return ms;
-}
+export const parseDelay = integerField(
+  DELAY_BOUNDS,
+  (where) => `${where} must be an integer of milliseconds from 0 to ${MAX_DELAY_MS}`,
+);
 
 /** Bytes per tick of a slow body: a positive integer. */
-export function parseBytesPerTick(raw: unknown, where: string): number {
-  const n = integerIn(raw, 1, Number.MAX_SAFE_INTEGER);
-  if (n === undefined)
-    throw new ActionError(
-      `${where} takes bytes per tick, a positive integer (got ${JSON.stringify(raw)})`,
-    );
-  return n;
-}
+export const parseBytesPerTick = integerField(
+  BYTES_PER_TICK_BOUNDS,
+  (where) => `${where} takes bytes per tick, a positive integer`,
+);
 
 /** Seconds a forced 429 announces, 0 to MAX_RETRY_AFTER_SECONDS. */
-export function parseRetryAfter(raw: unknown, where: string): number {
-  const seconds = integerIn(raw, 0, MAX_RETRY_AFTER_SECONDS);
-  if (seconds === undefined)
-    throw new ActionError(
-      `${where} must be an integer of seconds from 0 to ${MAX_RETRY_AFTER_SECONDS} (got ${JSON.stringify(raw)})`,
-    );
-  return seconds;
-}
+export const parseRetryAfter = integerField(
+  RETRY_AFTER_BOUNDS,
+  (where) => `${where} must be an integer of seconds from 0 to ${MAX_RETRY_AFTER_SECONDS}`,
+);
 
 /** A switch: `true` (or a bare `Prefer` token) turns it on, `false` leaves it off. */
 export function parseSwitch(raw: unknown, where: string): boolean | undefined {
@@ -106,27 +111,38 @@ interface ActionField<T> {
   preferForm: string;
   /** The value of the token written without `=value` (undefined: a value is required). */
   bare?: unknown;
+  /** An integer field's bounds, as the parser holds them (the console's form reads them too). */
+  bounds?: ActionBounds;
   parse(raw: unknown, where: string): T | undefined;
 }
 
 /**
- * Every field of a fault action, in one table: the `Prefer` parser, the admin API's arm request and
- * their messages all read it, so a new action field is added here once.
+ * Every field of a fault action, in one table: the `Prefer` parser, the admin API's arm request, a
+ * shared store's reader of kept faults, the console's bounds and their messages all read it, so a
+ * new action is a row here (its type a member of the public `FaultAction`, which the table must
+ * cover) and its effect in fault-injection.ts.
  */
 export const ACTION_FIELDS: { [K in keyof FaultAction]-?: ActionField<FaultAction[K]> } = {
-  status: { prefer: 'code', preferForm: 'code=<declared status>', parse: parseStatus },
+  status: {
+    prefer: 'code',
+    preferForm: 'code=<declared status>',
+    bounds: STATUS_BOUNDS,
+    parse: parseStatus,
+  },
   retryAfterSeconds: {
     prefer: 'retry-after',
     preferForm: 'retry-after=<s>',
+    bounds: RETRY_AFTER_BOUNDS,
     parse: parseRetryAfter,
   },
-  delayMs: { prefer: 'delay', preferForm: 'delay=<ms>', parse: parseDelay },
+  delayMs: { prefer: 'delay', preferForm: 'delay=<ms>', bounds: DELAY_BOUNDS, parse: parseDelay },
   reset: { prefer: 'reset', preferForm: 'reset', bare: true, parse: parseSwitch },
   truncate: { prefer: 'truncate', preferForm: 'truncate', bare: true, parse: parseSwitch },
   slowBytesPerTick: {
     prefer: 'slow',
     preferForm: 'slow=<bytes per tick>',
     bare: '1',
+    bounds: BYTES_PER_TICK_BOUNDS,
     parse: parseBytesPerTick,
   },
 };
@@ -144,6 +160,15 @@ export function setActionField(
   const value = ACTION_FIELDS[name].parse(raw, where);
   if (value !== undefined) Object.assign(action, { [name]: value });
 }
+
+/** Each integer action field's bounds, by name, read from the table (the console's form uses them). */
+export const ACTION_BOUNDS: Readonly<Partial<Record<keyof FaultAction, ActionBounds>>> =
+  Object.fromEntries(
+    ACTION_FIELD_NAMES.flatMap((name) => {
+      const { bounds } = ACTION_FIELDS[name];
+      return bounds ? [[name, bounds]] : [];
+    }),
+  );
 
 const BY_PREFER_TOKEN = new Map(
   ACTION_FIELD_NAMES.map((name) => [ACTION_FIELDS[name].prefer, name]),
@@ -175,12 +200,6 @@ export function parsePrefer(header: string): FaultAction | undefined {
   return recognized ? action : undefined;
 }
 
-/** `50` or `50-200` (uniform) milliseconds. */
-export interface LatencySpec {
-  minMs: number;
-  maxMs: number;
-}
-
 /** `ms` or `min-max`; `where` names the field in an error (`latency`, the CLI's `--latency`). */
 export function parseLatency(raw: string, where = 'latency'): LatencySpec {
   const [min, max = min] = raw.split('-');
@@ -188,14 +207,6 @@ export function parseLatency(raw: string, where = 'latency'): LatencySpec {
   const maxMs = parseDelay(max, where);
   if (maxMs < minMs) throw new ActionError(`${where}: ${raw} is not a range min-max`);
   return { minMs, maxMs };
-}
-
-/** Rates of seeded random faults, e.g. `error=0.05,delay=0.1:100-2000,reset=0.01`. */
-export interface RandomFaultSpec {
-  errorRate: number;
-  delayRate: number;
-  delay: LatencySpec;
-  resetRate: number;
 }
 
 /** `error=0.05,delay=0.1:100-2000,reset=0.01`; `where` names the field in an error (`--faults`). */

@@ -3,6 +3,7 @@
  * The whole journal as the admin endpoints read it, with its window: how many requests it keeps
  * and how many earlier ones it no longer keeps, so a listing and a verdict can say so.
  */
+import type { JournalRecord, JournalRecords } from '../../api/types.js';
 import { windowNote, type JournalWindow } from '../../state/journal/journal.js';
 import type { JournalLine, JournalStore } from '../../state/journal/store.js';
 
@@ -20,3 +21,19 @@ export async function readJournal(
   const note = windowNote(window);
   return { lines, window: note === undefined ? window : { ...window, note } };
 }
+
+/** True when A and B have the same members (optional ones too) and each is assignable to the other. */
+type SameShape<A, B> = [A, keyof A] extends [B, keyof B]
+  ? [B, keyof B] extends [A, keyof A]
+    ? true
+    : false
+  : false;
+/**
+ * Compile-time: what these endpoints answer is the library's public shape (api/types.ts): a member
+ * added to the state's journal entry and not to `JournalRecord` (or the other way) fails here.
+ */
+const answersArePublic: [
+  SameShape<JournalLine, JournalRecord>,
+  SameShape<JournalRead['window'], JournalRecords['window']>,
+] = [true, true];
+void answersArePublic;

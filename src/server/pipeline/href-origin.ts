@@ -11,7 +11,6 @@
  * IPv4 or a bracketed IPv6 address; at most 255 characters); anything else keeps the built origin.
  * The bodies the mock caches keep the built origin, so one client's Host never reaches another.
  */
-import type { Answer } from '../handlers/index.js';
 
 const HOST =
   /^(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
@@ -19,8 +18,11 @@ const MAX_HOST_LENGTH = 255;
 const UTF8_DECODER = new TextDecoder();
 const UTF8 = new TextEncoder();
 
+/** An answer's body: JSON text, or its UTF-8 bytes. */
+type Body = string | Uint8Array<ArrayBuffer>;
+
 /** Rewrites one answer's body for the Host it was asked on; the body as it is when nothing changes. */
-export type HrefOrigin = (host: string | undefined, body: Answer['body']) => Answer['body'];
+export type HrefOrigin = (host: string | undefined, body: Body) => Body;
 
 /** Keeps every body as it is: an in-process app, or a mock with a public origin. */
 export const FIXED_ORIGIN: HrefOrigin = (_host, body) => body;

@@ -7,6 +7,7 @@
  * it). The environments built at start are never changed: the edits make a new environment value
  * (apply.ts), which `served` hands out and the step puts on the request's context.
  */
+import type { RecordPutResult } from '../../api/types.js';
 import type { Context, Next } from 'hono';
 import type { Contract, Validators } from '../../contract/index.js';
 import type { AppEnv } from '../env.js';
@@ -36,14 +37,8 @@ export class RecordEditError extends Error {
   }
 }
 
-export interface PutResult {
-  family: RecordFamily;
-  id: string;
-  /** False when the identifier named a record already there (now replaced). */
-  created: boolean;
-  /** Inferred facts the record breaks (taken anyway; DECISIONS 97). */
-  warnings: RecordProblem[];
-}
+/** What a put did (the public `RecordPutResult`, api/types.ts). */
+export type PutResult = RecordPutResult;
 
 export class RecordControl {
   #families: ReadonlyMap<RecordFamily, RecordFamilyInfo> | undefined;

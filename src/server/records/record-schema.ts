@@ -18,6 +18,7 @@ import {
   type Violation,
 } from '../../contract/index.js';
 import { MAX_CONTROL_DEPTH, nestsDeeper } from '../../contract/judge/json.js';
+import type { RecordProblem } from '../../api/types.js';
 import type { Dataset } from '../../dataset/dataset.js';
 import { canonicalPath, links } from '../../dataset/links.js';
 import { RECORD_FAMILIES, type RecordFamily } from '../../state/records/overlay.js';
@@ -76,12 +77,8 @@ export function recordFamilies(
 }
 
 /** One reason a record is refused or warned about. */
-export interface RecordProblem {
-  pointer: string;
-  rule: string;
-  message: string;
-  source: Violation['source'];
-}
+/** A fact of the document a record breaks (the public `RecordProblem`, api/types.ts). */
+export type { RecordProblem };
 
 export type CheckedRecord =
   | { ok: true; id: string; record: Record<string, unknown>; warnings: RecordProblem[] }

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApp, QaControlError, startMock, type RunningMock } from '../../index.js';
-import type { MockAppHandle } from '../../api/mock.js';
+import type { MockAppHandle } from '../../api/types.js';
 import { ADMIN_TOKEN_HEADER } from '../admin/admin.js';
 
 type Mock = Pick<MockAppHandle, 'url' | 'origin' | 'keys' | 'examples' | 'qa'> & {

@@ -7,22 +7,11 @@
  * book of armed faults is the memory store's (memory.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { matches, type MatchFacts, type RequestMatch } from '../stubs/match.js';
+import type { ArmedFault, FaultAction, FaultMatch } from '../../api/types.js';
+import { matches, type MatchFacts } from '../stubs/match.js';
 
-export interface FaultAction {
-  /** Answer with this documented status and its documented body. */
-  status?: number;
-  /** Seconds a forced status announces where its response declares `Retry-After` (429). */
-  retryAfterSeconds?: number;
-  /** Hold the request this long before answering. */
-  delayMs?: number;
-  /** Drop the connection without answering. */
-  reset?: boolean;
-  /** Send the headers and only part of the body, then drop the connection. */
-  truncate?: boolean;
-  /** Send the body slowly, this many bytes per tick (one tick = SLOW_TICK_MS). */
-  slowBytesPerTick?: number;
-}
+// The public types of what the state keeps, defined in api/types.ts (the leaf every layer reads).
+export type { ArmedFault, FaultAction, FaultMatch };
 
 /** A fault (or its arming) that breaks a rule; the message names it. */
 export class ActionError extends Error {}
@@ -30,17 +19,6 @@ export class ActionError extends Error {}
 /** Armed faults kept at once; arming more is refused rather than growing without limit. */
 export const MAX_ARMED_FAULTS = 1000;
 export const MAX_ARMED_COUNT = 1_000_000;
-
-/** Which requests a fault hits: the one request pattern of the QA controls. */
-export type FaultMatch = RequestMatch;
-
-export interface ArmedFault {
-  id: string;
-  match: FaultMatch;
-  /** Requests still to be hit. */
-  remaining: number;
-  action: FaultAction;
-}
 
 export interface RequestFacts extends MatchFacts {
   operationId: string;

@@ -5,18 +5,11 @@
  * driven by an injected clock. State exists only for configured keys (unknown keys are refused
  * before they reach here), so memory is bounded by the keys file, whatever clients send.
  */
+import type { Tier } from '../../api/types.js';
 import type { Clock } from '../clock/clock.js';
 
-export interface Tier {
-  requestsPerMinute: number;
-  requestsPerHour: number;
-  concurrentConnections: number;
-  /** Response bytes allowed per transfer window. */
-  bytesPerWindow: number;
-  minuteWindowSeconds: number;
-  hourWindowSeconds: number;
-  transferWindowSeconds: number;
-}
+// A tier is a public type (the library's `rateLimit` option), defined in api/types.ts.
+export type { Tier };
 
 const MS_PER_SECOND = 1000;
 

@@ -15,6 +15,7 @@ import type {
   DocumentFile,
 } from '../../dataset/dataset.js';
 import { minimalPdf } from '../../dataset/pdf.js';
+import type { RecordEditEntry, RecordFamily } from '../../api/types.js';
 import { readField } from '../../dataset/record-fields.js';
 
 /** The families a test may edit (the dataset's collections of the same name). */
@@ -25,8 +26,14 @@ export const RECORD_FAMILIES = [
   'boardsKits',
   'packages',
   'softwareTools',
-] as const;
-export type RecordFamily = (typeof RECORD_FAMILIES)[number];
+] as const satisfies readonly RecordFamily[];
+/** Compile-time: a family of the public type missing from the list fails here. */
+const everyFamilyListed: Record<
+  Exclude<RecordFamily, (typeof RECORD_FAMILIES)[number]>,
+  never
+> = {};
+void everyFamilyListed;
+export type { RecordFamily, RecordEditEntry };
 
 export function isRecordFamily(name: string): name is RecordFamily {
   return (RECORD_FAMILIES as readonly string[]).includes(name);
@@ -36,13 +43,6 @@ export function isRecordFamily(name: string): name is RecordFamily {
 export type RecordEdit =
   | { op: 'put'; family: RecordFamily; id: string; record: Record<string, unknown> }
   | { op: 'remove'; family: RecordFamily; id: string };
-
-/** An edit as listed (`GET /__mock/records`): which record, not its content (fetch that from the API). */
-export interface RecordEditEntry {
-  op: RecordEdit['op'];
-  family: RecordFamily;
-  id: string;
-}
 
 /** What the edits did to one family, by position. */
 interface FamilyEdits {

@@ -11,19 +11,11 @@
  * equal); `key` the name of the request's key (a purpose such as `fullAccess` or a secret sent
  * to the controls is turned into the key's name before it is stored: never the secret).
  */
+import type { FaultMatch } from '../../api/types.js';
 
 /** Which requests a fault, a journal filter or a verify means; empty means every request. */
-export interface RequestMatch {
-  operationId?: string;
-  /** Path parameters, as the mock parsed them. */
-  params?: Record<string, unknown>;
-  /** Query parameters, as the mock parsed them (typed, defaults applied). */
-  query?: Record<string, unknown>;
-  /** A JSON subset of the request body. */
-  body?: unknown;
-  /** The key's name in the keys file (never its secret). */
-  key?: string;
-}
+/** The one request pattern of the QA controls, as kept: the public `FaultMatch` (api/types.ts). */
+export type RequestMatch = FaultMatch;
 
 /** What a request offers to be matched. */
 export interface MatchFacts {

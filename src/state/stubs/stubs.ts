@@ -6,34 +6,14 @@
  * or whole answer) was checked against the contract before it was stored (server/qa/stub-request).
  */
 import { randomUUID } from 'node:crypto';
-import type { RequestMatch } from './match.js';
+import type { Stub, StubAnswer } from '../../api/types.js';
 
 /** Stubs kept at once: adding more is refused rather than growing without limit. */
 export const MAX_STUBS = 1000;
 export const MAX_STUB_TIMES = 1_000_000;
 
-/** A whole answer a stub gives. */
-export interface StubAnswer {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-export interface Stub {
-  id: string;
-  /** Its match, `operationId` always set. */
-  match: RequestMatch & { operationId: string };
-  /** A JSON Merge Patch (object) or JSON Patch (array) applied to the dataset's answer. */
-  patch?: unknown;
-  /** A whole answer instead of the dataset's. */
-  respond?: StubAnswer;
-  /** Requests still to answer; absent: until removed. */
-  remaining?: number;
-  /** Answers anything, unchecked; the journal marks such answers. */
-  unchecked?: boolean;
-  /** Inferred facts the answer breaks (allowed, named). */
-  warnings?: string[];
-}
+// The public types of a stub, defined in api/types.ts.
+export type { Stub, StubAnswer };
 
 export const newStub = (stub: Omit<Stub, 'id'>): Stub => ({
   id: randomUUID(),

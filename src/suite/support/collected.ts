@@ -4,18 +4,13 @@
  * collect.ts, so that the report's types, which the package root's runContract names, need no
  * vitest types.
  */
+import type { TestRow } from '../../api/types.js';
 import type { Profile } from '../../evidence/index.js';
 import type { ExerciseNote } from './check.js';
 import type { Finding } from './findings.js';
 
-/** One test as the reports list it. */
-export interface TestRow {
-  name: string;
-  file: string;
-  state: string;
-  /** Why a skipped test did not apply (vitest's note). */
-  skipped?: string;
-}
+// Public: the report's shape is defined in api/types.ts.
+export type { TestRow };
 
 /** Everything the reports are built from. */
 export interface CollectedRun {

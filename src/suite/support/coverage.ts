@@ -3,19 +3,13 @@
  * The coverage table printed at the end of every run: operations x declared statuses, each cell
  * exercised by a real request, only through `Prefer` (the mock), or not at all and why.
  */
+import type { CellState, CoverageCell } from '../../api/types.js';
 import type { Contract } from '../../contract/index.js';
 import type { ContractOptions } from './options.js';
 import type { ExerciseNote } from './check.js';
 
-export type CellState = 'exercised' | 'prefer' | 'missed';
-
-export interface CoverageCell {
-  operationId: string;
-  status: string;
-  state: CellState;
-  /** Why a cell was not exercised by a natural request. */
-  reason?: string;
-}
+// Public: the report's shape is defined in api/types.ts.
+export type { CellState, CoverageCell };
 
 /** Why a declared status was not produced by a natural request, in words a reader can act on. */
 export function reasonFor(

@@ -3,38 +3,12 @@
  * What a check reports: one finding per broken (or doubtful) rule, carrying everything needed to
  * reproduce it, and the one formatter that turns it into a failure message.
  */
-import { truncate, type Source } from '../../contract/index.js';
+import type { Finding, Severity } from '../../api/types.js';
+import { truncate } from '../../contract/index.js';
 import { showControls } from '../../text/markdown.js';
 
-export type Severity = 'failure' | 'warning';
-
-export interface Finding {
-  severity: Severity;
-  /** Short rule name, e.g. `schema`, `pagination.offset`, `sort-order`, `auth.401`. */
-  rule: string;
-  operationId: string;
-  method: string;
-  /** Full request URL; never contains a key (keys travel in a header). */
-  url: string;
-  status?: number;
-  /** JSON pointer into the body, `header:<name>`, or `status`. */
-  pointer?: string;
-  expected: string;
-  actual?: string;
-  message: string;
-  /** Reproduces the request, with the key as `$API_KEY`. */
-  curl?: string;
-  /** `documented` (stated by the source), `reference` (the vendor's reference) or `inferred` (our reading of "not shown"). */
-  source?: Source;
-  /** For a warning on an unstated point: what the suite assumed (the matching spec/DECISIONS.md entry). */
-  assumption?: string;
-  /** Against `--baseline`: whether the previous report had this finding. */
-  baseline?: 'new' | 'known';
-  /** A check (or part of one) that could not run (rule `not-run`): what was not checked, and why. */
-  notRun?: { what: string; why: string };
-  /** Drift against the baseline's profile (rules `drift.*`): what the service did then, and now. */
-  change?: { then: string; now: string };
-}
+// Public: the report's shape is defined in api/types.ts.
+export type { Finding, Severity };
 
 const MAX_ACTUAL_CHARS = 300;
 

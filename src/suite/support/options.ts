@@ -4,10 +4,11 @@
  * of the environment, so the same variables always give the same run.
  */
 import { resolve } from 'node:path';
+import type { TargetKind } from '../../api/types.js';
 import { DEFAULT_THRESHOLDS, type DriftThresholds } from '../../evidence/index.js';
 
-/** What the suite is pointed at: the mock it started itself, or a live service it must be polite to. */
-export type TargetKind = 'mock' | 'live';
+// Public: the report's shape is defined in api/types.ts.
+export type { TargetKind };
 
 /**
  * What a run prints on the terminal (`CONTRACT_CONSOLE`): `summary`, vitest's line per file and

@@ -13,7 +13,11 @@ import {
   type Contract,
   type Release,
 } from '../../contract/index.js';
+import type { ReleaseHint } from '../../api/types.js';
 import type { Finding } from './findings.js';
+
+// Public: the report's shape is defined in api/types.ts.
+export type { ReleaseHint };
 
 /** What the document says a release had. */
 export interface ReleaseShape {
@@ -27,17 +31,6 @@ export interface ReleaseShapes {
   older: ReleaseShape[];
   /** Record field name -> the release that introduced it (fields with an `x-since` only). */
   fieldSince: ReadonlyMap<string, Release>;
-}
-
-export interface ReleaseHint {
-  /** The newest release the findings fit. */
-  release: Release;
-  /** Older releases they fit as well (nothing the run saw tells them apart). */
-  alsoFits: Release[];
-  /** Operations that answered 404 "No such path" and arrived after `release`. */
-  unknownPaths: string[];
-  /** Absent fields (name and `x-since`) that arrived after `release`. */
-  laterFields: { name: string; since: Release }[];
 }
 
 /** An answer saying the path itself is unknown (the API's 404 for a route it does not serve). */

@@ -5,53 +5,19 @@
  * reads its verdict, and `runContract()` resolves to it, so a user's own test runner can assert on
  * the same object the command writes.
  */
+import type { ContractReport } from '../../api/types.js';
 import { truncate, type Contract } from '../../contract/index.js';
 import { compareWithBaseline, type BaselineRun } from './baseline.js';
-import type { CollectedRun, TestRow } from './collected.js';
-import { coverageCells, type CoverageCell } from './coverage.js';
+import type { CollectedRun } from './collected.js';
+import { coverageCells } from './coverage.js';
 import { mapStrings, type Finding } from './findings.js';
-import type { ContractOptions, TargetKind } from './options.js';
+import type { ContractOptions } from './options.js';
 import { NOT_RUN } from './probe.js';
-import { releaseHint, type ReleaseHint, type ReleaseShapes } from './release-hint.js';
-import { rollUp, type Cause } from './rollup.js';
+import { releaseHint, type ReleaseShapes } from './release-hint.js';
+import { rollUp } from './rollup.js';
 
-export interface ContractReport {
-  /** The base URL the suite checked (the suite's own mock's when none was given). */
-  target: string;
-  kind: TargetKind;
-  release: string;
-  seed: number;
-  strict: boolean;
-  durationMs: number;
-  requests: number;
-  /** Every test passed, no failure finding, and at least one real request succeeded. */
-  passed: boolean;
-  /** At least one real request (not asked for with Prefer) got a success. */
-  tested: boolean;
-  counts: {
-    tests: number;
-    failedTests: number;
-    /** Tests that did not apply to this target (each with its reason in `tests`). */
-    skipped: number;
-    failures: number;
-    warnings: number;
-    notRun: number;
-  };
-  /** The observed profile of this run (profile.json), relative to this report's folder. */
-  profile: string;
-  /** Against `--baseline`: what the service did then against now (undefined without a baseline). */
-  drift: { profile: string | null; failures: number; warnings: number } | undefined;
-  /** Against `--baseline`: how many findings are new, known, gone. */
-  baseline: { file: string | undefined; new: number; known: number; gone: number } | undefined;
-  /** The findings grouped by severity and rule, most first, each with its operations and first example. */
-  causes: Cause[];
-  /** When a failing target looks like an older release: which, and why. */
-  releaseHint: ReleaseHint | undefined;
-  tests: TestRow[];
-  findings: Finding[];
-  gone: Finding[] | undefined;
-  coverage: CoverageCell[];
-}
+// Public: the report's shape is defined in api/types.ts.
+export type { ContractReport };
 
 /** Longest string kept in a finding of the report (a field name, a sample, a message). */
 export const MAX_FINDING_TEXT = 2000;

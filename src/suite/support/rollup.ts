@@ -5,24 +5,15 @@
  * Rule and operation names key `Map`s, never object properties, since a finding's fields may carry
  * what a server sent. Pure.
  */
-import type { Finding, Severity } from './findings.js';
+import type { Cause } from '../../api/types.js';
+import type { Finding } from './findings.js';
 import { NOT_RUN } from './probe.js';
+
+// Public: the report's shape is defined in api/types.ts.
+export type { Cause };
 
 /** Operations named per cause; the rest are counted. */
 export const MAX_OPERATIONS_NAMED = 8;
-
-export interface Cause {
-  severity: Severity;
-  rule: string;
-  /** Findings under this rule and severity. */
-  count: number;
-  /** The operations concerned, most findings first (at most MAX_OPERATIONS_NAMED). */
-  operations: { operationId: string; count: number }[];
-  /** Operations concerned beyond those named. */
-  moreOperations: number;
-  /** The first finding of this cause, as its example. */
-  first: Finding;
-}
 
 /**
  * Failures first, then warnings; within each, the causes with the most findings first (the order

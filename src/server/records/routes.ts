@@ -1,11 +1,12 @@
 /**
- * @module records/admin-routes
+ * @module records/routes
  * The record edits over the admin API: `PUT /__mock/records/{family}/{id}` with the record as the
  * body (or `POST /__mock/records/{family}`: the identifier read from the record), `DELETE /__mock/records/{family}/{id}`, `GET /__mock/records` (the edits in order) and
  * `DELETE /__mock/records` (back to the seed's dataset). A refused record is a 400 naming each
  * pointer, rule and kind of fact.
  */
 import type { Context, Env, Hono } from 'hono';
+import type { BodyOf } from '../admin/control-body.js';
 import { apiError } from '../errors.js';
 import { RecordLogFullError, RecordLogUnavailableError } from '../../state/records/records.js';
 import { problemLine, type RecordProblem } from './record-schema.js';
@@ -41,11 +42,7 @@ export function refusal(error: unknown): never {
   throw error;
 }
 
-export function recordRoutes(
-  admin: Hono,
-  control: RecordControl,
-  bodyOf: (c: Context<Env, string>) => Promise<Record<string, unknown>>,
-): void {
+export function recordRoutes(admin: Hono, control: RecordControl, bodyOf: BodyOf): void {
   admin.get('/records', async (c) => c.json({ edits: await control.edits().catch(refusal) }));
   admin.delete('/records', async (c) => {
     await control.clear().catch(refusal);
