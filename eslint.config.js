@@ -48,13 +48,7 @@ export default tseslint.config(
     files: ['**/*.test.ts', 'src/testing/**', 'contract-tests/meta/**'],
     rules: { 'max-lines-per-function': 'off' },
   },
-  {
-    // TEMPORARY (issue 37): src/server (but its cli/) and src/state are being split by the lead;
-    // removed when done. Only this rule is off there.
-    files: ['src/server/**', 'src/state/**'],
-    ignores: ['src/server/cli/**'],
-    rules: { 'max-lines-per-function': 'off' },
-  },
+
   {
     // Tests read answers as JSON (`any`) and assert on them; the assertion is the check there.
     files: ['**/*.test.ts'],
