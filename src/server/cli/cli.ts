@@ -105,8 +105,9 @@ const FLAGS = {
     section: 'Server',
     value: '<origin>',
     help: [
-      'origin the absolute hrefs name (env MOCK_PUBLIC_URL; default: where it',
-      'listens), e.g. http://web-data-mock:4010 in a container network',
+      'origin the absolute hrefs name (env MOCK_PUBLIC_URL; default: the origin',
+      'each request came to, by its Host), e.g. http://web-data-mock:4010 in a',
+      'container network',
     ],
   },
   keys: {

@@ -5,7 +5,7 @@
  * `http://localhost:4010` gets `http://localhost:4010/web-data/v1/...` in its hrefs, so following
  * one reaches the server it used (the suite's `href-origin` rule). Only a mock on a socket does
  * this, and only when no public origin was given (`--public-url`, `startMock({ origin })`), which
- * always wins (DECISIONS 111).
+ * always wins (DECISIONS 114).
  *
  * The Host header is the client's to write: only a well-formed host and port is taken (a name,
  * IPv4 or a bracketed IPv6 address; at most 255 characters); anything else keeps the built origin.
