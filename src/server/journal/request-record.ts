@@ -8,13 +8,14 @@
  * uses src/redaction.ts), so a key never reaches the journal in any member; the key itself is
  * kept only as its name.
  */
+import { REQUEST_HEADERS_KEPT } from '../../state/stubs/match.js';
 import type { Context } from 'hono';
 import type { AppEnv } from '../env.js';
 import type { SecretBlanker } from './secret-blanking.js';
 import type { JournalRequest } from '../../state/journal/store.js';
 
-/** The request headers the journal keeps (the key header is never one of them). */
-export const JOURNAL_HEADERS = ['accept', 'content-type', 'prefer', 'user-agent', 'x-request-id'];
+/** The request headers the journal keeps (the key header is never one of them): the matcher's. */
+export const JOURNAL_HEADERS: readonly string[] = REQUEST_HEADERS_KEPT;
 /** Longest body text the journal keeps whole; a longer one is kept cut, as text, and marked. */
 export const MAX_JOURNAL_BODY_CHARS = 16 * 1024;
 /** Longest header value kept. */

@@ -10,12 +10,12 @@ import {
   matchDifferences,
   matches,
   type MatchDifference,
-  type MatchFacts,
   type RequestMatch,
 } from '../../state/stubs/match.js';
 import { windowNote, type JournalWindow } from '../../state/journal/journal.js';
 import type { JournalLine } from '../../state/journal/store.js';
 import { showControls } from '../../text/markdown.js';
+import { journalFactsOf as factsOf } from '../stubs/request-facts.js';
 
 /** How many matching requests a verification expects: exactly, at least or at most. */
 export type Expectation = { times: number } | { atLeast: number } | { atMost: number };
@@ -38,15 +38,6 @@ export interface Verification {
   message: string;
   nearMisses: NearMiss[];
 }
-
-/** A journal line as the matcher sees it. */
-export const factsOf = (line: JournalLine): MatchFacts => ({
-  operationId: line.operation,
-  params: line.params,
-  query: line.query,
-  body: line.body,
-  keyName: line.key,
-});
 
 /** The journal lines (newest first) that match. */
 export const findRequests = (lines: readonly JournalLine[], match: RequestMatch): JournalLine[] =>

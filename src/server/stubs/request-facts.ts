@@ -1,11 +1,13 @@
 /**
  * @module stubs/request-facts
- * A request as the one matcher sees it, the same for faults, stubs and the journal: the
- * operation, the key's name, the path parameters and query as the mock parsed them (typed,
- * defaults applied) and the JSON body as the client sent it (before the schema's defaults are
- * filled in, so a body match means what the client wrote, as `verify` reads it from the journal).
+ * A request as the one matcher sees it, the same for faults, stubs and the journal (a live request,
+ * or a journal line read back): the operation, the key's name, the path parameters and query as
+ * the mock parsed them (typed, defaults applied) and the JSON body as the client sent it (before
+ * the schema's defaults are filled in, so a body match means what the client wrote, as `verify`
+ * reads it from the journal).
  */
 import type { Context } from 'hono';
+import type { JournalLine } from '../../state/journal/store.js';
 import type { MatchFacts } from '../../state/stubs/match.js';
 import type { AppEnv } from '../env.js';
 
@@ -30,3 +32,12 @@ export function matchFactsOf(c: Context<AppEnv>): MatchFacts & { operationId: st
     body: sentBody(c),
   };
 }
+
+/** A journal line as the matcher sees it: the same facts, as the journal kept them. */
+export const journalFactsOf = (line: JournalLine): MatchFacts => ({
+  operationId: line.operation,
+  params: line.params,
+  query: line.query,
+  body: line.body,
+  keyName: line.key,
+});

@@ -26,6 +26,18 @@ export interface MatchFacts {
   keyName?: string | null;
 }
 
+/**
+ * The request headers the mock keeps of a request, for the journal and the matcher: what a client
+ * chose to send, never the key header (`x-api-key`) or anything else that may carry a secret.
+ */
+export const REQUEST_HEADERS_KEPT = [
+  'accept',
+  'content-type',
+  'prefer',
+  'user-agent',
+  'x-request-id',
+] as const;
+
 /** The members of a match, in the order a near miss lists them. */
 export const MATCH_MEMBERS = ['operationId', 'params', 'query', 'body', 'key'] as const;
 
