@@ -56,7 +56,14 @@ export interface FaultMatch {
   body?: unknown;
   /** The key's name in the keys file (never its secret). */
   key?: string;
+  /** Request headers the mock keeps (`accept`, `content-type`, `prefer`, `user-agent`, `x-request-id`), each equal. */
+  headers?: RequestHeadersMatch;
 }
+
+/** Headers a match names, by their lower-case names; the key header is never one of them. */
+export type RequestHeadersMatch = Partial<
+  Record<'accept' | 'content-type' | 'prefer' | 'user-agent' | 'x-request-id', string>
+>;
 
 /** A fault armed for the next `remaining` requests its match hits. */
 export interface ArmedFault {
@@ -156,12 +163,15 @@ export interface MatchOf<Op extends OperationId> {
   body?: [BodyOf<Op>] extends [never] ? never : Subset<BodyOf<Op>>;
   /** The key's name in the keys file (or a purpose such as `fullAccess`). */
   key?: string;
+  /** Request headers the mock keeps, each equal (names in lower case). */
+  headers?: RequestHeadersMatch;
 }
 
-/** A match of no one operation: only what every request has (the key). */
+/** A match of no one operation: only what every request has (the key, its kept headers). */
 export interface AnyOperationMatch {
   operationId?: undefined;
   key?: string;
+  headers?: RequestHeadersMatch;
   params?: never;
   query?: never;
   body?: never;

@@ -8,7 +8,7 @@
  */
 import type { Context } from 'hono';
 import type { JournalLine } from '../../state/journal/store.js';
-import type { MatchFacts } from '../../state/stubs/match.js';
+import { REQUEST_HEADERS_KEPT, type MatchFacts } from '../../state/stubs/match.js';
 import type { AppEnv } from '../env.js';
 
 /** The JSON body as sent, or undefined (none, or not JSON). */
@@ -30,7 +30,18 @@ export function matchFactsOf(c: Context<AppEnv>): MatchFacts & { operationId: st
     params: input?.path,
     query: input?.query,
     body: sentBody(c),
+    headers: keptHeaders(c),
   };
+}
+
+/** The kept request headers this request carried (the journal keeps the same ones). */
+function keptHeaders(c: Context<AppEnv>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of REQUEST_HEADERS_KEPT) {
+    const value = c.req.header(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
 }
 
 /** A journal line as the matcher sees it: the same facts, as the journal kept them. */
@@ -40,4 +51,5 @@ export const journalFactsOf = (line: JournalLine): MatchFacts => ({
   query: line.query,
   body: line.body,
   keyName: line.key,
+  headers: line.headers,
 });

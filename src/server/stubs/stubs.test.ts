@@ -57,6 +57,33 @@ describe('stubs in process', () => {
     expect(await mock.qa.stubs()).toEqual([stub]);
   });
 
+  it('matches on a header the mock keeps: only that client gets the stub, and verify finds it', async () => {
+    const asClient = async (agent: string) => {
+      const res = await mock.fetch(
+        new Request(`${mock.url}/products/${encodeURIComponent(productId)}`, {
+          headers: { 'x-api-key': mock.keys.fullAccess, 'user-agent': agent },
+        }),
+      );
+      return (await res.json()) as Record<string, unknown>;
+    };
+    await mock.qa.stub({
+      operationId: 'getProduct',
+      match: { params: { product_id: productId }, headers: { 'User-Agent': 'my-app/2.0' } },
+      patch: { images: [] },
+    });
+    expect((await asClient('my-app/2.0')).images).toEqual([]);
+    expect((await asClient('other/1.0')).images).not.toEqual([]);
+    await mock.qa.verify({ headers: { 'user-agent': 'my-app/2.0' } }, { times: 1 });
+    // A header the mock does not keep could never match: refused where it enters.
+    await expect(
+      mock.qa.stub({
+        operationId: 'getProduct',
+        match: { headers: { 'x-api-key': 'k' } as never },
+        patch: {},
+      }),
+    ).rejects.toThrow(/\/match\/headers\/x-api-key/);
+  });
+
   it('takes a JSON Patch array too', async () => {
     await mock.qa.stub({
       operationId: 'getProduct',

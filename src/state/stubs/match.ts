@@ -24,6 +24,8 @@ export interface MatchFacts {
   query?: Record<string, unknown>;
   body?: unknown;
   keyName?: string | null;
+  /** The kept request headers the request carried (REQUEST_HEADERS_KEPT), by lower-case name. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -39,7 +41,7 @@ export const REQUEST_HEADERS_KEPT = [
 ] as const;
 
 /** The members of a match, in the order a near miss lists them. */
-export const MATCH_MEMBERS = ['operationId', 'params', 'query', 'body', 'key'] as const;
+export const MATCH_MEMBERS = ['operationId', 'params', 'query', 'body', 'key', 'headers'] as const;
 
 /** One member of a match that a request does not meet: where, what was expected, what came. */
 export interface MatchDifference {
@@ -119,6 +121,14 @@ export function matchDifferences(match: RequestMatch, facts: MatchFacts): MatchD
   if (match.body !== undefined) subsetDifferences(match.body, facts.body, '/body', out);
   if (match.key !== undefined && match.key !== facts.keyName)
     out.push({ at: 'key', expected: match.key, actual: facts.keyName ?? undefined });
+  if (match.headers !== undefined) {
+    const sent = facts.headers ?? {};
+    for (const [name, value] of Object.entries(match.headers)) {
+      const actual = own(sent, name) ? sent[name] : undefined;
+      if (actual !== value)
+        out.push({ at: `/headers/${escapePointer(name)}`, expected: value, actual });
+    }
+  }
   return out;
 }
 
@@ -144,6 +154,52 @@ function countMembers(value: unknown, depth: number): number {
   if (isObject(value))
     return Object.values(value).reduce((n: number, v) => n + countMembers(v, depth + 1), 1);
   return 1;
+}
+
+/** Longest header value a match may name (the journal keeps no longer ones whole). */
+export const MAX_MATCH_HEADER_CHARS = 1024;
+const KEPT: ReadonlySet<string> = new Set(REQUEST_HEADERS_KEPT);
+
+/** `headers`: kept header names (any case, kept in lower case) to string values. */
+function readHeaders(
+  field: unknown,
+  at: string,
+  match: RequestMatch,
+  problems: MatchProblem[],
+): void {
+  if (!isObject(field)) {
+    problems.push({
+      pointer: at,
+      rule: 'an object of header names to values',
+      message: 'must be an object',
+    });
+    return;
+  }
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(field)) {
+    const pointer = `${at}/${escapePointer(name.slice(0, 100))}`;
+    const lower = name.toLowerCase();
+    if (!KEPT.has(lower))
+      problems.push({
+        pointer,
+        rule: `one of ${REQUEST_HEADERS_KEPT.join(', ')}`,
+        message: 'not a header the mock keeps of a request: a match on it could never fire',
+      });
+    else if (typeof value !== 'string' || value.length > MAX_MATCH_HEADER_CHARS)
+      problems.push({
+        pointer,
+        rule: `a string of at most ${MAX_MATCH_HEADER_CHARS} characters`,
+        message: 'must be a string',
+      });
+    else
+      Object.defineProperty(headers, lower, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  }
+  match.headers = { ...headers };
 }
 
 /**
@@ -176,6 +232,9 @@ export function readMatch(value: unknown, at = '/match'): RequestMatch | MatchPr
         break;
       case 'body':
         match.body = field;
+        break;
+      case 'headers':
+        readHeaders(field, pointer, match, problems);
         break;
       default:
         problems.push({
