@@ -68,7 +68,7 @@ describe('stubs in process', () => {
     };
     await mock.qa.stub({
       operationId: 'getProduct',
-      match: { params: { product_id: productId }, headers: { 'User-Agent': 'my-app/2.0' } },
+      match: { params: { product_id: productId }, headers: { 'user-agent': 'my-app/2.0' } },
       patch: { images: [] },
     });
     expect((await asClient('my-app/2.0')).images).toEqual([]);
