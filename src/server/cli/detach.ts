@@ -127,15 +127,28 @@ export function announceDetached(
   };
 }
 
+/** How long one `/healthz` probe may take. */
+const HEALTH_TIMEOUT_MS = 2000;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Whether `origin` answers `/healthz` within 2 s. The deadline is a timer of our own, not
+ * `AbortSignal.timeout`: that one's timer does not hold the process open, so while a fetch to a
+ * mock that is closing sat with no live socket, `stop` had nothing left to wait on and Node ended
+ * it with exit 13 (an unsettled top-level await) instead of a verdict.
+ */
 async function answers(origin: string): Promise<boolean> {
+  const abort = new AbortController();
+  const deadline = setTimeout(() => abort.abort(), HEALTH_TIMEOUT_MS);
   try {
-    const res = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(2000) });
+    const res = await fetch(`${origin}/healthz`, { signal: abort.signal });
     await res.body?.cancel();
     return res.ok;
   } catch {
     return false;
+  } finally {
+    clearTimeout(deadline);
   }
 }
 
