@@ -14,8 +14,10 @@ import type {
   JournalRecords,
   QaControls,
   QaControlsOptions,
+  QaScope,
   RecordControls,
   RecordEditEntry,
+  ScopeOptions,
   Stub,
 } from './types.js';
 
@@ -121,6 +123,35 @@ export function qaControls(options: QaControlsOptions): QaControls {
   const origin = new URL(options.origin).origin;
   const send = options.fetch ?? ((request: Request) => fetch(request));
   const call = adminCaller(origin, options, send);
+  return {
+    ...controlsOver(call),
+    scope: async (scopeOptions: ScopeOptions = {}) => {
+      refuseUnknownOptions('scope', scopeOptions, ['purpose']);
+      const made = await call<ScopeAnswer>('POST', '/scopes', scopeOptions);
+      // The scope's controls are the mock's own, under its path: one client, one set of routes.
+      const scoped = (method: string, path: string, body?: unknown) =>
+        call(method, `/scopes/${encodeURIComponent(made.id)}${path}`, body);
+      return {
+        ...controlsOver(scoped as AdminCall),
+        id: made.id,
+        apiKey: made.apiKey,
+        keyName: made.keyName,
+        purpose: made.purpose,
+        tier: made.tier,
+        ttlSeconds: made.ttlSeconds,
+        close: async () => {
+          await call('DELETE', `/scopes/${encodeURIComponent(made.id)}`);
+        },
+      } satisfies QaScope;
+    },
+  };
+}
+
+/** What `POST /__mock/scopes` answers. */
+type ScopeAnswer = Pick<QaScope, 'id' | 'apiKey' | 'keyName' | 'purpose' | 'tier' | 'ttlSeconds'>;
+
+/** Every control but `scope`, over the admin routes `call` reaches (the mock's, or one scope's). */
+function controlsOver(call: AdminCall): Omit<QaControls, 'scope'> {
   return {
     records: recordControls(call),
     armFault: (fault) => call('POST', '/faults', fault),

@@ -372,6 +372,35 @@ export interface QaControls {
   ): Promise<void>;
   /** What the mock runs with (release, seed, keys without secrets, clock offset, faults). */
   config(): Promise<Record<string, unknown>>;
+  /**
+   * A scope: a fresh API key, and QA controls that act for requests made with that key alone
+   * (stubs, record edits, armed faults, the clock offset, rate-limit windows, the journal), on
+   * top of the shared seed. Many tests share one mock this way without seeing each other.
+   * Rejects with a QaControlError when the mock holds as many scopes as it may (`--max-scopes`).
+   */
+  scope(options?: ScopeOptions): Promise<QaScope>;
+}
+
+/** What a scope's key is like. */
+export interface ScopeOptions {
+  /** The demo key of this purpose lends the scope's key its tier, environment and families (default `fullAccess`). */
+  purpose?: KeyPurpose;
+}
+
+/** One test's private view of a shared mock: its own key, and QA controls for that key alone. */
+export interface QaScope extends Omit<QaControls, 'scope'> {
+  /** The scope's identifier, in its admin path (`/__mock/scopes/{id}/...`). */
+  readonly id: string;
+  /** The secret to send in `x-api-key`: every request with it sees this scope only. */
+  readonly apiKey: string;
+  /** The key's name, as the journal and `config()` show it (never the secret). */
+  readonly keyName: string;
+  readonly purpose: KeyPurpose;
+  readonly tier: string;
+  /** How long the scope lives unused (seconds, `--scope-ttl`); every request or control with it starts the wait again. */
+  readonly ttlSeconds: number;
+  /** Ends the scope now: its key stops working and its state is gone. Resolves when it is. */
+  close(): Promise<void>;
 }
 
 export interface QaControlsOptions {
