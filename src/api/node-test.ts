@@ -16,6 +16,8 @@ import {
 } from './runner-mock.js';
 import type { SharedMock, TestScope, TestScopeOptions } from './types.js';
 
+export type { SharedMock, TestScope, TestScopeOptions } from './types.js';
+
 /** What `webDataScope` needs of node:test's test context (`t`): its `after` hook. */
 export interface AfterHook {
   after(fn: () => Promise<void>): void;

@@ -18,6 +18,8 @@ import {
 } from './runner-mock.js';
 import type { SharedMock, StartMockOptions, TestScope, TestScopeOptions } from './types.js';
 
+export type { SharedMock, TestScope, TestScopeOptions } from './types.js';
+
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The mock `web-data-api-double/vitest/global-setup` started (or found) for the whole run. */
@@ -35,7 +37,11 @@ export interface WebDataFixtures {
 
 type Use<T> = (value: T) => Promise<void>;
 
-/** What `useWebDataMock` returns, in the shape `test.extend` takes. */
+/**
+ * What `useWebDataMock` returns, in the shape `test.extend` takes. TypeScript cannot infer the
+ * fixtures' types through vitest's overloads from a worker fixture's tuple: name them,
+ * `test.extend<WebDataFixtures>(useWebDataMock())`.
+ */
 export interface WebDataFixtureDefinitions {
   webDataMock: [(context: object, use: Use<SharedMock>) => Promise<void>, { scope: 'worker' }];
   webData: (context: { webDataMock: SharedMock }, use: Use<TestScope>) => Promise<void>;
