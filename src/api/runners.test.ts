@@ -14,6 +14,7 @@ import {
   cleanEnvironment,
   freePort,
   runRecipe,
+  SCOPES_SERVED,
   testingRecipes,
   type StepRun,
 } from '../testing/recipes.js';
@@ -117,10 +118,6 @@ test('two', async () => {
     await expect(fetch(`${origin}/healthz`)).rejects.toThrow();
   });
 });
-
-// The recipes give each test a scope: they run once the scopes' server side is on this branch
-// (until then POST /__mock/scopes answers 404).
-const SCOPES_SERVED = false;
 
 describe.runIf(SCOPES_SERVED)('the recipes of docs/testing.md, from dist/', () => {
   const recipes = testingRecipes(PACKAGE_ROOT);
