@@ -16,6 +16,7 @@ import {
   runRecipe,
   SCOPES_SERVED,
   testingRecipes,
+  testsPassed,
   type StepRun,
 } from '../testing/recipes.js';
 
@@ -127,5 +128,7 @@ describe.runIf(SCOPES_SERVED)('the recipes of docs/testing.md, from dist/', () =
       env: cleanEnvironment({ MOCK_ADMIN_TOKEN: 'recipes-admin-token' }),
     });
     expect(runs.every((r) => r.status === 0)).toBe(true);
+    // Each recipe holds two tests (the vitest-global two files of one).
+    expect(testsPassed(runs)).toBe(2);
   });
 });

@@ -12,6 +12,7 @@ import {
   runRecipe,
   SCOPES_SERVED,
   testingRecipes,
+  testsPassed,
 } from '../testing/recipes.js';
 import { installedProject, MINUTES } from './installed-project.js';
 
@@ -34,6 +35,8 @@ describe('the recipes of docs/testing.md, in the installed package', () => {
         env: cleanEnvironment({ MOCK_ADMIN_TOKEN: 'recipes-admin-token' }),
       });
       expect(runs.map((run) => run.status)).toEqual(runs.map(() => 0));
+      // Each recipe holds two tests (the vitest-global two files of one).
+      expect(testsPassed(runs)).toBe(2);
     },
     5 * MINUTES,
   );

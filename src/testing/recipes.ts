@@ -140,3 +140,15 @@ export async function runRecipe(
     );
   return runs;
 }
+
+/**
+ * How many tests the runs reported passing (vitest's `Tests  N passed`, node:test's `# pass N`),
+ * so a recipe whose tests were never found does not pass for want of a failure.
+ */
+export function testsPassed(runs: StepRun[]): number {
+  let passed = 0;
+  for (const { output } of runs)
+    for (const m of output.matchAll(/^\s*Tests\s+(\d+) passed|^# pass (\d+)$/gm))
+      passed += Number(m[1] ?? m[2]);
+  return passed;
+}
