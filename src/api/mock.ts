@@ -17,6 +17,7 @@ import { parseLatency, parseRandomFaults, type LatencySpec } from '../server/fau
 import { varySeedProblem } from '../server/pipeline/variation.js';
 import { journalSizeProblem } from '../state/journal/journal.js';
 import { refuseUnknownOptions } from './option-names.js';
+import { MAX_SCOPES_RANGE, rangeProblem, SCOPE_TTL_RANGE } from '../server/scopes/limits.js';
 import { qaControls } from './qa.js';
 import type {
   MockAppHandle,
@@ -49,6 +50,8 @@ const MOCK_OPTION_NAMES = [
   'state',
   'statePrefix',
   'journal',
+  'scopeTtlSeconds',
+  'maxScopes',
 ] as const satisfies readonly (keyof MockOptions)[];
 /** Compile-time: a member added to MockOptions and not to the list fails here. */
 const everyMockOptionNamed: Record<
@@ -109,6 +112,18 @@ function varyOf(vary: MockOptions['vary']): { seed: number } | undefined {
   return { seed: seed as number };
 }
 
+/** An integer option within its range, or undefined for the default; a TypeError otherwise. */
+function inRange(
+  name: string,
+  value: number | undefined,
+  range: { min: number; max: number },
+): number | undefined {
+  if (value === undefined) return undefined;
+  const problem = rangeProblem(value, range);
+  if (problem) throw new TypeError(`${name} ${problem}`);
+  return value;
+}
+
 /** The library's options as the app factory takes them (the CLI maps its flags onto the same). */
 function appOptions(options: MockOptions): Partial<AppOptions> {
   const environment = options.environment ?? 'production';
@@ -134,6 +149,8 @@ function appOptions(options: MockOptions): Partial<AppOptions> {
     stateUrl: stateUrlOf(options.state),
     stateOptions: { prefix: options.statePrefix },
     journalSize: journalSizeOf(options.journal),
+    scopeTtlSeconds: inRange('scopeTtlSeconds', options.scopeTtlSeconds, SCOPE_TTL_RANGE),
+    maxScopes: inRange('maxScopes', options.maxScopes, MAX_SCOPES_RANGE),
     faults: {
       seed: options.faultSeed ?? DEFAULT_SEED,
       latency: latencyOf(options.latency),
@@ -220,6 +237,7 @@ export async function createMockApp(given: MockAppOptions = {}): Promise<MockApp
     ...(await handleOf(app, origin, options.adminToken)),
     fetch: async (request) => app.fetch(request),
     close: async () => {
+      await app.state.scopes?.close();
       await Promise.all([app.state.stores.close(), app.state.records.close()]);
     },
   };

@@ -28,7 +28,7 @@ describe('unknown library options', () => {
         'startMock: unknown option "sed" (did you mean "seed"?); known options: ' +
           'seed, scale, release, environment, keysFile, tiersFile, rateLimit, faults, latency, ' +
           'faultSeed, adminToken, validateResponses, log, replayDir, records, vary, state, ' +
-          'statePrefix, journal, port, host',
+          'statePrefix, journal, scopeTtlSeconds, maxScopes, port, host',
       ),
     );
   });

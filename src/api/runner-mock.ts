@@ -3,7 +3,7 @@
  * What every test-runner helper (api/vitest.ts, api/node-test.ts) shares and no runner's API is in:
  * the running mock the environment names (`WEB_DATA_MOCK_URL` and `MOCK_ADMIN_TOKEN`, e.g. after a
  * `web-data-mock --detach` step), the options of a mock the helper starts itself (`MOCK_SEED`, as
- * the CLI reads it), and one test's scope of a mock (spec/DECISIONS.md 116).
+ * the CLI reads it), and one test's scope of a mock (spec/DECISIONS.md 117).
  */
 import { randomUUID } from 'node:crypto';
 import { BASE_PATH } from '../contract/index.js';

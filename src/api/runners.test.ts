@@ -14,7 +14,6 @@ import {
   cleanEnvironment,
   freePort,
   runRecipe,
-  SCOPES_SERVED,
   testingRecipes,
   testsPassed,
   type StepRun,
@@ -120,7 +119,7 @@ test('two', async () => {
   });
 });
 
-describe.runIf(SCOPES_SERVED)('the recipes of docs/testing.md, from dist/', () => {
+describe('the recipes of docs/testing.md, from dist/', () => {
   const recipes = testingRecipes(PACKAGE_ROOT);
   it.each([...recipes.keys()])('%s runs as the page shows it', async (name) => {
     const runs = await runRecipe(recipes.get(name)!, recipes, join(project, `recipe-${name}`), {

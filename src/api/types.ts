@@ -474,6 +474,13 @@ export interface MockOptions {
    * 100000. Verify and the journal name the earlier requests no longer kept.
    */
   journal?: { size?: number };
+  /**
+   * Seconds a scope (`qa.scope()`) lives unused before it ends (the CLI's `--scope-ttl`; default
+   * 900). Measured on the mock's clock.
+   */
+  scopeTtlSeconds?: number;
+  /** Scopes the mock holds at once (the CLI's `--max-scopes`; default 256); one more is refused with 409. */
+  maxScopes?: number;
 }
 
 /**

@@ -10,7 +10,6 @@ import {
   cleanEnvironment,
   freePort,
   runRecipe,
-  SCOPES_SERVED,
   testingRecipes,
   testsPassed,
 } from '../testing/recipes.js';
@@ -26,7 +25,7 @@ describe('the recipes of docs/testing.md, in the installed package', () => {
     );
   });
 
-  it.runIf(SCOPES_SERVED).each([...recipes.keys()])(
+  it.each([...recipes.keys()])(
     '%s runs as the page shows it',
     async (name) => {
       // A folder of the project without a package.json of its own: npx finds the project's bins.

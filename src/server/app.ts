@@ -12,6 +12,7 @@ import { buildState, type MockState } from './mock-state.js';
 import { mountRoutes } from './mount.js';
 import type { AppOptions } from './options.js';
 import { RememberingRouter } from './pipeline/route-memo.js';
+import { scopeRoutingOf } from './scopes/scopes.js';
 
 export type { MockState } from './mock-state.js';
 
@@ -21,6 +22,6 @@ export async function createApp(partial: Partial<AppOptions> = {}): Promise<Mock
   const parts = await buildState(partial);
   const app = new Hono<AppEnv>({ router: new RememberingRouter() }) as MockApp;
   app.state = parts.state;
-  mountRoutes(app, parts);
+  mountRoutes(app, parts, scopeRoutingOf(parts));
   return app;
 }

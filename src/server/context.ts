@@ -180,6 +180,13 @@ export function createApiContext(
     dataset,
     seed: dataset,
     listings: listingsOf(dataset),
+    ...answerCaches(),
+  };
+}
+
+/** Empty answer caches (each bounded by entries and bytes). */
+function answerCaches(): Pick<ApiContext, 'recordTexts' | 'encoded'> {
+  return {
     recordTexts: new Lru<string, string>(
       BODY_CACHE_ENTRIES,
       BODY_CACHE_BYTES,
@@ -191,4 +198,13 @@ export function createApiContext(
       (bytes) => bytes.byteLength,
     ),
   };
+}
+
+/**
+ * The environment with answer caches of its own: the first value the record edits make. The
+ * environment as built at start is served, with its caches, to every scope without edits and to
+ * the mock itself (src/server/scopes/), so an edited value must not write its answers there.
+ */
+export function withOwnCaches(api: ApiContext): ApiContext {
+  return { ...api, ...answerCaches() };
 }

@@ -63,6 +63,7 @@ export async function startMockServer(options: ListenOptions = {}): Promise<Runn
       close: () =>
         listening
           .close()
+          .finally(() => built.state.scopes?.close())
           .finally(() => Promise.all([built.state.stores.close(), built.state.records.close()])),
     };
   } catch (error) {

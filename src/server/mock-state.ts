@@ -55,6 +55,8 @@ export interface MockState {
   records: RecordControl;
   /** Each purpose's demo key name (`fullAccess` -> its name): a QA match may name a key by purpose. */
   keyNamesByPurpose?: ReadonlyMap<string, string>;
+  /** The scopes (scopes/), when the mock has QA controls; closing the mock frees them. A scope's own state has none. */
+  scopes?: { close(): Promise<void> };
 }
 
 /** The state, and what mounting the routes needs besides. */
@@ -83,11 +85,7 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
     tiers: new Set(tiers.keys()),
     families: families.size > 0 ? families : undefined,
   });
-  const clock = new AdjustableClock(options.clock);
-  const limiter = new RateLimiter(tiers, clock);
-  const journal = new Journal(options.journalSize);
-  const faults = new FaultPlan(options.faults);
-  const local = new MemoryStores({ limiter, journal, clock });
+  const { clock, journal, faults, local } = ownParts(options, tiers);
   // Before the store: a recordings folder that cannot be read must not leave a Redis connection open.
   const replay = await replayFor(options);
   const stores = await storesFor(options, { local, tiers, clock });
@@ -135,6 +133,20 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
     ),
   };
   return { state, tiers, examples, replay, journal };
+}
+
+/**
+ * What each mock, and each scope of one (src/server/scopes/), has of its own: the QA clock over
+ * the base clock, the rate limiter, the journal, the seeded fault plan, and this process's
+ * stores over them. Everything else a mock is made of is immutable and shared.
+ */
+export function ownParts(options: AppOptions, tiers: Map<string, Tier>) {
+  const clock = new AdjustableClock(options.clock);
+  const limiter = new RateLimiter(tiers, clock);
+  const journal = new Journal(options.journalSize);
+  const faults = new FaultPlan(options.faults);
+  const local = new MemoryStores({ limiter, journal, clock });
+  return { clock, limiter, journal, faults, local };
 }
 
 /** Memory, or Redis (ioredis loads only then) when `stateUrl` is set. */

@@ -5,10 +5,10 @@
  * and `/docs`, the QA controls, then the API's operations and the 404/405 answers
  * (operation-routes.ts).
  */
-import { Hono, type Handler } from 'hono';
+import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import { readSpecText, renderKindsTable, UNRELEASED } from '../contract/index.js';
 import { HEALTH_PATH, healthResponse } from '../net/health.js';
-import { sharedSecretsScrubber } from '../redaction.js';
+import { sharedSecretsScrubber, type SecretScrubber } from '../redaction.js';
 import type { DocsOptions } from './docs-page/docs.js';
 import type { AppEnv } from './env.js';
 import { EXAMPLES_PATH } from './examples.js';
@@ -18,22 +18,27 @@ import { mountOperations } from './pipeline/operation-routes.js';
 import { ADMIN_PREFIX, adminRoutes, keyNameOf } from './admin/admin.js';
 import { sampleAnswerOf } from './stubs/sample-answer.js';
 import { storedEntryReaders } from './admin/stored-entries.js';
+import { withScopeKeysBlanked } from './scopes/scope-key.js';
 
 /** Shortest admin token the journal and the log look for (a shorter one only guards tests on loopback). */
 const MIN_REDACTED_TOKEN_CHARS = 8;
 
-export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
+/**
+ * `routeScoped`: the root's step that hands a scope's requests and controls to the scope's own app
+ * (scopes/routing.ts), before this app's request log; a scope's app has none.
+ */
+export function mountRoutes(
+  app: Hono<AppEnv>,
+  parts: MockParts,
+  routeScoped?: MiddlewareHandler<AppEnv>,
+): void {
   const { state, examples } = parts;
   const { options, contract, keys, clock, faults, stores, apis, records } = state;
   // Before the request log: an orchestrator's probe every few seconds must not fill the journal.
   app.get(HEALTH_PATH, () => healthResponse());
-  // The one way to find a secret (src/redaction.ts): every key, and the admin token when it is
-  // long enough to tell from ordinary text (a test's `qa` would blank every "aqua"; DECISIONS.md).
-  const adminToken = options.adminToken ?? '';
-  const scrubber = sharedSecretsScrubber([
-    ...keys.secrets,
-    ...(adminToken.length >= MIN_REDACTED_TOKEN_CHARS ? [adminToken] : []),
-  ]);
+  // A scope's requests and controls go to its own app, with its own request log (scopes/).
+  if (routeScoped) app.use('*', routeScoped);
+  const scrubber = scrubberOf(keys.secrets, options.adminToken);
   const isSecret = (value: string) => scrubber.foundIn(value);
   /** Each demo key's purpose by its name (`demo-unlimited` -> `fullAccess`), for the journal. */
   const purposeByName = new Map<string, string>();
@@ -94,6 +99,20 @@ export function mountRoutes(app: Hono<AppEnv>, parts: MockParts): void {
       }),
     );
   mountOperations(app, parts, isSecret);
+}
+
+/**
+ * The one way to find a secret (src/redaction.ts): every key, and the admin token when it is long
+ * enough to tell from ordinary text (a test's `qa` would blank every "aqua"; DECISIONS.md). A
+ * scope's key is found by its form: the root and each scope know no other scope's secret.
+ */
+function scrubberOf(secrets: readonly string[], adminToken = ''): SecretScrubber {
+  return withScopeKeysBlanked(
+    sharedSecretsScrubber([
+      ...secrets,
+      ...(adminToken.length >= MIN_REDACTED_TOKEN_CHARS ? [adminToken] : []),
+    ]),
+  );
 }
 
 /** Where docs.ts registers its routes (the document as YAML and JSON, the page and its files). */

@@ -16,6 +16,7 @@ import { DEFAULT_TIERS_FILE, type Tier } from './config/tiers.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from './pipeline/read-body.js';
 import type { StartRecords } from './records/seed.js';
 import type { VaryOptions } from './pipeline/variation.js';
+import { DEFAULT_MAX_SCOPES, DEFAULT_SCOPE_TTL_SECONDS } from './scopes/limits.js';
 
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -71,6 +72,10 @@ export interface AppOptions {
   datasets: Partial<Record<EnvironmentName, Dataset>>;
   /** Records laid over the dataset at start (`--records`, `startMock({ records })`): part of the seed. */
   records: StartRecords | undefined;
+  /** A scope unused this long ends (`--scope-ttl`, `scopeTtlSeconds`; src/server/scopes/). */
+  scopeTtlSeconds: number;
+  /** Scopes the mock holds at once (`--max-scopes`, `maxScopes`); one more is refused. */
+  maxScopes: number;
 }
 
 export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
@@ -105,6 +110,8 @@ export function resolveOptions(partial: Partial<AppOptions> = {}): AppOptions {
     stateOptions: {},
     instanceId: `${hostname()}:${process.pid}`,
     journalSize: DEFAULT_JOURNAL_SIZE,
+    scopeTtlSeconds: DEFAULT_SCOPE_TTL_SECONDS,
+    maxScopes: DEFAULT_MAX_SCOPES,
     ...given,
   };
 }

@@ -11,12 +11,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 
-/**
- * The recipes give each test a scope: they run once the scopes' server side is on this branch
- * (until then POST /__mock/scopes answers 404). One switch for both files that run them.
- */
-export const SCOPES_SERVED = false;
-
 export interface Recipe {
   name: string;
   /** The files the recipe writes, by path in its folder. */

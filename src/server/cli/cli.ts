@@ -37,6 +37,14 @@ import {
   MIN_JOURNAL_SIZE,
 } from '../../state/journal/journal.js';
 
+import {
+  DEFAULT_MAX_SCOPES,
+  DEFAULT_SCOPE_TTL_SECONDS,
+  MAX_SCOPES_RANGE,
+  SCOPE_LIMIT_STATUS,
+  SCOPE_TTL_RANGE,
+} from '../scopes/limits.js';
+
 /** One flag of the mock: its value's placeholder (none for a switch), its help lines, its section. */
 interface Flag {
   section: 'Server' | 'QA' | 'Fleet' | 'Lifetime';
@@ -186,6 +194,22 @@ const FLAGS = {
       `requests the journal keeps (${MIN_JOURNAL_SIZE} to ${MAX_JOURNAL_SIZE}; default ${DEFAULT_JOURNAL_SIZE});`,
       'verify and the journal name the earlier ones no longer kept, and a',
       'verdict they could change fails',
+    ],
+  },
+  'scope-ttl': {
+    section: 'QA',
+    value: '<s>',
+    help: [
+      `a scope (qa.scope(), POST /__mock/scopes) unused this many seconds ends`,
+      `(${SCOPE_TTL_RANGE.min} to ${SCOPE_TTL_RANGE.max}; default ${DEFAULT_SCOPE_TTL_SECONDS})`,
+    ],
+  },
+  'max-scopes': {
+    section: 'QA',
+    value: '<n>',
+    help: [
+      `scopes held at once (${MAX_SCOPES_RANGE.min} to ${MAX_SCOPES_RANGE.max}; default ${DEFAULT_MAX_SCOPES});`,
+      `one more is refused with ${SCOPE_LIMIT_STATUS} until one is closed or expires`,
     ],
   },
   state: {
@@ -484,6 +508,8 @@ async function startFromFlags(
     },
     instanceId: instanceIdOf(values['instance-id'] ?? env.MOCK_INSTANCE_ID),
     journalSize: integer(given('journal-size', values['journal-size']), JOURNAL_SIZE_RANGE),
+    scopeTtlSeconds: integer(given('scope-ttl', values['scope-ttl']), SCOPE_TTL_RANGE),
+    maxScopes: integer(given('max-scopes', values['max-scopes']), MAX_SCOPES_RANGE),
   });
   const banner = bannerOf(running, Math.round(performance.now() - started));
   // In a cluster the primary prints one banner, once every worker is ready (see workers.ts).

@@ -6,10 +6,11 @@
  * from it to its end). The cached answers that could show a touched record are dropped from the
  * caches the values share: each touched record's own text and by-ID bodies, the family's list
  * pages, and the search and cross-reference answers when parts or products changed. Every other
- * cached answer stays, byte for byte.
+ * cached answer stays, byte for byte. The first edited value has caches of its own, never the
+ * start's, which the mock's scopes share.
  */
 import { overlayDataset, type RecordEdit, type RecordFamily } from '../../state/records/overlay.js';
-import { LIST_OPERATION, listingsOf, type ApiContext } from '../context.js';
+import { LIST_OPERATION, listingsOf, withOwnCaches, type ApiContext } from '../context.js';
 import { withCanonicalHrefs } from './record-schema.js';
 
 /** Cached answers that read a family beyond its own records (operationIds, as the handlers key them). */
@@ -88,7 +89,8 @@ export function applyRecordEdits(
   edits: readonly RecordEdit[],
   { fresh }: { fresh: boolean },
 ): Served {
-  const api = before?.api ?? start;
+  // The first edited value takes caches of its own: the start's are shared (context.ts withOwnCaches).
+  const api = before?.api ?? withOwnCaches(start);
   const baseUrl = api.seed.options.baseUrl;
   const local = edits.map((edit) =>
     edit.op === 'put'

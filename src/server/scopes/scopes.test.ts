@@ -1,0 +1,226 @@
+/**
+ * @module scopes/scopes.test
+ * The scopes' routes in process: making one (its key, tier and purpose), the limit's refusal, the
+ * TTL on the mock's clock, close, an unknown scope, and the isolation of each concern (stub,
+ * record edit, fault, clock, rate-limit window, journal, reset) between two scopes and the mock's
+ * own controls, both ways.
+ */
+import { describe, expect, it } from 'vitest';
+import { qaControls, QaControlError } from '../../api/qa.js';
+import { ManualClock } from '../../state/clock/clock.js';
+import { DEMO, sharedDataset, TEST_ORIGIN, testApp } from '../../testing/mock-app.js';
+import type { MockApp } from '../app.js';
+import { scopeLimitMessage } from './limits.js';
+
+const PRODUCT = sharedDataset().products.id(0);
+const PART = sharedDataset().productParts.id(0);
+
+async function mockWithScopes(options: Parameters<typeof testApp>[0] = {}) {
+  const clock = new ManualClock();
+  const lines: string[] = [];
+  const app = await testApp({
+    adminToken: 'qa-admin-token',
+    clock,
+    log: (l) => lines.push(l),
+    ...options,
+  });
+  const qa = qaControls({
+    origin: TEST_ORIGIN,
+    adminToken: 'qa-admin-token',
+    fetch: (request) => Promise.resolve(app.fetch(request)),
+  });
+  return { app, qa, clock, lines };
+}
+
+async function get(app: MockApp, path: string, key: string) {
+  const res = await app.fetch(
+    new Request(`${TEST_ORIGIN}/web-data/v1${path}`, { headers: { 'x-api-key': key } }),
+  );
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+const titleOf = async (app: MockApp, key: string) =>
+  (await get(app, `/products/${PRODUCT}`, key)).body.title;
+
+describe('making a scope', () => {
+  it('answers a fresh key with the tier of the purpose asked for', async () => {
+    const { app, qa } = await mockWithScopes();
+    const full = await qa.scope();
+    expect(full.apiKey).toMatch(/^wdm-scope-[A-Za-z0-9_-]{43}$/);
+    expect(full).toMatchObject({
+      keyName: `scope-${full.id}`,
+      purpose: 'fullAccess',
+      ttlSeconds: 900,
+    });
+    expect(full.tier).toBe('standard');
+    const limited = await qa.scope({ purpose: 'rateLimited' });
+    expect(limited.tier).toBe('trial');
+    expect(limited.apiKey).not.toBe(full.apiKey);
+    const restricted = await qa.scope({ purpose: 'restricted' });
+    expect((await get(app, '/documents?limit=1', restricted.apiKey)).status).toBe(403);
+    expect((await get(app, '/products?limit=1', restricted.apiKey)).status).toBe(200);
+    await expect(qa.scope({ purpose: 'nope' as 'fullAccess' })).rejects.toThrow(
+      /400 purpose must be one the mock has a demo key for: fullAccess, /,
+    );
+  });
+
+  it('refuses one more than --max-scopes with 409, naming the flag, close() and the TTL', async () => {
+    const { qa } = await mockWithScopes({ maxScopes: 2, scopeTtlSeconds: 60 });
+    const first = await qa.scope();
+    await qa.scope();
+    const refused = await qa.scope().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(QaControlError);
+    expect((refused as QaControlError).status).toBe(409);
+    expect((refused as Error).message).toContain(scopeLimitMessage(2, 60));
+    expect((refused as Error).message).toMatch(/--max-scopes.*close\(\).*60 s, --scope-ttl/);
+    await first.close();
+    await expect(qa.scope()).resolves.toMatchObject({ purpose: 'fullAccess' });
+  });
+
+  it('ends a scope unused for its TTL, on the mock clock; each use starts the wait again', async () => {
+    const { app, qa, clock } = await mockWithScopes({ scopeTtlSeconds: 60, maxScopes: 1 });
+    const scope = await qa.scope();
+    clock.advance(59_000);
+    expect((await get(app, '/products?limit=1', scope.apiKey)).status).toBe(200);
+    clock.advance(59_000);
+    expect(await scope.stubs()).toEqual([]);
+    clock.advance(60_000);
+    const gone = await get(app, '/products?limit=1', scope.apiKey);
+    expect(gone.status).toBe(401);
+    expect(gone.body.error).toMatch(/no scope has this key .*TTL of 60 s/);
+    await expect(scope.stubs()).rejects.toMatchObject({ status: 404 });
+    // Its place is free again.
+    await expect(qa.scope()).resolves.toBeDefined();
+  });
+
+  it('close() ends it: its key gets 401, its controls 404, and an unknown id is a 404', async () => {
+    const { app, qa } = await mockWithScopes();
+    const scope = await qa.scope();
+    await scope.close();
+    expect((await get(app, '/products?limit=1', scope.apiKey)).status).toBe(401);
+    await expect(scope.journal()).rejects.toMatchObject({ status: 404 });
+    await expect(scope.close()).rejects.toMatchObject({ status: 404 });
+    const res = await app.fetch(
+      new Request(`${TEST_ORIGIN}/__mock/scopes/0123456789abcdef/stubs`, {
+        headers: { 'x-mock-admin-token': 'qa-admin-token' },
+      }),
+    );
+    expect(res.status).toBe(404);
+    const bad = await app.fetch(
+      new Request(`${TEST_ORIGIN}/__mock/scopes/..%2Fstubs/stubs`, {
+        headers: { 'x-mock-admin-token': 'qa-admin-token' },
+      }),
+    );
+    expect(bad.status).toBe(404);
+    const noToken = await app.fetch(
+      new Request(`${TEST_ORIGIN}/__mock/scopes`, { method: 'POST' }),
+    );
+    expect(noToken.status).toBe(401);
+  });
+
+  it('is not there without an admin token: a scope-like key is just an invalid key', async () => {
+    const app = await testApp();
+    const key = `wdm-scope-${'A'.repeat(43)}`;
+    expect((await get(app, '/products?limit=1', key)).status).toBe(401);
+  });
+});
+
+describe('isolation', () => {
+  async function twoScopes() {
+    const made = await mockWithScopes();
+    const a = await made.qa.scope();
+    const b = await made.qa.scope();
+    return { ...made, a, b };
+  }
+
+  it('of stubs: the same product stubbed two ways, the mock untouched', async () => {
+    const { app, qa, a, b } = await twoScopes();
+    const seedTitle = await titleOf(app, DEMO.unlimited);
+    await a.stub({
+      operationId: 'getProduct',
+      match: { params: { product_id: PRODUCT } },
+      patch: { title: 'A' },
+    });
+    await b.stub({
+      operationId: 'getProduct',
+      match: { params: { product_id: PRODUCT } },
+      patch: { title: 'B' },
+    });
+    expect(await titleOf(app, a.apiKey)).toBe('A');
+    expect(await titleOf(app, b.apiKey)).toBe('B');
+    expect(await titleOf(app, DEMO.unlimited)).toBe(seedTitle);
+    expect(await qa.stubs()).toEqual([]);
+    expect(await a.stubs()).toHaveLength(1);
+  });
+
+  it('of record edits, armed faults and the clock', async () => {
+    const { app, qa, a, b } = await twoScopes();
+    const path = `/product-parts/${encodeURIComponent(PART)}`;
+    const seed = (await get(app, path, DEMO.unlimited)).body;
+    const description = async (key: string) => (await get(app, path, key)).body.description;
+    await a.records.put('productParts', { ...seed, description: 'edited in A' });
+    expect(await description(a.apiKey)).toBe('edited in A');
+    expect(await description(b.apiKey)).toBe(seed.description);
+    expect(await description(DEMO.unlimited)).toBe(seed.description);
+    expect(await b.records.list()).toEqual([]);
+
+    await b.armFault({ operationId: 'listProducts', status: 500, times: 5 });
+    expect((await get(app, '/products?limit=1', b.apiKey)).status).toBe(500);
+    expect((await get(app, '/products?limit=1', a.apiKey)).status).toBe(200);
+    expect((await get(app, '/products?limit=1', DEMO.unlimited)).status).toBe(200);
+    expect(await qa.armedFaults()).toEqual([]);
+
+    expect(await a.advanceClock(3600)).toBe(3600);
+    expect(((await b.config()) as { clockOffsetSeconds: number }).clockOffsetSeconds).toBe(0);
+    expect(((await qa.config()) as { clockOffsetSeconds: number }).clockOffsetSeconds).toBe(0);
+    await qa.advanceClock(60);
+    expect(((await a.config()) as { clockOffsetSeconds: number }).clockOffsetSeconds).toBe(3600);
+  });
+
+  it('of rate-limit windows: a scope at its limit leaves the demo key and other scopes alone', async () => {
+    const { app, qa } = await mockWithScopes();
+    const a = await qa.scope({ purpose: 'rateLimited' });
+    const b = await qa.scope({ purpose: 'rateLimited' });
+    let status = 200;
+    for (let i = 0; i < 100 && status === 200; i += 1)
+      status = (await get(app, '/products?limit=1', a.apiKey)).status;
+    expect(status).toBe(429);
+    expect((await get(app, '/products?limit=1', b.apiKey)).status).toBe(200);
+    expect((await get(app, '/products?limit=1', DEMO.lowTier)).status).toBe(200);
+    await a.resetRateLimits();
+    expect((await get(app, '/products?limit=1', a.apiKey)).status).toBe(200);
+  });
+
+  it('of the journal and reset, both ways', async () => {
+    const { app, qa, a, b } = await twoScopes();
+    await get(app, '/products?limit=1', a.apiKey);
+    await get(app, '/packages?limit=1', b.apiKey);
+    await get(app, '/boards-kits?limit=1', DEMO.unlimited);
+    expect((await a.journal()).map((e) => [e.path, e.key])).toEqual([
+      ['/web-data/v1/products?limit=1', a.keyName],
+    ]);
+    await b.verify({ operationId: 'listPackages' }, { times: 1 });
+    await expect(b.verify({ operationId: 'listProducts' })).rejects.toThrow();
+    expect((await qa.journal()).map((e) => e.key)).toEqual(['demo-unlimited']);
+
+    await b.stub({ operationId: 'getProduct', patch: { title: 'B' } });
+    await a.stub({ operationId: 'getProduct', patch: { title: 'A' } });
+    await a.reset();
+    expect(await a.journal()).toEqual([]);
+    expect(await a.stubs()).toEqual([]);
+    expect(await b.journal()).toHaveLength(1);
+    await qa.reset();
+    expect(await titleOf(app, b.apiKey)).toBe('B');
+  });
+
+  it('keeps every scope key out of the journal and the log', async () => {
+    const { app, qa, a, b, lines } = await twoScopes();
+    await get(app, `/products?limit=1&note=${b.apiKey}`, a.apiKey);
+    await get(app, `/products?limit=1&note=${a.apiKey}`, DEMO.unlimited);
+    const seen = JSON.stringify([await a.journal(), await qa.journal(), lines]);
+    expect(seen).not.toContain(a.apiKey);
+    expect(seen).not.toContain(b.apiKey);
+    expect(seen).not.toContain('wdm-scope-');
+  });
+});
