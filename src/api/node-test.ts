@@ -9,6 +9,7 @@
 import { after } from 'node:test';
 import {
   checkedScopeOptions,
+  closeTestScope,
   openTestScope,
   sharedMockFromEnv,
   startOptionsFrom,
@@ -53,7 +54,7 @@ function processMock(options: TestScopeOptions): Promise<SharedMock> {
 export async function webDataScope(t: AfterHook, options?: TestScopeOptions): Promise<TestScope> {
   const checked = checkedScopeOptions('webDataScope', options);
   const scope = await openTestScope(await processMock(checked), checked);
-  t.after(() => scope.qa.close());
+  t.after(() => closeTestScope(scope));
   return scope;
 }
 

@@ -10,7 +10,7 @@ import { BASE_PATH } from '../contract/index.js';
 import { EXAMPLES_PATH } from '../server/examples.js';
 import { startMock } from './mock.js';
 import { refuseUnknownOptions } from './option-names.js';
-import { qaControls } from './qa.js';
+import { QaControlError, qaControls } from './qa.js';
 import type {
   Examples,
   RunningMock,
@@ -119,10 +119,23 @@ export async function openTestScope(
   mock: SharedMock,
   options: TestScopeOptions = {},
 ): Promise<TestScope> {
+  // The examples first: a scope opened before a failed read would wait out its idle time.
+  const examples = await examplesOf(mock.origin);
   const controls = qaControls({ origin: mock.origin, adminToken: mock.adminToken });
-  const [qa, examples] = await Promise.all([
-    controls.scope(options.purpose === undefined ? {} : { purpose: options.purpose }),
-    examplesOf(mock.origin),
-  ]);
+  const qa = await controls.scope(
+    options.purpose === undefined ? {} : { purpose: options.purpose },
+  );
   return { url: mock.url, origin: mock.origin, apiKey: qa.apiKey, qa, examples };
+}
+
+/**
+ * Ends a test's scope after the test. A scope already gone (the test closed it, or it outlived
+ * its idle time) is what closing wants: the mock's 404 for it is not an error of the test.
+ */
+export async function closeTestScope(scope: TestScope): Promise<void> {
+  try {
+    await scope.qa.close();
+  } catch (error) {
+    if (!(error instanceof QaControlError && error.status === 404)) throw error;
+  }
 }

@@ -96,6 +96,36 @@ describe('web-data-api-double/vitest', () => {
   });
 });
 
+/** A test file whose tests check that each scope ends with its test, closed by it or not. */
+const SCOPES_END = `import { expect, test as base } from 'vitest';
+import { useWebDataMock } from 'web-data-api-double/vitest';
+const test = base.extend(useWebDataMock());
+const keys = [];
+test('a scope the test closes itself', async ({ webData }) => {
+  keys.push(webData.apiKey);
+  await webData.qa.close();
+});
+test('a scope left to the helper', async ({ webData }) => {
+  keys.push(webData.apiKey);
+});
+test('both keys ended with their tests', async ({ webData }) => {
+  expect(new Set([...keys, webData.apiKey]).size).toBe(3);
+  for (const key of keys) {
+    const answer = await fetch(webData.url + '/products?limit=1', { headers: { 'x-api-key': key } });
+    expect(answer.status).toBe(401);
+  }
+  const mine = await fetch(webData.url + '/products?limit=1', { headers: { 'x-api-key': webData.apiKey } });
+  expect(mine.status).toBe(200);
+});
+`;
+
+describe("each test's scope", () => {
+  it('ends with its test, and a scope the test closed itself is no error', async () => {
+    const runs = await runIn('scopes-end', { 'scopes.test.js': SCOPES_END }, ['npx vitest run']);
+    expect(testsPassed(runs)).toBe(3);
+  });
+});
+
 describe('web-data-api-double/node-test', () => {
   it("a process's own mock, started on first use, is closed when the file's tests are done", async () => {
     const file = `import assert from 'node:assert/strict';

@@ -11,6 +11,7 @@ import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import {
   checkedScopeOptions,
+  closeTestScope,
   openTestScope,
   sharedMockFromEnv,
   startOptionsFrom,
@@ -96,7 +97,7 @@ export function useWebDataMock(options?: TestScopeOptions): WebDataFixtureDefini
       try {
         await use(scope);
       } finally {
-        await scope.qa.close();
+        await closeTestScope(scope);
       }
     },
   };
