@@ -124,7 +124,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'package', include: PACKAGE, pool: 'forks', sequence: { groupOrder: 1 } },
+        test: {
+          name: 'package',
+          include: PACKAGE,
+          pool: 'forks',
+          // One pack and one install for every file of the project (src/package/global-setup.ts).
+          globalSetup: ['src/package/global-setup.ts'],
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },

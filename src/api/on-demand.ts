@@ -47,6 +47,7 @@ const PROXY_OPTION_NAMES = [
   'upstreamTimeoutMs',
   'maxJsonBytes',
   'maxRequestBytes',
+  'recordingsDir',
   'fixturesDir',
   'profileFile',
   'profileIntervalMs',

@@ -2,7 +2,8 @@
  * @module api/option-names.test
  * An option the library does not know is refused at run time with a TypeError naming it and the
  * nearest known one (a JavaScript caller has no compiler to catch the slip), for every public
- * function that takes an options object.
+ * function that takes an options object. A renamed option is still taken under its old name
+ * (`fixturesDir` for `recordingsDir`): giving both names is refused, naming both.
  */
 import { describe, expect, it } from 'vitest';
 import { createMockApp, qaControls, runContract, startMock, startProxy } from '../index.js';
@@ -68,6 +69,19 @@ describe('unknown library options', () => {
     const mock = await createMockApp({ state: 'memory' });
     expect((await mock.qa.config()).state).toMatchObject({ store: 'memory' });
     await mock.close();
+  });
+});
+
+describe('renamed options', () => {
+  const upstream = 'http://127.0.0.1:1/web-data/v1';
+
+  // That the old name alone still records is src/proxy/recording.test.ts's (it opens a socket).
+  it('startProxy refuses recordingsDir and fixturesDir together, naming both', async () => {
+    await expect(
+      startProxy({ upstream, apiKey: 'k', recordingsDir: 'a', fixturesDir: 'b' }),
+    ).rejects.toThrow(
+      'proxy: recordingsDir and fixturesDir (its old name) were both given; give recordingsDir alone',
+    );
   });
 });
 

@@ -449,7 +449,7 @@ export interface MockOptions {
   validateResponses?: boolean;
   /** One line per request (never the key). */
   log?: (line: string) => void;
-  /** Serve responses the proxy recorded (its `--fixtures` folder) where a request matches. */
+  /** Serve responses the proxy recorded (its `--recordings` folder) where a request matches. */
   replayDir?: string;
   /**
    * Records of your own laid over the dataset at start, `{ family: [records] }` (the CLI's

@@ -21,7 +21,7 @@ interface Command {
 
 export const COMMANDS: Record<string, Command> = {
   profile: {
-    summary: 'build profile.json from recordings (--fixtures) and merge profiles (--merge)',
+    summary: 'build profile.json from recordings (--recordings) and merge profiles (--merge)',
     usage: PROFILE_USAGE,
     run: (argv) => profileCommand(argv),
   },

@@ -1,7 +1,7 @@
 /**
  * @module evidence/profile-command
  * `web-data-evidence profile`: builds an observed profile from recorded sessions (the proxy's
- * `--fixtures` folders, read by src/recordings, which trusts nothing in them) and merges it with
+ * `--recordings` folders, read by src/recordings, which trusts nothing in them) and merges it with
  * profiles given by `--merge` (the suite's, the proxy's, other nights'), into `-o FILE` (written
  * atomically) or standard output. Every input is checked first; a bad one is a usage error naming
  * the file.
@@ -14,12 +14,13 @@ import { observe } from './observe.js';
 import { emptyProfile, mergeInto, profileText, readProfile, type Profile } from './profile.js';
 import { writeProfileAtomic } from './write.js';
 
-export const PROFILE_USAGE = `Usage: web-data-evidence profile [--fixtures DIR]... [--merge FILE]... [-o FILE] [--api-version V]
+export const PROFILE_USAGE = `Usage: web-data-evidence profile [--recordings DIR]... [--merge FILE]... [-o FILE] [--api-version V]
 
 Builds profile.json (what a target was seen to do; see docs/evidence.md) from recorded sessions
-and merges it with other profiles. At least one --fixtures or --merge.
+and merges it with other profiles. At least one --recordings or --merge.
 
-  --fixtures DIR     a folder the proxy recorded with --fixtures (repeatable)
+  --recordings DIR   a folder the proxy recorded with --recordings (repeatable); --fixtures DIR
+                     is its old name, still accepted
   --merge FILE       a profile.json to merge in (repeatable): the suite's, the proxy's, other nights'
   -o, --output FILE  where to write it (atomically); default: standard output
   --api-version V    read the document as of this release (which fields are declared); default: newest
@@ -61,6 +62,15 @@ export function observeRecordings(
   }
 }
 
+/** The folders of `--recordings`, or of its old name `--fixtures`; never both names at once. */
+function recordingFolders(values: { recordings: string[]; fixtures: string[] }): string[] {
+  if (values.recordings.length > 0 && values.fixtures.length > 0)
+    throw new EvidenceUsageError(
+      'profile: --recordings and --fixtures (its old name) were both given; give --recordings alone',
+    );
+  return values.recordings.length > 0 ? values.recordings : values.fixtures;
+}
+
 /** Runs the subcommand; returns the exit status. */
 export async function profileCommand(
   argv: readonly string[],
@@ -73,6 +83,7 @@ export async function profileCommand(
       strict: true,
       allowPositionals: false,
       options: {
+        recordings: { type: 'string', multiple: true, default: [] },
         fixtures: { type: 'string', multiple: true, default: [] },
         merge: { type: 'string', multiple: true, default: [] },
         output: { type: 'string', short: 'o' },
@@ -89,16 +100,16 @@ export async function profileCommand(
     write(PROFILE_USAGE);
     return 0;
   }
-  if (values.fixtures.length === 0 && values.merge.length === 0)
-    throw new EvidenceUsageError('profile: give at least one --fixtures DIR or --merge FILE');
+  const folders = recordingFolders(values);
+  if (folders.length === 0 && values.merge.length === 0)
+    throw new EvidenceUsageError('profile: give at least one --recordings DIR or --merge FILE');
   const profile = emptyProfile();
   try {
     // Every input read and checked before anything is written.
     const inputs = values.merge.map((file) => readProfile(file));
-    if (values.fixtures.length > 0) {
+    if (folders.length > 0) {
       const contract = await loadContract({ release: values['api-version'] });
-      for (const dir of values.fixtures)
-        observeRecordings(profile, loadRecordings(dir).values(), contract);
+      for (const dir of folders) observeRecordings(profile, loadRecordings(dir).values(), contract);
     }
     for (const input of inputs) mergeInto(profile, input);
   } catch (error) {

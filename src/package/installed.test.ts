@@ -1,9 +1,8 @@
 /**
- * The package as a user gets it: `npm pack` (which builds dist/), installed into an empty project
- * with production dependencies only, from the local npm cache. Then the two commands with their
- * exit statuses, every example of docs/library.md as an ES module file, an integrator's vitest file
- * run with the vitest the package brings, and a TypeScript file type-checked against the installed
- * declarations. Slow (a pack and an install): one file, run once by `npm test`.
+ * The package as a user gets it, in the project global-setup.ts packed and installed once for the
+ * package project's files: the two commands with their exit statuses, every example of
+ * docs/library.md as an ES module file, an integrator's vitest file run with the vitest the user
+ * added, and a TypeScript file type-checked against the installed declarations.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,52 +19,26 @@ import {
   importsTheDocsUse,
   type Page,
 } from '../testing/doc-usage.js';
+import {
+  installedProject,
+  installProduction,
+  MINUTES,
+  ok,
+  runIn,
+  type Ran,
+} from './installed-project.js';
 
-const MINUTES = 60_000;
 let project: string;
-/** The packed package's file name in `project`, packed once for every test. */
+/** The packed package's file name in `project`. */
 let tarball: string;
 
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+beforeAll(() => {
+  ({ project, tarball } = installedProject());
+});
 
-/**
- * Runs a command in the temporary project with the caller's environment minus the suite's. Not
- * spawnSync: a target served by this very process (the broken one) must keep answering.
- */
+/** A command in the installed project. */
 function run(command: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('CONTRACT_') && !k.startsWith('VITEST'),
-    ),
-  );
-  const child = spawn(command, args, { cwd: project, env: { ...clean, NO_COLOR: '1', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-async function ok(running: Promise<Ran>): Promise<string> {
-  const result = await running;
-  if (result.status !== 0)
-    throw new Error(
-      `exit ${result.status}\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
-    );
-  return result.stdout;
-}
-
-/** `npm install` into `prefix` of production dependencies only, from the local npm cache. */
-function installProduction(prefix: string, specs: string[]): Promise<string> {
-  const flags = ['--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'];
-  return ok(run('npm', ['install', '--prefix', prefix, ...flags, ...specs]));
+  return runIn(project, command, args, env);
 }
 
 const mocks = new Set<number>();
@@ -302,41 +275,9 @@ const NO_NODE_TYPES_CONFIG = {
   files: ['use.ts'],
 };
 
-beforeAll(async () => {
-  project = mkdtempSync(join(tmpdir(), 'web-data-installed-'));
-  // Packs from the repository (`prepare` builds dist/ first), into the empty project.
-  const packed = await ok(
-    run('npm', ['pack', '--silent', '--pack-destination', project, PACKAGE_ROOT]),
-  );
-  tarball = packed.trim().split('\n').at(-1)!;
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
-  );
-  // msw is the user's own test tool, for the in-process example of docs/library.md; vitest the
-  // optional peer the contract suite runs on, added as the suite's message says.
-  const { peerDependencies } = JSON.parse(
-    readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'),
-  ) as { peerDependencies: Record<string, string> };
-  await ok(
-    run('npm', [
-      'install',
-      '--omit=dev',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      `./${tarball}`,
-      'msw@^2',
-      `vitest@${peerDependencies.vitest}`,
-    ]),
-  );
-}, 15 * MINUTES);
-
-// Removing the project's node_modules takes over a minute on a loaded machine.
 afterAll(() => {
   for (const pid of mocks) process.kill(-pid, 'SIGKILL');
-  if (project) rmSync(project, { recursive: true, force: true });
-}, 5 * MINUTES);
+});
 
 describe('the installed package', () => {
   it(
@@ -512,7 +453,7 @@ describe('the installed package', () => {
           join(consumer, 'package.json'),
           JSON.stringify({ name: 'typed-user', private: true, type: 'module' }),
         );
-        await installProduction(consumer, [join(project, tarball), 'typescript@5.7']);
+        await installProduction(project, consumer, [join(project, tarball), 'typescript@5.7']);
         expect(existsSync(join(consumer, 'node_modules', '@types', 'node'))).toBe(false);
         writeFileSync(join(consumer, 'use.ts'), NO_NODE_TYPES_USE);
         writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(NO_NODE_TYPES_CONFIG));

@@ -81,8 +81,8 @@ async function buildParts(options: ProxyOptions): Promise<ProxyParts> {
       release: contract.release,
       maxJsonBytes: options.maxJsonBytes,
     }),
-    recorder: options.fixturesDir
-      ? createRecorder({ dir: options.fixturesDir, now: options.now, secrets: [options.apiKey] })
+    recorder: options.recordingsDir
+      ? createRecorder({ dir: options.recordingsDir, now: options.now, secrets: [options.apiKey] })
       : undefined,
     profiler: profileWriterFor(options, reporter),
   };

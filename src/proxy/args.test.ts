@@ -8,12 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseProxyArgs, proxyHelp } from './args.js';
-import { UsageError } from '../usage.js';
+import { exitCodeFor, UsageError } from '../usage.js';
 import { runProxyCli } from './cli.js';
 import { resolveProxyOptions } from './options.js';
 
 const LIVE = 'https://api.example.com/web-data/v1';
 const dir = mkdtempSync(join(tmpdir(), 'proxy-args-'));
+
+/** What `run` throws (undefined when it returns). */
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('parseProxyArgs', () => {
@@ -31,7 +41,7 @@ describe('parseProxyArgs', () => {
         '--signal-violations',
         '--upstream-timeout-ms',
         '2000',
-        '--fixtures',
+        '--recordings',
         'rec',
       ],
       { WEB_DATA_API_KEY: 'env-secret\n' },
@@ -43,8 +53,29 @@ describe('parseProxyArgs', () => {
       port: 4021,
       signalViolations: true,
       upstreamTimeoutMs: 2000,
-      fixturesDir: 'rec',
+      recordingsDir: 'rec',
     });
+  });
+
+  it('takes --fixtures, the old name of --recordings, as the same option', () => {
+    const options = parseProxyArgs(['--proxy', LIVE, '--fixtures', 'rec'], {
+      WEB_DATA_API_KEY: 'k',
+    });
+    expect(options?.recordingsDir).toBe('rec');
+    expect(options).not.toHaveProperty('fixturesDir');
+  });
+
+  it('refuses --recordings and --fixtures together as a usage error (exit 2) naming both', () => {
+    const both = () =>
+      parseProxyArgs(['--proxy', LIVE, '--recordings', 'a', '--fixtures', 'b'], {
+        WEB_DATA_API_KEY: 'k',
+      });
+    expect(both).toThrow(
+      new UsageError(
+        '--recordings and --fixtures (its old name) were both given; give --recordings alone',
+      ),
+    );
+    expect(exitCodeFor(catchError(both))).toBe(2);
   });
 
   it('prefers --api-key-file (first line, trimmed) over the environment', () => {
@@ -124,6 +155,7 @@ describe('parseProxyArgs', () => {
       '--proxy',
       '--api-key-file',
       '--proxy-origin',
+      '--recordings',
       '--fixtures',
       '--signal-violations',
       '--upstream-timeout-ms',
@@ -165,6 +197,20 @@ describe('resolveProxyOptions', () => {
     expect(() =>
       resolveProxyOptions({ upstream: LIVE, apiKey: 'k', upstreamTimeoutMs: 0 }),
     ).toThrow(/upstreamTimeoutMs/);
+  });
+
+  it('takes fixturesDir, the deprecated name of recordingsDir, and refuses both at once', () => {
+    const old = resolveProxyOptions({ upstream: LIVE, apiKey: 'k', fixturesDir: 'rec' });
+    expect(old.recordingsDir).toBe('rec');
+    expect(old).not.toHaveProperty('fixturesDir');
+    expect(
+      resolveProxyOptions({ upstream: LIVE, apiKey: 'k', recordingsDir: 'rec' }),
+    ).toMatchObject({ recordingsDir: 'rec' });
+    expect(() =>
+      resolveProxyOptions({ upstream: LIVE, apiKey: 'k', recordingsDir: 'a', fixturesDir: 'b' }),
+    ).toThrow(
+      'proxy: recordingsDir and fixturesDir (its old name) were both given; give recordingsDir alone',
+    );
   });
 });
 

@@ -41,7 +41,8 @@ it is never accepted on the command line, and never logged or sent back to the b
   --proxy-host <name>        host name the proxy answers to besides localhost, 127.0.0.0/8, [::1] and
                              the --host address (repeatable); other Host headers get 403 (DNS rebinding)
   --port <n>                 listen port (default ${DEFAULT_PROXY_PORT}); --host <addr> (default ${DEFAULT_PROXY_HOST})
-  --fixtures <dir>           record each conforming JSON response as a replayable fixture
+  --recordings <dir>         record each conforming JSON response into this folder, for the
+                             mock's --replay (--fixtures <dir> is its old name, still accepted)
   --profile <file>           write what the live service was seen to do (profile.json, see
                              docs/evidence.md) every minute and on shutdown; never a key
   --signal-violations        add x-contract-violations: <count> to validated responses
@@ -110,6 +111,7 @@ export function parseProxyArgs(
       'proxy-host': { type: 'string', multiple: true, default: [] },
       port: { type: 'string' },
       host: { type: 'string' },
+      recordings: { type: 'string' },
       fixtures: { type: 'string' },
       profile: { type: 'string' },
       'signal-violations': { type: 'boolean', default: false },
@@ -121,6 +123,11 @@ export function parseProxyArgs(
   });
   if (values.help) return undefined;
   if (!values.proxy) throw new UsageError('--proxy <live base URL> is required');
+  // --fixtures is the old name of --recordings: the same folder, so never both.
+  if (values.recordings !== undefined && values.fixtures !== undefined)
+    throw new UsageError(
+      '--recordings and --fixtures (its old name) were both given; give --recordings alone',
+    );
   const options: StartProxyOptions = {
     upstream: values.proxy,
     apiKey: readApiKey(values['api-key-file'], env),
@@ -128,7 +135,7 @@ export function parseProxyArgs(
     allowedHosts: values['proxy-host'],
     port: integerFlag('port', values.port, PORT_RANGE) ?? DEFAULT_PROXY_PORT,
     host: values.host ?? DEFAULT_PROXY_HOST,
-    fixturesDir: values.fixtures,
+    recordingsDir: values.recordings ?? values.fixtures,
     profileFile: values.profile,
     signalViolations: values['signal-violations'],
     upstreamTimeoutMs: integerFlag('upstream-timeout-ms', values['upstream-timeout-ms'], {

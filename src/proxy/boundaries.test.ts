@@ -66,18 +66,18 @@ function upstreamApp(): Hono {
 
 let upstream: Served;
 let proxy: RunningProxy;
-let fixtures: string;
+let recordings: string;
 const sink = logSink();
 
 beforeAll(async () => {
   upstream = await serveApp(upstreamApp());
-  fixtures = mkdtempSync(join(tmpdir(), 'proxy-boundaries-'));
+  recordings = mkdtempSync(join(tmpdir(), 'proxy-boundaries-'));
   proxy = await startProxy({
     upstream: upstream.url,
     apiKey: SECRET,
     allowedOrigins: [PAGE_ORIGIN],
     apiVersion: 'unreleased',
-    fixturesDir: fixtures,
+    recordingsDir: recordings,
     log: sink.log,
   });
 });
@@ -85,7 +85,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.close();
   await upstream?.close();
-  rmSync(fixtures, { recursive: true, force: true });
+  rmSync(recordings, { recursive: true, force: true });
 });
 
 describe('request headers: an allow-list', () => {
@@ -179,7 +179,7 @@ describe('Content-Encoding', () => {
   it.each(['x-custom', 'zstd', 'gzip, x-custom', 'x-custom, gzip'])(
     'refuses a body labelled %s that it cannot decode (so cannot scan) with a 502, logged, not recorded',
     async (label) => {
-      const before = readdirSync(fixtures, { recursive: true }).length;
+      const before = readdirSync(recordings, { recursive: true }).length;
       const res = await rawGet(
         proxy.origin,
         `${BASE_PATH}/products/encoded?label=${encodeURIComponent(label)}`,
@@ -190,7 +190,7 @@ describe('Content-Encoding', () => {
         status: 502,
         error: expect.stringContaining('Content-Encoding'),
       });
-      expect(readdirSync(fixtures, { recursive: true }).length).toBe(before);
+      expect(readdirSync(recordings, { recursive: true }).length).toBe(before);
     },
   );
 

@@ -12,6 +12,10 @@ import { PortTakenError } from '../net/listen.js';
 import { STATS_PATH } from './app.js';
 import { startProxy, type RunningProxy } from './listen.js';
 
+/** `--recordings`, or its old name when that is the one the command line gave. */
+const recordingsFlagIn = (argv: readonly string[]): string =>
+  argv.some((arg) => /^--fixtures(=|$)/.test(arg)) ? '--fixtures' : '--recordings';
+
 /** Starts the proxy from command-line flags; undefined when only help was asked for. */
 export async function runProxyCli(
   argv: string[],
@@ -27,10 +31,11 @@ export async function runProxyCli(
   try {
     running = await startProxy(options);
   } catch (error) {
-    // A --fixtures path that can never be a directory, or a taken --port, is the user's to fix,
-    // like any flag.
-    if (error instanceof RecordingsError || error instanceof PortTakenError)
-      throw new UsageError(error.message, { cause: error });
+    // A recordings path that can never be a directory, or a taken --port, is the user's to fix,
+    // like any flag; the message names the flag the user gave (the recorder knows no flags).
+    if (error instanceof RecordingsError)
+      throw new UsageError(`${recordingsFlagIn(argv)}: ${error.message}`, { cause: error });
+    if (error instanceof PortTakenError) throw new UsageError(error.message, { cause: error });
     throw error;
   }
   const { settings } = running.app;
@@ -41,7 +46,7 @@ export async function runProxyCli(
       `  origins    ${settings.allowedOrigins.join(', ') || 'none (browsers are refused; curl and servers work)'}`,
       `  validate   against release ${settings.apiVersion ?? 'newest'}; violations as JSON lines on stderr${settings.signalViolations ? ', counted in x-contract-violations' : ''}`,
       `  stats      ${running.origin}${STATS_PATH}`,
-      ...(settings.fixturesDir ? [`  recording  to ${settings.fixturesDir}`] : []),
+      ...(settings.recordingsDir ? [`  recording  to ${settings.recordingsDir}`] : []),
       ...(settings.profileFile ? [`  profile    to ${settings.profileFile}`] : []),
       '',
     ].join('\n'),

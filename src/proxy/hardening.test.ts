@@ -3,8 +3,8 @@
  * The proxy as an attacker or an unlucky user meets it, over real HTTP in front of a stand-in
  * upstream that records what reaches it: DNS rebinding (foreign Host names), client-address and
  * admin headers, paths with encoded separators or dot segments, the key echoed in other
- * encodings (bodies, headers, streamed downloads), a fixtures directory that breaks while
- * running, a bad key or fixtures path at startup, and clients that hold the proxy open at
+ * encodings (bodies, headers, streamed downloads), a recordings directory that breaks while
+ * running, a bad key or recordings path at startup, and clients that hold the proxy open at
  * shutdown. Each test asserts that nothing reached the upstream (or the client) that must not.
  */
 import type { Hono } from 'hono';
@@ -99,17 +99,17 @@ function upstreamApp(): Hono {
 let upstream: Served;
 let proxy: RunningProxy;
 const sink = logSink();
-let fixtures: string;
+let recordings: string;
 
 beforeAll(async () => {
   upstream = await serveApp(upstreamApp());
-  fixtures = mkdtempSync(join(tmpdir(), 'proxy-hardening-'));
+  recordings = mkdtempSync(join(tmpdir(), 'proxy-hardening-'));
   proxy = await startProxy({
     upstream: upstream.url,
     apiKey: SECRET,
     allowedHosts: ['dev.example.test'],
     apiVersion: 'unreleased',
-    fixturesDir: join(fixtures, 'rec'),
+    recordingsDir: join(recordings, 'rec'),
     log: sink.log,
   });
 });
@@ -117,7 +117,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.close();
   await upstream?.close();
-  rmSync(fixtures, { recursive: true, force: true });
+  rmSync(recordings, { recursive: true, force: true });
 });
 
 const port = () => new URL(proxy.origin).port;
@@ -290,8 +290,8 @@ describe('the key echoed by the live service', () => {
     expect(sink.events('key-echoed')).toHaveLength(echoesBefore + 2);
   });
 
-  it('appears in no log line and no fixture in any form', () => {
-    const files = readdirSync(join(fixtures, 'rec'), {
+  it('appears in no log line and no recording in any form', () => {
+    const files = readdirSync(join(recordings, 'rec'), {
       recursive: true,
       withFileTypes: true,
     }).filter((f) => f.isFile());
@@ -305,13 +305,13 @@ describe('the key echoed by the live service', () => {
 });
 
 describe('recording never breaks serving', () => {
-  it('serves every answer when the fixtures directory breaks while running, logs once, counts each failure and each request', async () => {
+  it('serves every answer when the recordings directory breaks while running, logs once, counts each failure and each request', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'proxy-broken-rec-'));
     const lines = logSink();
     const recording = await startProxy({
       upstream: upstream.url,
       apiKey: SECRET,
-      fixturesDir: join(dir, 'rec'),
+      recordingsDir: join(dir, 'rec'),
       log: lines.log,
     });
     try {
@@ -393,23 +393,28 @@ describe('recording never breaks serving', () => {
     }
   });
 
-  it('refuses at startup a fixtures path below a regular file, as a usage error naming it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'proxy-file-'));
-    try {
-      writeFileSync(join(dir, 'file'), 'x');
-      const start = runProxyCli(
-        ['--proxy', upstream.url, '--port', '0', '--fixtures', join(dir, 'file', 'rec')],
-        { WEB_DATA_API_KEY: SECRET },
-        () => {},
-      );
-      await expect(start).rejects.toThrow(UsageError);
-      await expect(start).rejects.toThrow(
-        /--fixtures .*file\/rec: cannot create the directory \((ENOTDIR|EEXIST)\)/,
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.each(['--recordings', '--fixtures'])(
+    'refuses at startup a %s path below a regular file, as a usage error naming the flag given',
+    async (flag) => {
+      const dir = mkdtempSync(join(tmpdir(), 'proxy-file-'));
+      try {
+        writeFileSync(join(dir, 'file'), 'x');
+        const start = runProxyCli(
+          ['--proxy', upstream.url, '--port', '0', flag, join(dir, 'file', 'rec')],
+          { WEB_DATA_API_KEY: SECRET },
+          () => {},
+        );
+        await expect(start).rejects.toThrow(UsageError);
+        await expect(start).rejects.toThrow(
+          new RegExp(
+            `^${flag}: cannot create the recordings directory .*file/rec \\((ENOTDIR|EEXIST)\\)$`,
+          ),
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('the key at startup', () => {

@@ -34,7 +34,7 @@ interface Seen {
 let mock: RunningServer;
 let proxy: RunningProxy;
 const sink = logSink();
-let fixtures: string;
+let recordings: string;
 const session: Seen[] = [];
 
 async function call(base: string, step: Step, headers: Record<string, string> = {}): Promise<Seen> {
@@ -58,13 +58,13 @@ async function call(base: string, step: Step, headers: Record<string, string> = 
 const json = <T>(seen: Seen): T => JSON.parse(seen.bytes.toString('utf8')) as T;
 
 beforeAll(async () => {
-  fixtures = mkdtempSync(join(tmpdir(), 'proxy-session-'));
+  recordings = mkdtempSync(join(tmpdir(), 'proxy-session-'));
   mock = await startMockServer({ apiVersion: 'unreleased', validateResponses: true });
   proxy = await startProxy({
     upstream: mock.url,
     apiKey: KEY,
     apiVersion: 'unreleased',
-    fixturesDir: fixtures,
+    recordingsDir: recordings,
     signalViolations: true,
     log: sink.log,
   });
@@ -100,7 +100,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.close();
   await mock?.close();
-  rmSync(fixtures, { recursive: true, force: true });
+  rmSync(recordings, { recursive: true, force: true });
 });
 
 describe('proxy in front of the mock', () => {
@@ -175,18 +175,18 @@ describe('proxy in front of the mock', () => {
 });
 
 describe('recorded session', () => {
-  it('is written as one fixture per distinct request', () => {
-    const metas = readdirSync(fixtures).flatMap((op) =>
-      readdirSync(join(fixtures, op)).filter((f) => !f.endsWith('.body.json')),
+  it('is written as one recording per distinct request', () => {
+    const metas = readdirSync(recordings).flatMap((op) =>
+      readdirSync(join(recordings, op)).filter((f) => !f.endsWith('.body.json')),
     );
     // Every 2xx and the 404 of the session; the forced 429 is never recorded.
     expect(metas.length).toBeGreaterThanOrEqual(session.length);
-    expect(readdirSync(fixtures)).not.toContain('downloadDocument');
+    expect(readdirSync(recordings)).not.toContain('downloadDocument');
   });
 
   it('replays byte for byte through createReplayMiddleware, and falls through when nothing matches', async () => {
     const app = new Hono();
-    app.use('/web-data/v1/*', createReplayMiddleware(fixtures));
+    app.use('/web-data/v1/*', createReplayMiddleware(recordings));
     app.all('*', (c) => c.json({ error: 'no recording' }, NO_RECORDING_STATUS as 500));
     const replay = await serveApp(app);
     try {
@@ -220,7 +220,7 @@ describe('recorded session', () => {
   it('is served by the mock started with --replay, behind its auth', async () => {
     const replaying = await startMockServer({
       apiVersion: 'unreleased',
-      replayDir: fixtures,
+      replayDir: recordings,
       validateResponses: true,
     });
     try {

@@ -33,8 +33,8 @@ export interface ProxyOptions {
   upstreamTimeoutMs: number;
   maxJsonBytes: number;
   maxRequestBytes: number;
-  /** Record conforming JSON responses here (`--fixtures`). */
-  fixturesDir: string | undefined;
+  /** Record conforming JSON responses here (`--recordings`), as files the mock's `--replay` serves. */
+  recordingsDir: string | undefined;
   /** Write the observed profile of every forwarded answer here (`--profile`), periodically and on close. */
   profileFile: string | undefined;
   /** How often a changed profile is written (default 60 s). */
@@ -64,11 +64,30 @@ function describeBadKey(key: string): string {
   return `${kind} at position ${at + 1} of ${characters.length}`;
 }
 
-export type ProxyInput = Partial<ProxyOptions> & Pick<ProxyOptions, 'upstream' | 'apiKey'>;
+export type ProxyInput = Partial<ProxyOptions> &
+  Pick<ProxyOptions, 'upstream' | 'apiKey'> & {
+    /**
+     * @deprecated The old name of `recordingsDir` (a recorded file is a recording, not a fixture),
+     * still accepted; give one of the two, never both.
+     */
+    fixturesDir?: string;
+  };
+
+/** `recordingsDir`, or the same folder under its old name; both at once is refused, naming both. */
+function recordingsDirOf(input: ProxyInput): string | undefined {
+  // The old name is read here only: a caller that still says fixturesDir keeps working.
+  const old = input.fixturesDir;
+  if (input.recordingsDir !== undefined && old !== undefined)
+    throw new Error(
+      'proxy: recordingsDir and fixturesDir (its old name) were both given; give recordingsDir alone',
+    );
+  return input.recordingsDir ?? old;
+}
 
 export function resolveProxyOptions(input: ProxyInput): ProxyOptions {
+  const recordingsDir = recordingsDirOf(input);
   const given = Object.fromEntries(
-    Object.entries(input).filter(([, v]) => v !== undefined),
+    Object.entries(input).filter(([name, v]) => v !== undefined && name !== 'fixturesDir'),
   ) as ProxyInput;
   const options: ProxyOptions = {
     allowedOrigins: [],
@@ -77,7 +96,6 @@ export function resolveProxyOptions(input: ProxyInput): ProxyOptions {
     upstreamTimeoutMs: DEFAULT_UPSTREAM_TIMEOUT_MS,
     maxJsonBytes: DEFAULT_MAX_JSON_BYTES,
     maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
-    fixturesDir: undefined,
     profileFile: undefined,
     profileIntervalMs: undefined,
     apiVersion: undefined,
@@ -85,6 +103,7 @@ export function resolveProxyOptions(input: ProxyInput): ProxyOptions {
     now: Date.now,
     fetch: (input, init) => fetch(input, init),
     ...given,
+    recordingsDir,
   };
   if (!options.apiKey)
     throw new Error(`proxy: no API key (set ${API_KEY_ENV} or pass --api-key-file)`);

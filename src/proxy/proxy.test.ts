@@ -136,11 +136,11 @@ function upstreamApp(): Hono {
 let upstream: Served;
 let proxy: RunningProxy;
 const sink = logSink();
-let fixtures: string;
+let recordings: string;
 
 beforeAll(async () => {
   upstream = await serveApp(upstreamApp());
-  fixtures = mkdtempSync(join(tmpdir(), 'proxy-fixtures-'));
+  recordings = mkdtempSync(join(tmpdir(), 'proxy-recordings-'));
   proxy = await startProxy({
     upstream: upstream.url,
     apiKey: SECRET,
@@ -149,7 +149,7 @@ beforeAll(async () => {
     upstreamTimeoutMs: 300,
     maxJsonBytes: 1024,
     apiVersion: 'unreleased',
-    fixturesDir: fixtures,
+    recordingsDir: recordings,
     log: sink.log,
   });
 });
@@ -157,7 +157,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.close();
   await upstream?.close();
-  rmSync(fixtures, { recursive: true, force: true });
+  rmSync(recordings, { recursive: true, force: true });
 });
 
 const lastSeen = () => seen[seen.length - 1];
@@ -420,13 +420,13 @@ describe('the live service misbehaving', () => {
 
 describe('recording', () => {
   it('writes conforming JSON responses only', () => {
-    const recorded = readdirSync(fixtures).sort();
+    const recorded = readdirSync(recordings).sort();
     expect(recorded).toEqual(
       expect.arrayContaining(['crossReferenceProductParts', 'getProduct', 'listProducts']),
     );
     // getProduct has only the 404 of /products/missing: the broken P1 and the key-echoing /products/echo were refused.
     expect(
-      readdirSync(join(fixtures, 'getProduct')).filter((f) => !f.endsWith('.body.json')),
+      readdirSync(join(recordings, 'getProduct')).filter((f) => !f.endsWith('.body.json')),
     ).toHaveLength(1);
     expect(sink.events('not-recorded')).toContainEqual(
       expect.objectContaining({
@@ -446,7 +446,7 @@ describe('recording', () => {
   it('does not record a body with an undeclared field that looks personal', async () => {
     const res = await fetch(`${proxy.url}/packages/PKG1`);
     expect(res.status).toBe(404);
-    expect(readdirSync(fixtures)).not.toContain('getPackage');
+    expect(readdirSync(recordings)).not.toContain('getPackage');
     expect(sink.events('not-recorded')).toContainEqual(
       expect.objectContaining({
         operation: 'getPackage',

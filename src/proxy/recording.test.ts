@@ -1,9 +1,10 @@
 /**
  * @module proxy/recording.test
- * What `--fixtures` keeps, over real HTTP in front of a stand-in upstream: no answer holding
+ * What `--recordings` keeps, over real HTTP in front of a stand-in upstream: no answer holding
  * personal data (an undeclared field named like it, a value that is it, the key base64-encoded)
  * is written; and the bodies stay within the bound replay accepts, counting what the folder held
- * before: past it the proxy keeps answering, logs once and records nothing more.
+ * before: past it the proxy keeps answering, logs once and records nothing more. The package
+ * root's `startProxy` still records under the option's old name, `fixturesDir`.
  */
 import { Hono } from 'hono';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
@@ -12,8 +13,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH } from '../contract/index.js';
 import { MAX_TOTAL_BYTES } from '../recordings/index.js';
-import { FOUND_IN_FIXTURES } from '../recordings/testdata/personal-names.js';
+import { FOUND_IN_RECORDINGS } from '../recordings/testdata/personal-names.js';
 import { startProxy, type RunningProxy } from './listen.js';
+import { startProxy as startProxyFromRoot } from '../index.js';
 import { logSink, serveApp, type Served } from './testdata/servers.js';
 
 const SECRET = 'demo-live-key/7f';
@@ -59,27 +61,27 @@ const filesIn = (folder: string) =>
 describe('personal data', () => {
   let proxy: RunningProxy;
   const sink = logSink();
-  const fixtures = () => join(dir, 'personal');
+  const recordings = () => join(dir, 'personal');
 
   beforeAll(async () => {
     proxy = await startProxy({
       upstream: upstream.url,
       apiKey: SECRET,
       apiVersion: 'unreleased',
-      fixturesDir: fixtures(),
+      recordingsDir: recordings(),
       log: sink.log,
     });
   });
   afterAll(() => proxy?.close());
 
-  it.each(FOUND_IN_FIXTURES)('an undeclared field named %s is not recorded', async (field) => {
+  it.each(FOUND_IN_RECORDINGS)('an undeclared field named %s is not recorded', async (field) => {
     const res = await fetch(`${proxy.url}/products/named?field=${field}`);
     expect(res.status).toBe(404);
     expect(sink.events('not-recorded').at(-1)).toMatchObject({
       severity: 'warning',
       reason: expect.stringContaining(`/${field} may hold personal data`),
     });
-    expect(filesIn(fixtures())).toEqual([]);
+    expect(filesIn(recordings())).toEqual([]);
   });
 
   it.each(Object.keys(PERSONAL_VALUES))(
@@ -102,22 +104,22 @@ describe('personal data', () => {
           /^\{"error":"Product not found \([\w+/]{0,4}\*\*\*[\w+/=]{0,4}\)"\}$/,
         );
       expect(JSON.stringify(event)).not.toContain(PERSONAL_VALUES[kind].slice(8, 30));
-      expect(filesIn(fixtures())).toEqual([]);
+      expect(filesIn(recordings())).toEqual([]);
     },
   );
 
   it('records an answer without any', async () => {
     expect((await fetch(`${proxy.url}/products/PLAIN`)).status).toBe(404);
-    expect(filesIn(fixtures())).toHaveLength(2);
+    expect(filesIn(recordings())).toHaveLength(2);
   });
 });
 
 describe('the recording bound', () => {
   it('stops recording at the bound replay accepts (counting the folder as found), logs once, keeps answering', async () => {
-    const fixtures = join(dir, 'bound');
-    mkdirSync(join(fixtures, 'getProduct'), { recursive: true });
+    const recordings = join(dir, 'bound');
+    mkdirSync(join(recordings, 'getProduct'), { recursive: true });
     // A sparse file: the folder already holds the bound minus 100 bytes of bodies, on no real disk space.
-    const filler = join(fixtures, 'getProduct', 'earlier.body.json');
+    const filler = join(recordings, 'getProduct', 'earlier.body.json');
     writeFileSync(filler, '');
     truncateSync(filler, MAX_TOTAL_BYTES - 100);
     const sink = logSink();
@@ -125,7 +127,7 @@ describe('the recording bound', () => {
       upstream: upstream.url,
       apiKey: SECRET,
       apiVersion: 'unreleased',
-      fixturesDir: fixtures,
+      recordingsDir: recordings,
       log: sink.log,
     });
     try {
@@ -147,7 +149,28 @@ describe('the recording bound', () => {
         number
       >;
       expect(stats).toMatchObject({ requests: 5, recorded: 2, overRecordingBound: 3 });
-      expect(filesIn(fixtures)).toHaveLength(1 + 2 * 2);
+      expect(filesIn(recordings)).toHaveLength(1 + 2 * 2);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('the old name of recordingsDir', () => {
+  it('fixturesDir, through the package root, records into the same folder', async () => {
+    const folder = join(dir, 'old-name');
+    // The deprecated name on purpose: callers written before the rename must keep working.
+    const proxy = await startProxyFromRoot({
+      upstream: upstream.url,
+      apiKey: SECRET,
+      apiVersion: 'unreleased',
+      fixturesDir: folder,
+      log: () => {},
+    });
+    try {
+      expect(proxy.app.settings.recordingsDir).toBe(folder);
+      expect((await fetch(`${proxy.url}/products/OLD`)).status).toBe(404);
+      expect(filesIn(folder)).toHaveLength(2);
     } finally {
       await proxy.close();
     }

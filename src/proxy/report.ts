@@ -54,9 +54,9 @@ export interface ProxyStats {
   /** Responses in which the live service echoed the key (scrubbed, or the stream cut). */
   keyEchoes: number;
   recorded: number;
-  /** Fixtures the file system refused to take (the answers were served all the same). */
+  /** Recordings the file system refused to take (the answers were served all the same). */
   recordFailures: number;
-  /** Answers not recorded because the fixtures reached the bound replay accepts (served all the same). */
+  /** Answers not recorded because the recordings reached the bound replay accepts (served all the same). */
   overRecordingBound: number;
   byOperation: Record<
     string,
@@ -69,7 +69,7 @@ export class Reporter {
   readonly #log: LogLine;
   readonly #scrubber: SecretScrubber;
   readonly #stats: ProxyStats;
-  /** Set by a failed fixture write, cleared by a successful one. */
+  /** Set by a failed recording write, cleared by a successful one. */
   #recordingBroken = false;
 
   constructor(options: { log: LogLine; scrubber: SecretScrubber; now: () => number }) {
@@ -220,7 +220,7 @@ export class Reporter {
       ...exchange,
       error,
       message:
-        'answer served; fixtures are not being written (further failures are counted at /__proxy/stats, not logged)',
+        'answer served; recordings are not being written (further failures are counted at /__proxy/stats, not logged)',
     });
   }
 

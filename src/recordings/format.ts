@@ -1,8 +1,7 @@
 /**
  * @module recordings/format
- * The recorded-fixture format, shared by the recorder (the proxy's `--fixtures`) and replay (the
- * mock's `--replay`). One recorded
- * exchange is two files under `<dir>/<operationId>/`:
+ * The recording format, shared by the recorder (the proxy's `--recordings`) and replay (the
+ * mock's `--replay`). One recorded exchange (a recording) is two files under `<dir>/<operationId>/`:
  *   `<key>.json`       `{format, operationId, request: {method, path, query, bodySha256?},
  *                        response: {status, headers, bodyFile, bodySha256, bytes}, recordedAt}`
  *   `<key>.body.json`  the response body exactly as received (replayed byte for byte).
@@ -13,7 +12,11 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
-export const FIXTURE_FORMAT = 'web-data-fixture/1';
+/**
+ * The format tag every meta file carries. The value keeps the old word "fixture" on purpose: it is
+ * written into files on disk, and recordings made before the rename must still load (DECISIONS 115).
+ */
+export const RECORDING_FORMAT = 'web-data-fixture/1';
 export const RECORDED_HEADERS = ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining'];
 /** Largest body recorded or replayed: above the proxy's default JSON cap (10 MiB), below anything that strains memory. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -34,8 +37,8 @@ export interface CanonicalRequest {
   bodySha256?: string;
 }
 
-export interface FixtureMeta {
-  format: typeof FIXTURE_FORMAT;
+export interface RecordingMeta {
+  format: typeof RECORDING_FORMAT;
   operationId: string;
   request: CanonicalRequest;
   response: {
@@ -71,7 +74,7 @@ function bodyDigest(body: Uint8Array): string {
 }
 
 /**
- * The request as the fixture key sees it. `rawPath` is below the base path and still encoded;
+ * The request as the recording key sees it. `rawPath` is below the base path and still encoded;
  * HEAD is keyed as GET (it is answered from the GET recording, without the body).
  */
 export function canonicalRequest(
@@ -101,7 +104,7 @@ export function canonicalRequest(
   return canonical;
 }
 
-export function fixtureKey(request: CanonicalRequest): string {
+export function recordingKey(request: CanonicalRequest): string {
   return createHash('sha1')
     .update(
       JSON.stringify([request.method, request.path, request.query, request.bodySha256 ?? null]),
@@ -109,7 +112,7 @@ export function fixtureKey(request: CanonicalRequest): string {
     .digest('hex');
 }
 
-export function fixtureFiles(
+export function recordingFiles(
   dir: string,
   operationId: string,
   key: string,
@@ -121,12 +124,12 @@ export function fixtureFiles(
   };
 }
 
-/** Whether a file name is a fixture's body file. */
+/** Whether a file name is a recording's body file. */
 export function isBodyFile(name: string): boolean {
   return name.endsWith(BODY_SUFFIX);
 }
 
-/** Whether a file name is a fixture's meta file (not its body). */
+/** Whether a file name is a recording's meta file (not its body). */
 export function isMetaFile(name: string): boolean {
   return name.endsWith(META_SUFFIX) && !name.endsWith(BODY_SUFFIX);
 }

@@ -1,21 +1,21 @@
 /**
  * @module recordings
- * Recorded sessions, one concern shared by the proxy (writes them with `--fixtures`) and the mock
- * (serves them with `--replay`): the fixture format, the recorder, the loader that trusts nothing
+ * Recorded sessions, one concern shared by the proxy (writes them with `--recordings`) and the mock
+ * (serves them with `--replay`): the recording format, the recorder, the loader that trusts nothing
  * in a directory it is handed, the replay middleware, and the one list of personal data no kept
  * live value may hold (`looksPersonal`, for anything else that keeps live values).
  */
 export {
-  FIXTURE_FORMAT,
+  RECORDING_FORMAT,
   MAX_BODY_BYTES,
   MAX_META_BYTES,
   MAX_TOTAL_BYTES,
   canonicalRequest,
-  fixtureFiles,
-  fixtureKey,
+  recordingFiles,
+  recordingKey,
   sha256,
   type CanonicalRequest,
-  type FixtureMeta,
+  type RecordingMeta,
 } from './format.js';
 export { loadRecordings, type Recording } from './load.js';
 export {

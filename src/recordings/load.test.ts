@@ -2,7 +2,7 @@
  * @module recordings/load.test
  * A replay directory is input someone hands us: every way it can try to make the mock serve a
  * file from elsewhere, or break it, is refused at load time with the file and the problem named.
- * Fixtures are written by hand here (not by the recorder) so the format itself is what is tested.
+ * Recordings are written by hand here (not by the recorder) so the format itself is what is tested.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockServer } from '../server/listen.js';
 import { DEMO } from '../testing/mock-app.js';
-import { canonicalRequest, fixtureKey, MAX_BODY_BYTES, MAX_META_BYTES, sha256 } from './format.js';
+import {
+  canonicalRequest,
+  recordingKey,
+  MAX_BODY_BYTES,
+  MAX_META_BYTES,
+  sha256,
+} from './format.js';
 import { loadRecordings } from './load.js';
 
 const BODY = '{"error":"Product \\"P1\\" not found"}';
@@ -29,15 +35,17 @@ beforeEach(() => {
 
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-/** A fixture for GET /products/P1; `change` edits the meta before it is written. */
-function writeFixture(
+/** A recording for GET /products/P1; `change` edits the meta before it is written. */
+function writeRecording(
   change: (meta: Record<string, any>) => void = () => {},
   body: string = BODY,
 ): string {
   const request = canonicalRequest('GET', '/products/P1', '');
-  const key = fixtureKey(request);
+  const key = recordingKey(request);
   writeFileSync(join(dir, 'getProduct', `${key}.body.json`), body);
   const meta: Record<string, any> = {
+    // The wire value as files on disk carry it (spelled out, not RECORDING_FORMAT): a rename of the
+    // constant must not change what loads.
     format: 'web-data-fixture/1',
     operationId: 'getProduct',
     request,
@@ -68,14 +76,14 @@ function loadError(): string {
 const outsideBytes = 'root:x:0:0:secret outside the replay directory\n';
 
 describe('loadRecordings', () => {
-  it('loads a well-formed fixture', () => {
-    writeFixture();
+  it('loads a well-formed recording', () => {
+    writeRecording();
     const recordings = loadRecordings(dir);
     expect([...recordings.values()].map((r) => Buffer.from(r.body).toString())).toEqual([BODY]);
   });
 
   it('refuses a bodyFile that climbs out of the directory, naming the meta file', () => {
-    const file = writeFixture((meta) => {
+    const file = writeRecording((meta) => {
       meta.response.bodyFile = '../../secret.txt';
       meta.response.bodySha256 = sha256(outsideBytes);
       meta.response.bytes = outsideBytes.length;
@@ -86,7 +94,7 @@ describe('loadRecordings', () => {
   });
 
   it('refuses an absolute bodyFile', () => {
-    const file = writeFixture((meta) => {
+    const file = writeRecording((meta) => {
       meta.response.bodyFile = outside;
       meta.response.bodySha256 = sha256(outsideBytes);
       meta.response.bytes = outsideBytes.length;
@@ -97,7 +105,7 @@ describe('loadRecordings', () => {
   });
 
   it('refuses a body file that is a symlink out of the directory (its real path is checked)', () => {
-    const file = writeFixture((meta) => {
+    const file = writeRecording((meta) => {
       meta.response.bodyFile = 'link.body.json';
       meta.response.bodySha256 = sha256(outsideBytes);
       meta.response.bytes = outsideBytes.length;
@@ -116,7 +124,7 @@ describe('loadRecordings', () => {
     const request = canonicalRequest('GET', '/products/P2', '');
     writeFileSync(join(elsewhere, 'b.body.json'), BODY);
     writeFileSync(
-      join(elsewhere, `${fixtureKey(request)}.json`),
+      join(elsewhere, `${recordingKey(request)}.json`),
       JSON.stringify({
         format: 'web-data-fixture/1',
         operationId: 'getProduct',
@@ -139,30 +147,30 @@ describe('loadRecordings', () => {
     [600, 'must be <= 599'],
     [200.5, 'must be integer'],
   ])('refuses status %s', (status, message) => {
-    const file = writeFixture((meta) => (meta.response.status = status));
+    const file = writeRecording((meta) => (meta.response.status = status));
     expect(loadError()).toContain(`${file}: /response/status ${message}`);
   });
 
   it('names the file of malformed JSON', () => {
-    const file = writeFixture();
+    const file = writeRecording();
     writeFileSync(file, '{"format": ');
     expect(loadError()).toMatch(new RegExp(`${escape(file)}: not valid JSON \\(`));
   });
 
   it('names the file and the key when "response" is missing', () => {
-    const file = writeFixture((meta) => delete meta.response);
+    const file = writeRecording((meta) => delete meta.response);
     expect(loadError()).toContain(`${file}: the top level must have required property 'response'`);
   });
 
-  it('refuses a header that was never recorded (a fixture cannot set cookies)', () => {
-    const file = writeFixture((meta) => (meta.response.headers['set-cookie'] = 'session=1'));
+  it('refuses a header that was never recorded (a recording cannot set cookies)', () => {
+    const file = writeRecording((meta) => (meta.response.headers['set-cookie'] = 'session=1'));
     expect(loadError()).toContain(
       `${file}: /response/headers must be equal to one of the allowed values`,
     );
   });
 
   it('refuses a body or meta file over its size cap without reading it', () => {
-    const file = writeFixture();
+    const file = writeRecording();
     const bodyFile = file.replace(/\.json$/, '.body.json');
     truncateSync(bodyFile, MAX_BODY_BYTES + 1);
     expect(loadError()).toContain(
@@ -175,24 +183,24 @@ describe('loadRecordings', () => {
   });
 
   it('refuses a body changed after recording', () => {
-    const file = writeFixture();
+    const file = writeRecording();
     writeFileSync(file.replace(/\.json$/, '.body.json'), BODY.replace('P1', 'P9'));
     expect(loadError()).toContain(`${file}: body file`);
   });
 
   it('reports every bad file at once, counting files and problems apart', () => {
-    writeFixture((meta) => (meta.response.status = 700));
+    writeRecording((meta) => (meta.response.status = 700));
     const request = canonicalRequest('GET', '/products/P3', '');
-    writeFileSync(join(dir, 'getProduct', `${fixtureKey(request)}.json`), 'not json');
+    writeFileSync(join(dir, 'getProduct', `${recordingKey(request)}.json`), 'not json');
     writeFileSync(join(dir, 'getProduct', 'empty.json'), '{"format": "web-data-fixture/1"}');
-    expect(loadError()).toMatch(/has 3 bad fixture file\(s\), 5 problem\(s\):/);
+    expect(loadError()).toMatch(/has 3 bad recording file\(s\), 5 problem\(s\):/);
   });
 
   it('refuses statuses replay cannot serve: 1xx (interim, never a final answer), 204/205/304 with a body', () => {
-    const interim = writeFixture((meta) => (meta.response.status = 150));
+    const interim = writeRecording((meta) => (meta.response.status = 150));
     expect(loadError()).toContain(`${interim}: /response/status must be >= 200`);
     for (const status of [204, 205, 304]) {
-      const file = writeFixture((meta) => (meta.response.status = status));
+      const file = writeRecording((meta) => (meta.response.status = status));
       expect(loadError(), String(status)).toContain(
         `${file}: status ${status} carries no body, but the recording has ${Buffer.byteLength(BODY)} bytes`,
       );
@@ -201,14 +209,14 @@ describe('loadRecordings', () => {
 
   it('names a directory that does not exist', () => {
     expect(() => loadRecordings(join(root, 'absent'))).toThrow(
-      /replay: cannot open the fixtures directory .*absent \(ENOENT\)/,
+      /replay: cannot open the recordings directory .*absent \(ENOENT\)/,
     );
   });
 });
 
 describe('the mock with --replay', () => {
   it('refuses to start on a directory that would serve a file from outside it', async () => {
-    writeFixture((meta) => {
+    writeRecording((meta) => {
       meta.response.bodyFile = 'link.body.json';
       meta.response.bodySha256 = sha256(outsideBytes);
       meta.response.bytes = outsideBytes.length;
@@ -224,7 +232,7 @@ describe('the mock with --replay', () => {
 describe('the mock replaying', () => {
   it('answers a 204 or 304 recorded without a body with no body and no length', async () => {
     for (const status of [204, 304]) {
-      writeFixture((meta) => (meta.response.status = status), '');
+      writeRecording((meta) => (meta.response.status = status), '');
       // getProduct declares neither: the self-check would turn them into 500s.
       const server = await startMockServer({ replayDir: dir, validateResponses: false });
       try {
@@ -241,7 +249,7 @@ describe('the mock replaying', () => {
   });
 
   it("answers with the mock's own rate-limit counters, never the recorded ones", async () => {
-    writeFixture((meta) => {
+    writeRecording((meta) => {
       meta.response.headers['x-ratelimit-limit'] = '600';
       meta.response.headers['x-ratelimit-remaining'] = '586';
     });

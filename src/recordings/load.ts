@@ -1,6 +1,6 @@
 /**
  * @module recordings/load
- * `loadRecordings(dir)`: reads a directory of fixtures (format.ts) someone handed us, trusting
+ * `loadRecordings(dir)`: reads a directory of recordings (format.ts) someone handed us, trusting
  * nothing in it. Every file read must resolve (symlinks followed) inside the directory; a body
  * file is a plain name next to its meta file; sizes are capped (each file and the whole set);
  * the meta file must match the format's schema (final statuses 200-599, only the recorded
@@ -15,19 +15,19 @@ import { dirname, join, relative, isAbsolute, sep } from 'node:path';
 import { NO_BODY_STATUSES } from '../contract/index.js';
 import { describeFsError, RecordingsError } from './recorder.js';
 import {
-  FIXTURE_FORMAT,
+  RECORDING_FORMAT,
   MAX_BODY_BYTES,
   MAX_META_BYTES,
   MAX_TOTAL_BYTES,
   RECORDED_HEADERS,
-  fixtureKey,
+  recordingKey,
   isMetaFile,
   sha256,
-  type FixtureMeta,
+  type RecordingMeta,
 } from './format.js';
 
 export interface Recording {
-  meta: FixtureMeta;
+  meta: RecordingMeta;
   body: Uint8Array;
 }
 
@@ -41,7 +41,7 @@ const META_SCHEMA = {
   type: 'object',
   required: ['format', 'operationId', 'request', 'response'],
   properties: {
-    format: { const: FIXTURE_FORMAT },
+    format: { const: RECORDING_FORMAT },
     operationId: { type: 'string', pattern: '^[A-Za-z0-9_]+$' },
     request: {
       type: 'object',
@@ -80,7 +80,7 @@ const META_SCHEMA = {
   },
 };
 
-const validateMeta = new Ajv2020({ allErrors: true, strict: true }).compile<FixtureMeta>(
+const validateMeta = new Ajv2020({ allErrors: true, strict: true }).compile<RecordingMeta>(
   META_SCHEMA,
 );
 
@@ -103,7 +103,7 @@ const PLAIN_FILE_NAME_RULE =
 /** How many problems one error message lists (the rest are counted). */
 const PROBLEMS_SHOWN = 20;
 
-/** Every fixture under `dir`, by request key; throws one `RecordingsError` listing every bad file. */
+/** Every recording under `dir`, by request key; throws one `RecordingsError` listing every bad file. */
 export function loadRecordings(dir: string): Map<string, Recording> {
   const root = realDirectory(dir);
   const recordings = new Map<string, Recording>();
@@ -131,7 +131,7 @@ export function loadRecordings(dir: string): Map<string, Recording> {
         );
         break;
       }
-      recordings.set(fixtureKey(recording.meta.request), recording);
+      recordings.set(recordingKey(recording.meta.request), recording);
     }
   }
   const { lines } = problems;
@@ -139,7 +139,7 @@ export function loadRecordings(dir: string): Map<string, Recording> {
     const more =
       lines.length > PROBLEMS_SHOWN ? [`... and ${lines.length - PROBLEMS_SHOWN} more`] : [];
     throw new RecordingsError(
-      `replay: ${dir} has ${problems.files} bad fixture file(s), ${lines.length} problem(s):\n  ${[...lines.slice(0, PROBLEMS_SHOWN), ...more].join('\n  ')}`,
+      `replay: ${dir} has ${problems.files} bad recording file(s), ${lines.length} problem(s):\n  ${[...lines.slice(0, PROBLEMS_SHOWN), ...more].join('\n  ')}`,
     );
   }
   return recordings;
@@ -151,7 +151,7 @@ function realDirectory(dir: string): string {
     root = realpathSync(dir);
   } catch (error) {
     throw new RecordingsError(
-      `replay: cannot open the fixtures directory ${dir} (${describeFsError(error)})`,
+      `replay: cannot open the recordings directory ${dir} (${describeFsError(error)})`,
     );
   }
   if (!statSync(root).isDirectory()) throw new RecordingsError(`replay: ${dir} is not a directory`);
@@ -176,7 +176,7 @@ function loadOne(root: string, file: string, problems: Problems): Recording | un
           : e.message;
       problems.add(
         file,
-        `${e.instancePath || 'the top level'} ${message}${e.keyword === 'const' ? ` (expected "${FIXTURE_FORMAT}")` : ''}`,
+        `${e.instancePath || 'the top level'} ${message}${e.keyword === 'const' ? ` (expected "${RECORDING_FORMAT}")` : ''}`,
       );
     }
     return undefined;
@@ -223,7 +223,7 @@ function readConfined(
   if (within === '' || within.startsWith(`..${sep}`) || within === '..' || isAbsolute(within)) {
     problems.add(
       owner,
-      `${what}resolves outside the replay directory (to ${real}); fixtures must stay inside it`,
+      `${what}resolves outside the replay directory (to ${real}); recordings must stay inside it`,
     );
     return undefined;
   }

@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findPersonalData, looksPersonal, personalName, personalValue } from './personal-data.js';
-import { FOUND_IN_FIXTURES } from './testdata/personal-names.js';
+import { FOUND_IN_RECORDINGS } from './testdata/personal-names.js';
 
 const KEY = 'demo-live-key/7f';
 
 describe('field names', () => {
   it.each([
-    ...FOUND_IN_FIXTURES,
+    ...FOUND_IN_RECORDINGS,
     'X-API-KEY',
     'IPAddress',
     'contactEmail',

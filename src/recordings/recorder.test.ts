@@ -1,6 +1,6 @@
 /**
  * @module recordings/recorder.test
- * What a fixture keeps besides the body (the request, the recorded headers) never holds the key,
+ * What a recording keeps besides the body (the request, the recorded headers) never holds the key,
  * in any case or encoding: such an answer is not recorded.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';

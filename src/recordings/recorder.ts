@@ -1,6 +1,6 @@
 /**
  * @module recordings/recorder
- * `createRecorder({ dir })`: writes a conforming JSON response as a fixture the mock can replay
+ * `createRecorder({ dir })`: writes a conforming JSON response as a recording the mock can replay
  * (format in format.ts) and says what it did; the caller (the proxy) logs and counts. Nothing is
  * written for a response that breaks a rule of the document, for statuses that depend on the key
  * or the moment (401, 403, 429, 5xx), for a body over the size cap, or for a body holding personal
@@ -15,16 +15,16 @@ import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } f
 import { dirname, join } from 'node:path';
 import type { Operation, ResponseFinding } from '../contract/index.js';
 import {
-  FIXTURE_FORMAT,
+  RECORDING_FORMAT,
   MAX_BODY_BYTES,
   MAX_TOTAL_BYTES,
   RECORDED_HEADERS,
   isBodyFile,
   canonicalRequest,
-  fixtureFiles,
-  fixtureKey,
+  recordingFiles,
+  recordingKey,
   sha256,
-  type FixtureMeta,
+  type RecordingMeta,
 } from './format.js';
 import { valueHoldsSecret } from '../redaction.js';
 import { findPersonalData } from './personal-data.js';
@@ -33,7 +33,7 @@ import { findPersonalData } from './personal-data.js';
 const RECORDABLE = (status: number) => (status >= 200 && status < 300) || status === 404;
 
 /**
- * A fixtures or replay directory the user named that cannot be used (e.g. a path below a regular
+ * A recordings or replay directory the user named that cannot be used (e.g. a path below a regular
  * file): the user's input, which each command maps to its usage error (exit 2).
  */
 export class RecordingsError extends Error {
@@ -68,7 +68,7 @@ export interface Recorder {
 export interface RecorderOptions {
   dir: string;
   now: () => number;
-  /** Secrets (the API key) no fixture may hold in any encoding. */
+  /** Secrets (the API key) no recording may hold in any encoding. */
   secrets?: readonly string[];
 }
 
@@ -79,7 +79,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
     throw new RecordingsError(
-      `--fixtures ${dir}: cannot create the directory (${describeFsError(error)})`,
+      `cannot create the recordings directory ${dir} (${describeFsError(error)})`,
     );
   }
   /** Body bytes per body file, those already there included: replay counts them all. */
@@ -97,10 +97,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
         input.search,
         input.requestBody,
       );
-      const files = fixtureFiles(dir, input.operation.operationId, fixtureKey(request));
+      const files = recordingFiles(dir, input.operation.operationId, recordingKey(request));
       const after = total - (sizes.get(files.body) ?? 0) + input.body.byteLength;
       if (after > MAX_TOTAL_BYTES) {
-        full = `the fixtures hold ${total} bytes of bodies and this answer's ${input.body.byteLength} would cross the ${MAX_TOTAL_BYTES}-byte bound replay accepts; no further answers are recorded this run`;
+        full = `the recordings hold ${total} bytes of bodies and this answer's ${input.body.byteLength} would cross the ${MAX_TOTAL_BYTES}-byte bound replay accepts; no further answers are recorded this run`;
         return { kind: 'full', reason: full };
       }
       const headers: Record<string, string> = {};
@@ -108,15 +108,15 @@ export function createRecorder(options: RecorderOptions): Recorder {
         const value = input.headers.get(name);
         if (value !== null) headers[name] = value;
       }
-      // The body was judged above; what else the fixture would keep is judged here, name by name.
+      // The body was judged above; what else the recording would keep is judged here, name by name.
       if (valueHoldsSecret({ request, headers }, options.secrets ?? []))
         return {
           kind: 'skipped',
-          reason: 'the request or a recorded header holds the API key; fixture not written',
+          reason: 'the request or a recorded header holds the API key; recording not written',
           severity: 'warning',
         };
-      const meta: FixtureMeta = {
-        format: FIXTURE_FORMAT,
+      const meta: RecordingMeta = {
+        format: RECORDING_FORMAT,
         operationId: input.operation.operationId,
         request,
         response: {
@@ -130,7 +130,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       };
       try {
         mkdirSync(dirname(files.meta), { recursive: true });
-        // Body first, then the meta file that points at it, each via rename: a reader never sees half a fixture.
+        // Body first, then the meta file that points at it, each via rename: a reader never sees half a recording.
         writeAtomically(files.body, input.body);
         writeAtomically(files.meta, `${JSON.stringify(meta, null, 2)}\n`);
         sizes.set(files.body, input.body.byteLength);
@@ -170,13 +170,13 @@ function reasonNotToRecord(
     };
   if (input.body.byteLength > MAX_BODY_BYTES)
     return {
-      reason: `body of ${input.body.byteLength} bytes is over the ${MAX_BODY_BYTES}-byte fixture cap`,
+      reason: `body of ${input.body.byteLength} bytes is over the ${MAX_BODY_BYTES}-byte recording cap`,
       severity: 'info',
     };
   const broken = input.findings.filter((f) => f.kind === 'violation');
   if (broken.length > 0)
     return {
-      reason: `response violates the document (${broken.length} violation(s)); fixture not written`,
+      reason: `response violates the document (${broken.length} violation(s)); recording not written`,
       severity: 'warning',
     };
   // Names are the document's to choose where it declares them; an undeclared one (and all below it) is judged.
@@ -187,7 +187,7 @@ function reasonNotToRecord(
   });
   if (personal)
     return {
-      reason: `${personal.pointer || 'the body'} may hold personal data (${personal.reason}); fixture not written`,
+      reason: `${personal.pointer || 'the body'} may hold personal data (${personal.reason}); recording not written`,
       severity: 'warning',
     };
   return undefined;
@@ -212,7 +212,7 @@ function writeAtomically(file: string, data: Uint8Array | string): void {
     try {
       rmSync(temporary, { force: true });
     } catch {
-      // The write's own error is the one to report; a leftover .tmp is never read as a fixture.
+      // The write's own error is the one to report; a leftover .tmp is never read as a recording.
     }
     throw error;
   }

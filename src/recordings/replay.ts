@@ -1,6 +1,6 @@
 /**
  * @module recordings/replay
- * `createReplayMiddleware(dir)`: serves fixtures the proxy recorded (format in format.ts, loaded
+ * `createReplayMiddleware(dir)`: serves recordings the proxy made (format in format.ts, loaded
  * and checked by load.ts) for matching requests, with the very body bytes recorded, and falls
  * through to the next handler when nothing matches. Meant to sit after auth and the rate limiter in
  * the mock (`--replay <dir>`), under any base path ending in `/web-data/v1`. The directory is read
@@ -12,7 +12,7 @@
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { BASE_PATH, NO_BODY_STATUSES } from '../contract/index.js';
 import { splitUrl } from '../net/request-url.js';
-import { canonicalRequest, fixtureKey } from './format.js';
+import { canonicalRequest, recordingKey } from './format.js';
 import { loadRecordings } from './load.js';
 
 /** The path below `/web-data/v1` (or `/staging/web-data/v1`), still encoded; undefined elsewhere. */
@@ -56,7 +56,7 @@ export function createReplayMiddleware<E extends Env = Env>(
       body = options.bodyRead?.(c) ?? new Uint8Array(await c.req.arrayBuffer());
     }
     const recording = recordings.get(
-      fixtureKey(canonicalRequest(c.req.method, where.rawPath, where.search, body)),
+      recordingKey(canonicalRequest(c.req.method, where.rawPath, where.search, body)),
     );
     if (!recording) return next();
     const { status, headers } = recording.meta.response;

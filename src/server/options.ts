@@ -52,7 +52,7 @@ export interface AppOptions {
   adminHosts: readonly string[];
   /** One line per request to this function (off by default). */
   log: ((line: string) => void) | undefined;
-  /** Serve responses a proxy recorded (`--fixtures` of the proxy) where a request matches one. */
+  /** Serve responses a proxy recorded (the proxy's `--recordings`) where a request matches one. */
   replayDir: string | undefined;
   /** Seeded random faults and global latency (QA); none by default. */
   faults: FaultPlanOptions;

@@ -1,9 +1,9 @@
 /**
  * @module recordings/testdata/personal-names
- * Test-only: the undeclared field names issue 24 found written into fixtures, for the module's
+ * Test-only: the undeclared field names issue 24 found written into recordings, for the module's
  * own test and the proxy's recording test.
  */
-export const FOUND_IN_FIXTURES = [
+export const FOUND_IN_RECORDINGS = [
   'apiKey',
   'api_key',
   'authorization',

@@ -155,7 +155,7 @@ const FLAGS = {
   replay: {
     section: 'QA',
     value: '<dir>',
-    help: ['serve responses the proxy recorded (--fixtures) where a request matches'],
+    help: ['serve responses the proxy recorded (--recordings) where a request matches'],
   },
   vary: {
     section: 'QA',
