@@ -76,6 +76,7 @@ const END_TO_END = [
   'src/server/journal/query-secrets.test.ts',
   'src/server/robustness.test.ts',
   'src/server/scopes/proof.test.ts',
+  'src/server/scopes/redis.test.ts',
   'src/state/shared/turn.test.ts',
   'src/state/redis-data.test.ts',
   'src/state/redis-poison.test.ts',

@@ -206,5 +206,18 @@ function answerCaches(): Pick<ApiContext, 'recordTexts' | 'encoded'> {
  * the mock itself (src/server/scopes/), so an edited value must not write its answers there.
  */
 export function withOwnCaches(api: ApiContext): ApiContext {
-  return { ...api, ...answerCaches() };
+  const own = answerCaches();
+  // The answers cached so far stay (the caller drops those the edits touch): the values are
+  // immutable, so the copies share them; least recently used first, so the order holds.
+  copyInto(api.recordTexts, own.recordTexts);
+  copyInto(api.encoded, own.encoded);
+  return { ...api, ...own };
+}
+
+function copyInto<V>(from: TextCache<V>, to: TextCache<V>): void {
+  const keys = [...from.keys()].reverse();
+  for (const key of keys) {
+    const value = from.get(key);
+    if (value !== undefined) to.getOrCreate(key, () => value);
+  }
 }

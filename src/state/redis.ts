@@ -65,6 +65,22 @@ export class RedisStores implements Stores {
     return new RedisStores(await RedisLink.connect(url, options), parts);
   }
 
+  /**
+   * Stores under `prefix` on this instance's connection (a scope's state, src/server/scopes/),
+   * over the scope's own memory stores; closing them leaves the connection open.
+   */
+  sharing(
+    prefix: string,
+    parts: { local: MemoryStores; tiers: ReadonlyMap<string, Tier>; clock: AdjustableClock },
+  ): RedisStores {
+    return new RedisStores(this.#link.sharing(prefix), parts);
+  }
+
+  /** This instance's connection and options (a registry kept beside the state: scopes). */
+  get link(): RedisLink {
+    return this.#link;
+  }
+
   get description(): string {
     return this.#link.description;
   }

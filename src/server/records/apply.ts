@@ -89,15 +89,17 @@ export function applyRecordEdits(
   edits: readonly RecordEdit[],
   { fresh }: { fresh: boolean },
 ): Served {
-  // The first edited value takes caches of its own: the start's are shared (context.ts withOwnCaches).
-  const api = before?.api ?? withOwnCaches(start);
-  const baseUrl = api.seed.options.baseUrl;
+  const baseUrl = start.seed.options.baseUrl;
   const local = edits.map((edit) =>
     edit.op === 'put'
       ? { ...edit, record: withCanonicalHrefs(edit.record, baseUrl) as Record<string, unknown> }
       : edit,
   );
   const all = fresh || !before ? local : before.edits.concat(local);
+  // The first edited value takes caches of its own: the start's are shared (context.ts withOwnCaches).
+  const current = before?.api ?? start;
+  const api =
+    all.length > 0 && current.encoded === start.encoded ? withOwnCaches(current) : current;
   const overlay = overlayDataset(api.seed, all);
   const touched =
     fresh || !before

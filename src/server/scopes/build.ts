@@ -7,6 +7,7 @@
  * change is reachable from here, nor the other way round: isolation by construction.
  */
 import { Hono } from 'hono';
+import { TrieRouter } from 'hono/router/trie-router';
 import type { KeyPurpose } from '../../api/types.js';
 import type { KeyRecord, KeyStore } from '../config/keys.js';
 import type { AppEnv } from '../env.js';
@@ -50,7 +51,9 @@ function scopeKeyStore(parent: KeyStore, record: KeyRecord, digest: Buffer): Key
 export async function buildScopeParts(
   parent: MockParts,
   entry: ScopeEntry,
-  storesFor: (local: ReturnType<typeof ownParts>) => Promise<Stores> | Stores = (own) => own.local,
+  storesFor: (own: ReturnType<typeof ownParts>, entry: ScopeEntry) => Promise<Stores> | Stores = (
+    own,
+  ) => own.local,
 ): Promise<MockParts> {
   const { state } = parent;
   const demo = demoKeyOf(parent, entry.purpose);
@@ -58,7 +61,7 @@ export async function buildScopeParts(
   const keyName = scopeKeyName(entry.id);
   const record: KeyRecord = { ...demo, name: keyName, demo: false };
   const own = ownParts(state.options, parent.tiers);
-  const stores = await storesFor(own);
+  const stores = await storesFor(own, entry);
   const records = RecordControl.create(stores.records, {
     contract: state.contract,
     validators: state.validators,
@@ -87,7 +90,9 @@ export async function buildScopeApp(
   storesFor?: Parameters<typeof buildScopeParts>[2],
 ): Promise<ScopeApp> {
   const parts = await buildScopeParts(parent, entry, storesFor);
-  const app = new Hono<AppEnv>({ router: new RememberingRouter() });
+  // The trie router outright: the mock's routes do not fit the regular-expression router, which
+  // the default tries first on the first request (most of a scope's first answer, route-memo.ts).
+  const app = new Hono<AppEnv>({ router: new RememberingRouter(new TrieRouter()) });
   mountRoutes(app, parts);
   return {
     app,

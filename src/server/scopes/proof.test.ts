@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packagePath } from '../../package-root.js';
+import { redisAvailable } from '../../testing/redis-server.js';
 
 const RUNS_TIMEOUT_MS = 240_000;
 const out = mkdtempSync(join(tmpdir(), 'scope-proof-'));
@@ -77,8 +78,7 @@ describe('eight files in parallel on one shared mock', () => {
     RUNS_TIMEOUT_MS,
   );
 
-  // Scopes on Redis come in the next commit.
-  it.skip(
+  it.skipIf(!redisAvailable())(
     '(b) each sees only its own across two instances sharing one Redis',
     async () => {
       const outcome = await runProof('redis', { SCOPE_PROOF_STATE: 'redis' });

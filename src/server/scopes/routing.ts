@@ -50,11 +50,16 @@ export class Scopes {
   /** The scope's app, built on first use. */
   appOf(entry: ScopeEntry): Promise<ScopeApp> {
     let app = this.#apps.get(entry.id);
-    if (!app) {
+    // Most recently used last: on a fleet, the app of a scope another instance ended is never
+    // told of here, and goes first when the apps outnumber the scopes there may be (its state is
+    // in Redis: a live scope's app dropped so is built again on its next request).
+    if (app) this.#apps.delete(entry.id);
+    else {
+      if (this.#apps.size >= this.registry.max) void this.#drop(this.#apps.keys().next().value!);
       app = buildScopeApp(this.parent, entry, this.storesFor);
-      this.#apps.set(entry.id, app);
       app.catch(() => this.#apps.delete(entry.id));
     }
+    this.#apps.set(entry.id, app);
     return app;
   }
 

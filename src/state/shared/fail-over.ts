@@ -130,15 +130,21 @@ export class RedisLink {
   #up = true;
   #closed = false;
   #repaired = 0;
+  /** The link whose connection this one shares (a scope's: `sharing`); it owns the connection. */
+  readonly #owner: RedisLink | undefined;
 
-  private constructor(redis: Redis, url: string, options: RedisStoreOptions) {
-    this.redis = this.define<SharedScripts>(redis, {
-      claim: { numberOfKeys: 1, lua: CLAIM },
-      listKept: { numberOfKeys: 3, lua: LIST_KEPT },
-    });
-    this.description = redactUrl(url);
+  private constructor(redis: Redis, url: string, options: RedisStoreOptions, owner?: RedisLink) {
+    this.#owner = owner;
+    this.redis = owner
+      ? (redis as Redis & SharedScripts)
+      : this.define<SharedScripts>(redis, {
+          claim: { numberOfKeys: 1, lua: CLAIM },
+          listKept: { numberOfKeys: 3, lua: LIST_KEPT },
+        });
+    this.description = owner ? owner.description : redactUrl(url);
     this.options = options;
     this.keys = keysOf(options.prefix);
+    if (owner) return;
     redis.on('ready', () => {
       if (this.#up) return;
       this.#up = true;
@@ -161,6 +167,14 @@ export class RedisLink {
     return new RedisLink(await openRedis(url, options), url, options);
   }
 
+  /**
+   * A link under another prefix on this link's connection (a scope's state, src/server/scopes/):
+   * Redis away is this link's news, and closing it leaves the connection open.
+   */
+  sharing(prefix: string): RedisLink {
+    return new RedisLink(this.redis, '', { ...this.options, prefix }, this);
+  }
+
   /** Defines a concern's scripts as commands on the connection (`redis` defaults to this link's). */
   define<S>(redis: Redis, scripts: ScriptDefinitions<S>): Redis & S;
   define<S>(scripts: ScriptDefinitions<S>): Redis & S;
@@ -173,7 +187,7 @@ export class RedisLink {
 
   /** True while Redis answers and this instance decides on the shared state. */
   get up(): boolean {
-    return this.#up;
+    return this.#owner ? this.#owner.up : this.#up;
   }
 
   /** Spoiled entries under the prefix this instance repaired or ignored. */
@@ -198,6 +212,12 @@ export class RedisLink {
   }
 
   down(error: unknown): void {
+    if (this.#owner) {
+      this.seen.records = undefined;
+      this.seen.stubsVersion = undefined;
+      if (!this.#closed) this.#owner.down(error);
+      return;
+    }
     if (this.#closed || !this.#up) return;
     this.#up = false;
     this.seen.records = undefined;
@@ -283,6 +303,6 @@ export class RedisLink {
   }
 
   disconnect(): void {
-    this.redis.disconnect();
+    if (!this.#owner) this.redis.disconnect();
   }
 }

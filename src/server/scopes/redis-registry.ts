@@ -1,0 +1,180 @@
+/**
+ * @module scopes/redis-registry
+ * A fleet's scopes, kept in the Redis the fleet shares its state in (`--state`), so a scope made
+ * on one instance works on every other (each builds the scope's app on first sight): under the
+ * prefix, `scopes:index` (each live id by when it was last used, on the mock's clock),
+ * `scopes:id:<id>` (its purpose and key digest) and `scopes:key:<digest>` (its id). Each look
+ * refreshes the use and the keys' Redis TTL; a scope unused for its TTL is ended by the next look
+ * at it or the next scope made, on any instance, and its state (`scope:<id>:*`) deleted then.
+ */
+import type { KeyPurpose } from '../../api/types.js';
+import type { RedisLink } from '../../state/shared/fail-over.js';
+import { ScopeLimitError } from './limits.js';
+import type { ScopeEntry, ScopeRegistry } from './registry.js';
+import { sameDigest, scopeKeyDigest } from './scope-key.js';
+
+/** Removes one scope's registry entry, from the prefix and its id (Lua, shared by the scripts). */
+const LUA_REMOVE = `
+local function remove(prefix, index, id)
+  local hash = prefix .. 'scopes:id:' .. id
+  local digest = redis.call('HGET', hash, 'digest')
+  if digest then redis.call('DEL', prefix .. 'scopes:key:' .. digest) end
+  redis.call('DEL', hash)
+  return redis.call('ZREM', index, id)
+end
+`;
+
+/** KEYS: index. ARGV: prefix, now, ttlMs, max, id, purpose, digestHex, keepMs. Answers {made (1|0), ended ids...}. */
+const ADD = `${LUA_REMOVE}
+local index, prefix = KEYS[1], ARGV[1]
+local now, ttl, max = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local ended = redis.call('ZRANGEBYSCORE', index, '-inf', now - ttl)
+for _, id in ipairs(ended) do remove(prefix, index, id) end
+local made = 0
+if redis.call('ZCARD', index) < max then
+  local id, keep = ARGV[5], tonumber(ARGV[8])
+  redis.call('HSET', prefix .. 'scopes:id:' .. id, 'purpose', ARGV[6], 'digest', ARGV[7])
+  redis.call('PEXPIRE', prefix .. 'scopes:id:' .. id, keep)
+  redis.call('SET', prefix .. 'scopes:key:' .. ARGV[7], id, 'PX', keep)
+  redis.call('ZADD', index, now, id)
+  redis.call('PEXPIRE', index, keep)
+  made = 1
+end
+return {made, unpack(ended)}
+`;
+
+/**
+ * KEYS: index. ARGV: prefix, now, ttlMs, keepMs, 'key' or 'id', the digest or id. Answers
+ * {'live', id, purpose, digest}, {'ended', id} (its TTL had passed: removed now), or {}.
+ */
+const TOUCH = `${LUA_REMOVE}
+local index, prefix = KEYS[1], ARGV[1]
+local now, ttl, keep = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local id = ARGV[6]
+if ARGV[5] == 'key' then
+  id = redis.call('GET', prefix .. 'scopes:key:' .. ARGV[6])
+  if not id then return {} end
+end
+local used = redis.call('ZSCORE', index, id)
+if not used then return {} end
+local hash = prefix .. 'scopes:id:' .. id
+local fields = redis.call('HMGET', hash, 'purpose', 'digest')
+if now - tonumber(used) >= ttl or not fields[1] or not fields[2] then
+  remove(prefix, index, id)
+  return {'ended', id}
+end
+redis.call('ZADD', index, now, id)
+redis.call('PEXPIRE', hash, keep)
+redis.call('PEXPIRE', prefix .. 'scopes:key:' .. fields[2], keep)
+redis.call('PEXPIRE', index, keep)
+return {'live', id, fields[1], fields[2]}
+`;
+
+/** KEYS: index. ARGV: prefix, id. Answers 1 when there was such a scope. */
+const REMOVE = `${LUA_REMOVE}
+return remove(ARGV[1], KEYS[1], ARGV[2])
+`;
+
+interface Scripts {
+  scopeAdd(...args: string[]): Promise<(number | string)[]>;
+  scopeTouch(...args: string[]): Promise<string[]>;
+  scopeRemove(...args: string[]): Promise<number>;
+}
+
+/** Glob characters in a prefix, escaped for SCAN's MATCH. */
+const globSafe = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
+
+export class RedisScopeRegistry implements ScopeRegistry {
+  readonly #redis: Scripts & { unlink(...keys: string[]): Promise<number> };
+  readonly #prefix: string;
+  readonly #index: string;
+  readonly #listeners: ((id: string) => Promise<void> | void)[] = [];
+
+  constructor(
+    private readonly link: RedisLink,
+    readonly ttlSeconds: number,
+    readonly max: number,
+    private readonly now: () => number,
+  ) {
+    this.#redis = link.define<Scripts>({
+      scopeAdd: { numberOfKeys: 1, lua: ADD },
+      scopeTouch: { numberOfKeys: 1, lua: TOUCH },
+      scopeRemove: { numberOfKeys: 1, lua: REMOVE },
+    });
+    this.#prefix = link.options.prefix;
+    this.#index = `${this.#prefix}scopes:index`;
+  }
+
+  /** The prefix of a scope's state (its stores'): `<prefix>scope:<id>:`. */
+  stateOf(id: string): string {
+    return `${this.#prefix}scope:${id}:`;
+  }
+
+  /** How long Redis keeps a registry key unused: the TTL and a minute, in real time (the TTL is on the mock's clock). */
+  get #keepMs(): string {
+    return String(this.ttlSeconds * 1000 + 60_000);
+  }
+
+  async add(entry: ScopeEntry): Promise<void> {
+    const [made, ...ended] = await this.#redis.scopeAdd(
+      this.#index,
+      this.#prefix,
+      String(this.now()),
+      String(this.ttlSeconds * 1000),
+      String(this.max),
+      entry.id,
+      entry.purpose,
+      entry.digest.toString('hex'),
+      this.#keepMs,
+    );
+    for (const id of ended) await this.#ended(String(id));
+    if (Number(made) !== 1) throw new ScopeLimitError(this.max, this.ttlSeconds);
+  }
+
+  async byKey(secret: string): Promise<ScopeEntry | undefined> {
+    const presented = scopeKeyDigest(secret);
+    const entry = await this.#touch('key', presented.toString('hex'));
+    return entry && sameDigest(entry.digest, presented) ? entry : undefined;
+  }
+
+  byId(id: string): Promise<ScopeEntry | undefined> {
+    return this.#touch('id', id);
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const removed = await this.#redis.scopeRemove(this.#index, this.#prefix, id);
+    await this.#ended(id);
+    return removed === 1;
+  }
+
+  onEnd(listener: (id: string) => Promise<void> | void): void {
+    this.#listeners.push(listener);
+  }
+
+  async #touch(mode: 'key' | 'id', value: string): Promise<ScopeEntry | undefined> {
+    const answer = await this.#redis.scopeTouch(
+      this.#index,
+      this.#prefix,
+      String(this.now()),
+      String(this.ttlSeconds * 1000),
+      this.#keepMs,
+      mode,
+      value,
+    );
+    if (answer[0] === 'ended') await this.#ended(answer[1]);
+    if (answer[0] !== 'live') return undefined;
+    return {
+      id: answer[1],
+      purpose: answer[2] as KeyPurpose,
+      digest: Buffer.from(answer[3], 'hex'),
+    };
+  }
+
+  /** A scope ended (here, or found ended): its state's keys deleted, this instance's app freed. */
+  async #ended(id: string): Promise<void> {
+    // The app first: closing it sends what it still held, which the deletion then takes too.
+    for (const listener of this.#listeners) await listener(id);
+    const keys = await this.link.scan(`${globSafe(this.stateOf(id))}*`);
+    if (keys.length > 0) await this.#redis.unlink(...keys);
+  }
+}
