@@ -12,7 +12,13 @@ import { isLoopbackName } from '../../net/host-guard.js';
 export const MIN_EXPOSED_TOKEN_LENGTH = 16;
 
 /** Tokens shown in the README, docs/, the compose files and the CI scripts: known to everyone. */
-export const DOCUMENTED_TOKENS: readonly string[] = ['qa-token', 'change-me', 'ci-token', 'qa'];
+export const DOCUMENTED_TOKENS: readonly string[] = [
+  'qa-token',
+  'change-me',
+  'ci-token',
+  'qa',
+  'playwright-local-admin-token',
+];
 
 /** Why `token` may not guard controls on `host`, or undefined when it may. */
 export function exposedTokenProblem(token: string, host: string): string | undefined {
