@@ -55,17 +55,14 @@ export class Scopes {
     // in Redis: a live scope's app dropped so is built again on its next request).
     if (app) this.#apps.delete(entry.id);
     else {
-      if (this.#apps.size >= this.registry.max) void this.#drop(this.#apps.keys().next().value!);
+      // In memory the app is the scope's state: never dropped but when the scope ends.
+      if (this.storesFor && this.#apps.size >= this.registry.max)
+        void this.#drop(this.#apps.keys().next().value!);
       app = buildScopeApp(this.parent, entry, this.storesFor);
       app.catch(() => this.#apps.delete(entry.id));
     }
     this.#apps.set(entry.id, app);
     return app;
-  }
-
-  /** How many scope apps this instance holds (tests, the memory measure). */
-  get built(): number {
-    return this.#apps.size;
   }
 
   async #drop(id: string): Promise<void> {
