@@ -187,6 +187,16 @@ module.exports = {
       to: { path: '^src/testing/' },
     },
     {
+      name: 'nothing-imports-the-vitest-subpath',
+      comment:
+        'src/api/vitest.ts imports vitest, an optional peer dependency: a module of the package ' +
+        'that imported it would need vitest installed. Only its own global set-up and tests may ' +
+        '(eslint.config.js keeps every other public module from importing vitest itself).',
+      severity: 'error',
+      from: { pathNot: `${TESTS}|^src/api/vitest-global-setup\\.ts$` },
+      to: { path: '^src/api/vitest\\.ts$' },
+    },
+    {
       name: 'not-to-unresolvable',
       comment: 'An import that resolves to nothing (a typo, or a file that moved).',
       severity: 'error',

@@ -44,6 +44,26 @@ export default tseslint.config(
     },
   },
   {
+    // vitest is an optional peer dependency: of the public modules, web-data-api-double/vitest
+    // alone imports it, so the root and node-test load without it (.dependency-cruiser.cjs keeps
+    // every other module from importing that subpath).
+    files: ['src/index.ts', 'src/api/*.ts'],
+    ignores: ['**/*.test.ts', 'src/api/vitest.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['vitest', 'vitest/*', '@vitest/*'],
+              message: 'vitest is optional: only src/api/vitest.ts may import it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests and test machinery: a test's set-up and its assertions read best in one place.
     files: ['**/*.test.ts', 'src/testing/**', 'contract-tests/meta/**'],
     rules: { 'max-lines-per-function': 'off' },

@@ -35,6 +35,7 @@ const END_TO_END = [
   'contract-tests/meta/workflows.test.ts',
   'src/api/mock-state.test.ts',
   'src/api/on-demand.test.ts',
+  'src/api/runners.test.ts',
   'src/api/vary.test.ts',
   'src/server/cli/cli-release.test.ts',
   'src/server/cli/cli.test.ts',

@@ -523,6 +523,44 @@ export interface MockAppOptions extends MockOptions {
   origin?: string;
 }
 
+// ---------------------------------------------------------------- test runners
+
+/**
+ * A running mock as a test runner hands it on (vitest's global set-up to its test files, a CI step
+ * to `node --test` through `WEB_DATA_MOCK_URL` and `MOCK_ADMIN_TOKEN`): where it is and its admin
+ * token, from which each test asks for a scope of its own.
+ */
+export interface SharedMock {
+  /** Base URL of the API, e.g. `http://127.0.0.1:4010/web-data/v1`. */
+  url: string;
+  origin: string;
+  adminToken: string;
+}
+
+/** What one test gets from a runner helper: its own scope of a (shared) mock. */
+export interface TestScope {
+  /** Base URL of the API. */
+  url: string;
+  origin: string;
+  /** The scope's key, for `x-api-key`: requests with it see this test's stubs, faults and clock alone. */
+  apiKey: string;
+  /** QA controls for this test's scope alone; the helper closes it after the test. */
+  qa: QaScope;
+  /** What `GET /examples.json` serves (identifiers that exist in this dataset, searches, ...). */
+  examples: Examples;
+}
+
+/** Options of the runner helpers (`web-data-api-double/vitest`, `web-data-api-double/node-test`). */
+export interface TestScopeOptions {
+  /** The purpose whose demo key lends each test's scope its tier and families (default `fullAccess`). */
+  purpose?: KeyPurpose;
+  /**
+   * How to start a mock when no running one is named (no global set-up, no `WEB_DATA_MOCK_URL`);
+   * default: the seed in `MOCK_SEED` (as the CLI reads it), else startMock's defaults.
+   */
+  mock?: StartMockOptions;
+}
+
 // ---------------------------------------------------------------- /examples.json
 
 /** A parametric search in plain terms, whatever the request body looks like. */

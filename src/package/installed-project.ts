@@ -69,3 +69,61 @@ export function installProduction(cwd: string, prefix: string, specs: string[]):
   const flags = ['--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'];
   return ok(runIn(cwd, 'npm', ['install', '--prefix', prefix, ...flags, ...specs]));
 }
+
+const mocks = new Set<number>();
+
+/**
+ * Starts `npx web-data-mock --port 0` in `cwd`, in its own process group (so that afterAll
+ * can end whatever a failed test leaves); resolves once it prints its URL. `stop` signals the npx
+ * process alone, as the README's `kill $!` does: npm hands SIGTERM to the `sh -c` it runs the bin
+ * through, which dies without passing it on, and the mock stops because its parent is gone.
+ */
+export function startMockIn(cwd: string): Promise<{ url: string; stop(): Promise<boolean> }> {
+  const child = spawn('npx', ['--no-install', 'web-data-mock', '--port', '0'], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1' },
+    detached: true,
+  });
+  mocks.add(child.pid!);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => reject(new Error(`web-data-mock exited ${code}: ${output}`)));
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+      const url = /production\s+(http:\/\/\S+\/web-data\/v1)/.exec(output)?.[1];
+      if (!url) return;
+      child.removeAllListeners('exit');
+      resolve({
+        url,
+        // npx's own exit is not a reliable signal here; the mock no longer answering is, within
+        // the shutdown grace (10 s).
+        stop: async () => {
+          process.kill(child.pid!, 'SIGTERM');
+          for (let waited = 0; waited < 10_000; waited += 100) {
+            try {
+              await fetch(url, { signal: AbortSignal.timeout(1000) });
+            } catch {
+              mocks.delete(child.pid!);
+              return true;
+            }
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          return false;
+        },
+      });
+    });
+  });
+}
+
+/** Ends whatever mock a failed test left running (its whole process group). */
+export function killStartedMocks(): void {
+  for (const pid of mocks) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  mocks.clear();
+}

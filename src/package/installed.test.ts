@@ -4,7 +4,6 @@
  * docs/library.md as an ES module file, an integrator's vitest file run with the vitest the user
  * added, and a TypeScript file type-checked against the installed declarations.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,9 +21,11 @@ import {
 import {
   installedProject,
   installProduction,
+  killStartedMocks,
   MINUTES,
   ok,
   runIn,
+  startMockIn,
   type Ran,
 } from './installed-project.js';
 
@@ -39,52 +40,6 @@ beforeAll(() => {
 /** A command in the installed project. */
 function run(command: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
   return runIn(project, command, args, env);
-}
-
-const mocks = new Set<number>();
-
-/**
- * Starts `npx web-data-mock --port 0` in the project, in its own process group (so that afterAll
- * can end whatever a failed test leaves); resolves once it prints its URL. `stop` signals the npx
- * process alone, as the README's `kill $!` does: npm hands SIGTERM to the `sh -c` it runs the bin
- * through, which dies without passing it on, and the mock stops because its parent is gone.
- */
-function startInstalledMock(): Promise<{ url: string; stop(): Promise<boolean> }> {
-  const child = spawn('npx', ['--no-install', 'web-data-mock', '--port', '0'], {
-    cwd: project,
-    env: { ...process.env, NO_COLOR: '1' },
-    detached: true,
-  });
-  mocks.add(child.pid!);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('exit', (code) => reject(new Error(`web-data-mock exited ${code}: ${output}`)));
-    child.stdout.on('data', (c: Buffer) => {
-      output += c.toString();
-      const url = /production\s+(http:\/\/\S+\/web-data\/v1)/.exec(output)?.[1];
-      if (!url) return;
-      child.removeAllListeners('exit');
-      resolve({
-        url,
-        // npx's own exit is not a reliable signal here; the mock no longer answering is, within
-        // the shutdown grace (10 s).
-        stop: async () => {
-          process.kill(child.pid!, 'SIGTERM');
-          for (let waited = 0; waited < 10_000; waited += 100) {
-            try {
-              await fetch(url, { signal: AbortSignal.timeout(1000) });
-            } catch {
-              mocks.delete(child.pid!);
-              return true;
-            }
-            await new Promise((r) => setTimeout(r, 100));
-          }
-          return false;
-        },
-      });
-    });
-  });
 }
 
 /** The ```js blocks of docs/library.md, in order. */
@@ -275,9 +230,10 @@ const NO_NODE_TYPES_CONFIG = {
   files: ['use.ts'],
 };
 
-afterAll(() => {
-  for (const pid of mocks) process.kill(-pid, 'SIGKILL');
-});
+afterAll(killStartedMocks);
+
+/** `npx web-data-mock --port 0` in the installed project. */
+const startInstalledMock = () => startMockIn(project);
 
 describe('the installed package', () => {
   it(
