@@ -70,6 +70,8 @@ describe('numbers and QA specs on the command line', () => {
     [['--faults', 'delay=2'], '--faults: delay rate must be between 0 and 1 (got "2")'],
     [['--journal-size', '0'], '--journal-size must be an integer from 1 to 100000 (got "0")'],
     [['--journal-size', '100001'], '--journal-size must be an integer from 1 to 100000'],
+    [['--scope-ttl', '0'], '--scope-ttl must be an integer from 1 to 604800 (got "0")'],
+    [['--max-scopes', '1.5'], '--max-scopes must be an integer from 1 to 10000 (got "1.5")'],
   ])('%j is a usage error naming the flag: %s', async (argv, message) => {
     expect(await usage(argv)).toContain(message);
   });

@@ -101,4 +101,21 @@ describe.skipIf(!redisAvailable())('scopes on a fleet sharing Redis', () => {
     clock.advance(60_000);
     expect((await get(a, '/products?limit=1', second.apiKey)).status).toBe(401);
   });
+
+  // Last: it restarts Redis, which comes back empty.
+  it('answers 503, never a 500, while Redis is away, and forgets the scopes Redis forgot', async () => {
+    const [a] = await fleet();
+    const scope = await qaOf(a).scope();
+    await redis.stop();
+    const away = await get(a, '/products?limit=1', scope.apiKey);
+    expect(away.status).toBe(503);
+    expect(away.body.error).toMatch(/shared state store is unreachable/);
+    await expect(qaOf(a).scope()).rejects.toMatchObject({ status: 503 });
+    await redis.resume();
+    await expect
+      .poll(async () => (await get(a, '/products?limit=1', scope.apiKey)).status, {
+        timeout: 10_000,
+      })
+      .toBe(401);
+  });
 });

@@ -9,6 +9,7 @@
  * ends.
  */
 import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { KeyPurpose } from '../../api/types.js';
 import { ADMIN_PREFIX } from '../admin/admin-prefix.js';
 import { adminGuard } from '../admin/admin-guard.js';
@@ -55,17 +56,14 @@ export class Scopes {
     // in Redis: a live scope's app dropped so is built again on its next request).
     if (app) this.#apps.delete(entry.id);
     else {
-      if (this.#apps.size >= this.registry.max) void this.#drop(this.#apps.keys().next().value!);
+      // In memory the app is the scope's state: never dropped but when the scope ends.
+      if (this.storesFor && this.#apps.size >= this.registry.max)
+        void this.#drop(this.#apps.keys().next().value!);
       app = buildScopeApp(this.parent, entry, this.storesFor);
       app.catch(() => this.#apps.delete(entry.id));
     }
     this.#apps.set(entry.id, app);
     return app;
-  }
-
-  /** How many scope apps this instance holds (tests, the memory measure). */
-  get built(): number {
-    return this.#apps.size;
   }
 
   async #drop(id: string): Promise<void> {
@@ -87,7 +85,7 @@ export function scopeRouting(scopes: Scopes): MiddlewareHandler<AppEnv> {
   return async function routeScoped(c: Context<AppEnv>, next: Next) {
     const secret = c.req.header(API_KEY_HEADER);
     if (looksLikeScopeKey(secret)) {
-      const entry = await scopes.registry.byKey(secret);
+      const entry = await reached(scopes.registry.byKey(secret));
       if (!entry) throw apiError(401, endedMessage(scopes.registry.ttlSeconds));
       return (await scopes.appOf(entry)).app.fetch(c.req.raw, c.env);
     }
@@ -96,6 +94,22 @@ export function scopeRouting(scopes: Scopes): MiddlewareHandler<AppEnv> {
       return controls.fetch(c.req.raw, c.env);
     return next();
   };
+}
+
+/**
+ * A registry call's answer; a failure of the store under it (a fleet's Redis away) is a 503
+ * saying so, never a 500: which scopes exist is the shared store's to say, and no instance guesses.
+ */
+async function reached<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof HTTPException || error instanceof ScopeLimitError) throw error;
+    throw apiError(
+      503,
+      `the scopes cannot be read: the shared state store is unreachable (${(error as Error).message.slice(0, 200)}); try again when it is back`,
+    );
+  }
 }
 
 const endedMessage = (ttlSeconds: number) =>
@@ -120,7 +134,7 @@ function scopeControls(scopes: Scopes): Hono {
     const made = mintScopeKey();
     const entry: ScopeEntry = { id: made.id, purpose, digest: scopeKeyDigest(made.secret) };
     try {
-      await scopes.registry.add(entry);
+      await reached(scopes.registry.add(entry));
     } catch (error) {
       if (error instanceof ScopeLimitError) throw apiError(SCOPE_LIMIT_STATUS, error.message);
       throw error;
@@ -140,12 +154,12 @@ function scopeControls(scopes: Scopes): Hono {
   });
   controls.delete(`${SCOPES_PATH}/:id`, async (c) => {
     const id = idOf(c.req.param('id'));
-    if (!(await scopes.registry.remove(id))) throw unknownScope(id);
+    if (!(await reached(scopes.registry.remove(id)))) throw unknownScope(id);
     return c.json({ closed: id });
   });
   controls.all(`${SCOPES_PATH}/:id/*`, async (c) => {
     const id = idOf(c.req.param('id'));
-    const entry = await scopes.registry.byId(id);
+    const entry = await reached(scopes.registry.byId(id));
     if (!entry) throw unknownScope(id);
     const { app } = await scopes.appOf(entry);
     return app.fetch(scopedControlRequest(c, id), c.env);

@@ -6,6 +6,7 @@
  * own controls, both ways.
  */
 import { describe, expect, it } from 'vitest';
+import { createMockApp } from '../../api/mock.js';
 import { qaControls, QaControlError } from '../../api/qa.js';
 import { ManualClock } from '../../state/clock/clock.js';
 import { DEMO, sharedDataset, TEST_ORIGIN, testApp } from '../../testing/mock-app.js';
@@ -117,6 +118,20 @@ describe('making a scope', () => {
       new Request(`${TEST_ORIGIN}/__mock/scopes`, { method: 'POST' }),
     );
     expect(noToken.status).toBe(401);
+  });
+
+  it('takes its TTL and limit from the library options, each checked', async () => {
+    const mock = await createMockApp({ scopeTtlSeconds: 30, maxScopes: 1 });
+    const scope = await mock.qa.scope();
+    expect(scope.ttlSeconds).toBe(30);
+    await expect(mock.qa.scope()).rejects.toMatchObject({ status: 409 });
+    await mock.close();
+    await expect(createMockApp({ maxScopes: 0 })).rejects.toThrow(
+      new TypeError('maxScopes must be an integer from 1 to 10000 (got 0)'),
+    );
+    await expect(createMockApp({ scopeTtlSeconds: 1.5 })).rejects.toThrow(
+      /^scopeTtlSeconds must be an integer from 1 to 604800/,
+    );
   });
 
   it('is not there without an admin token: a scope-like key is just an invalid key', async () => {
