@@ -24,6 +24,7 @@ import { handlers } from './handlers/index.js';
 import { successHeaders } from './pipeline/dispatch.js';
 import { loadKeys, type KeyStore } from './config/keys.js';
 import { Journal } from './pipeline/request-log.js';
+import { FailedAttempts } from './admin/admin-guard.js';
 import { resolveOptions, type AppOptions } from './options.js';
 import { RateLimiter } from '../state/limits/rate-limiter.js';
 import { loadTiers, overrideTiers, type Tier } from './config/tiers.js';
@@ -69,6 +70,11 @@ export interface MockParts {
   replay: MiddlewareHandler<AppEnv> | undefined;
   /** This process's journal: every store clears it with its own, so its epoch marks each reset. */
   journal: Journal;
+  /**
+   * Wrong admin tokens counted per client, one count for the mock's controls and every scope's
+   * (a scope's parts take the parent's): a scope's path must not be 20 more guesses a minute.
+   */
+  adminAttempts: FailedAttempts;
 }
 
 export async function buildState(partial: Partial<AppOptions> = {}): Promise<MockParts> {
@@ -132,7 +138,7 @@ export async function buildState(partial: Partial<AppOptions> = {}): Promise<Moc
       ),
     ),
   };
-  return { state, tiers, examples, replay, journal };
+  return { state, tiers, examples, replay, journal, adminAttempts: new FailedAttempts() };
 }
 
 /**

@@ -96,6 +96,7 @@ export function mountRoutes(
         records,
         tiers: parts.tiers,
         sampleAnswer,
+        attempts: parts.adminAttempts,
       }),
     );
   mountOperations(app, parts, isSecret);

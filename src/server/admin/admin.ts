@@ -23,7 +23,7 @@ import type { RecordControl } from '../records/control.js';
 import { jsonResponse } from '../response.js';
 import type { SampleAnswer } from '../stubs/sample-answer.js';
 import { stubRoutes } from '../stubs/routes.js';
-import { adminGuard } from './admin-guard.js';
+import { adminGuard, type FailedAttempts } from './admin-guard.js';
 import { keyNameOf, type AdminParts } from './admin-parts.js';
 import { ADMIN_PREFIX } from './admin-prefix.js';
 import { clockRoutes } from './clock-routes.js';
@@ -52,6 +52,8 @@ export interface AdminRouteOptions {
   resetHooks?: readonly (() => Promise<void> | void)[];
   /** The rate-limit tiers, for the console's per-key view (`GET /__mock/limits`). */
   tiers?: ReadonlyMap<string, Tier>;
+  /** Wrong tokens counted per client, shared with the scopes' controls (mock-state.ts). */
+  attempts?: FailedAttempts;
 }
 
 export function adminRoutes(options: AdminRouteOptions): Hono {
@@ -61,6 +63,7 @@ export function adminRoutes(options: AdminRouteOptions): Hono {
   const [hostCheck, tokenCheck] = adminGuard({
     token: options.token,
     allowedHosts: [...state.options.adminHosts, new URL(state.options.origin).hostname],
+    attempts: options.attempts,
   });
   // The Host check holds for every path, the console's page included (DNS rebinding); the page
   // and its files ask for the token themselves (src/server/console/), so they come before its check.

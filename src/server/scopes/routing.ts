@@ -126,6 +126,7 @@ function scopeControls(scopes: Scopes): Hono {
     ...adminGuard({
       token,
       allowedHosts: [...options.adminHosts, new URL(options.origin).hostname],
+      attempts: scopes.parent.adminAttempts,
     }),
   );
   controls.post(SCOPES_PATH, async (c) => {

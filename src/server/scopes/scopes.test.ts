@@ -11,6 +11,7 @@ import { qaControls, QaControlError } from '../../api/qa.js';
 import { ManualClock } from '../../state/clock/clock.js';
 import { DEMO, sharedDataset, TEST_ORIGIN, testApp } from '../../testing/mock-app.js';
 import type { MockApp } from '../app.js';
+import { MAX_FAILURES } from '../admin/admin-guard.js';
 import { scopeLimitMessage } from './limits.js';
 
 const PRODUCT = sharedDataset().products.id(0);
@@ -237,5 +238,36 @@ describe('isolation', () => {
     expect(seen).not.toContain(a.apiKey);
     expect(seen).not.toContain(b.apiKey);
     expect(seen).not.toContain('wdm-scope-');
+  });
+});
+
+describe('wrong admin tokens', () => {
+  it(`count once for the mock's controls and every scope's: ${MAX_FAILURES} anywhere, then 429 everywhere`, async () => {
+    const { app, qa } = await mockWithScopes();
+    const scope = await qa.scope();
+    const wrong = (path: string, headers: Record<string, string> = {}) =>
+      app.fetch(
+        new Request(`${TEST_ORIGIN}/__mock${path}`, {
+          headers: { 'x-mock-admin-token': 'not-the-token', ...headers },
+        }),
+      );
+    // Spread over the three doors a guess could knock on: the mock's, the scope's path, and the
+    // scope's own controls reached with its API key.
+    for (let i = 0; i < MAX_FAILURES; i += 1) {
+      const door = i % 3;
+      const res =
+        door === 0
+          ? await wrong('/stubs')
+          : door === 1
+            ? await wrong(`/scopes/${scope.id}/stubs`)
+            : await wrong('/stubs', { 'x-api-key': scope.apiKey });
+      expect(res.status).toBe(401);
+    }
+    for (const res of [
+      await wrong('/stubs'),
+      await wrong(`/scopes/${scope.id}/stubs`),
+      await wrong('/stubs', { 'x-api-key': scope.apiKey }),
+    ])
+      expect(res.status).toBe(429);
   });
 });
