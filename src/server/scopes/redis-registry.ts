@@ -6,6 +6,10 @@
  * `scopes:id:<id>` (its purpose and key digest) and `scopes:key:<digest>` (its id). Each look
  * refreshes the use and the keys' Redis TTL; a scope unused for its TTL is ended by the next look
  * at it or the next scope made, on any instance, and its state (`scope:<id>:*`) deleted then.
+ * A fleet that went quiet for longer than the TTL lets Redis expire the registry itself, and
+ * nobody is left to end those scopes: a scope made later (at most once a minute per instance)
+ * sweeps the state of every scope the index no longer names, so nothing under the prefix outlives
+ * its scope for long.
  */
 import type { KeyPurpose } from '../../api/types.js';
 import type { RedisLink } from '../../state/shared/fail-over.js';
@@ -70,6 +74,20 @@ redis.call('PEXPIRE', index, keep)
 return {'live', id, fields[1], fields[2]}
 `;
 
+/** KEYS: index. ARGV: ids. Answers the ids the index does not name (scopes that ended). */
+const NOT_LIVE = `
+local gone = {}
+for _, id in ipairs(ARGV) do
+  if not redis.call('ZSCORE', KEYS[1], id) then table.insert(gone, id) end
+end
+return gone
+`;
+
+/** How often one instance looks for the state of scopes nobody ended (milliseconds). */
+const ORPHAN_SWEEP_EVERY_MS = 60_000;
+/** Ids asked about in one script call. */
+const IDS_PER_CALL = 500;
+
 /** KEYS: index. ARGV: prefix, id. Answers 1 when there was such a scope. */
 const REMOVE = `${LUA_REMOVE}
 return remove(ARGV[1], KEYS[1], ARGV[2])
@@ -79,6 +97,7 @@ interface Scripts {
   scopeAdd(...args: string[]): Promise<(number | string)[]>;
   scopeTouch(...args: string[]): Promise<string[]>;
   scopeRemove(...args: string[]): Promise<number>;
+  scopesNotLive(...args: string[]): Promise<string[]>;
 }
 
 /** Glob characters in a prefix, escaped for SCAN's MATCH. */
@@ -89,6 +108,7 @@ export class RedisScopeRegistry implements ScopeRegistry {
   readonly #prefix: string;
   readonly #index: string;
   readonly #listeners: ((id: string) => Promise<void> | void)[] = [];
+  #sweptAt = -Infinity;
 
   constructor(
     private readonly link: RedisLink,
@@ -100,6 +120,7 @@ export class RedisScopeRegistry implements ScopeRegistry {
       scopeAdd: { numberOfKeys: 1, lua: ADD },
       scopeTouch: { numberOfKeys: 1, lua: TOUCH },
       scopeRemove: { numberOfKeys: 1, lua: REMOVE },
+      scopesNotLive: { numberOfKeys: 1, lua: NOT_LIVE },
     });
     this.#prefix = link.options.prefix;
     this.#index = `${this.#prefix}scopes:index`;
@@ -129,6 +150,28 @@ export class RedisScopeRegistry implements ScopeRegistry {
     );
     for (const id of ended) await this.#ended(String(id));
     if (Number(made) !== 1) throw new ScopeLimitError(this.max, this.ttlSeconds);
+    await this.#sweepOrphans();
+  }
+
+  /** Deletes the state of scopes the index no longer names (see the module), once a minute at most. */
+  async #sweepOrphans(): Promise<void> {
+    const now = this.now();
+    if (now - this.#sweptAt < ORPHAN_SWEEP_EVERY_MS) return;
+    this.#sweptAt = now;
+    const statePrefix = `${this.#prefix}scope:`;
+    const ids = new Set<string>();
+    for (const key of await this.link.scan(`${globSafe(statePrefix)}*`)) {
+      const id = key.slice(statePrefix.length).split(':', 1)[0];
+      if (id) ids.add(id);
+    }
+    const all = [...ids];
+    for (let start = 0; start < all.length; start += IDS_PER_CALL) {
+      const gone = await this.#redis.scopesNotLive(
+        this.#index,
+        ...all.slice(start, start + IDS_PER_CALL),
+      );
+      for (const id of gone) await this.#ended(String(id));
+    }
   }
 
   async byKey(secret: string): Promise<ScopeEntry | undefined> {

@@ -102,6 +102,23 @@ describe.skipIf(!redisAvailable())('scopes on a fleet sharing Redis', () => {
     expect((await get(a, '/products?limit=1', second.apiKey)).status).toBe(401);
   });
 
+  it('sweeps the state of scopes the registry forgot (a fleet quiet past the TTL)', async () => {
+    const clock = new ManualClock();
+    const [a] = await fleet({ clock });
+    const prefix = `scopes${process.pid}-${prefixCounter}:`;
+    const forgotten = await qaOf(a).scope();
+    await forgotten.armFault({ operationId: 'listProducts', status: 500, times: 3 });
+    await forgotten.advanceClock(5);
+    expect(await client.keys(`${prefix}scope:${forgotten.id}:*`)).not.toEqual([]);
+    // What Redis's own expiry does to a registry nobody touched for the TTL and a minute.
+    const registry = await client.keys(`${prefix}scopes:*`);
+    await client.del(...registry);
+    clock.advance(61_000);
+    const next = await qaOf(a).scope();
+    expect(await client.keys(`${prefix}scope:${forgotten.id}:*`)).toEqual([]);
+    expect((await get(a, '/products?limit=1', next.apiKey)).status).toBe(200);
+  });
+
   // Last: it restarts Redis, which comes back empty.
   it('answers 503, never a 500, while Redis is away, and forgets the scopes Redis forgot', async () => {
     const [a] = await fleet();
