@@ -3,9 +3,9 @@
  * The mock under legal variation still keeps the contract, as the suite judges it: for seeds 1, 2
  * and 3, the compiled mock is started with `--vary <seed>` (every operation:
  * `--release unreleased`) and the compiled `web-data-contract` is run against it as a user runs it
- * against any base URL, with the demo keys. The default mode must pass, in the full mode a
- * web-data mock gets (the report's kind is `mock`; issue 38's Done when) (the undeclared fields and
- * absent optional fields variation adds are warnings there). `--strict` holds the target to "no
+ * against any base URL, with the demo keys. The default mode must pass (the undeclared fields and
+ * absent optional fields variation adds are warnings there), in the full mode any web-data mock
+ * gets (the report's kind is `mock`). `--strict` holds the target to "no
  * field the document does not declare": it must fail, on undeclared fields and on nothing else.
  * Both commands are the compiled package's (`dist/`, which `npm test` builds first), as
  * `release-matrix` runs them.
