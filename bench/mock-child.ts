@@ -7,6 +7,7 @@
  * Usage (forked by bench/run.ts and bench/soak.ts): `node --import tsx bench/mock-child.ts <size> [seed] [state URL]`,
  * size a scale factor or `live`; a state URL (redis://...) keeps the mock's state in Redis (bench/state-store.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { startMockServer, type ListenOptions } from '../src/server/listen.js';
 import { searchBody, type Examples, type SearchExample } from '../src/server/examples.js';
 import type { Dataset } from '../src/dataset/dataset.js';
@@ -96,6 +97,20 @@ function mergeBodies(bodies: unknown[]): unknown {
   return merged;
 }
 
+/** The bench mock's admin token: loopback only, never in a report. */
+const BENCH_ADMIN_TOKEN = randomUUID();
+
+/** A scope of the bench's own key's purpose (`loadTest`: limits that never trip), and its key. */
+async function scopeKeyOf(origin: string): Promise<string> {
+  const made = await fetch(`${origin}/__mock/scopes`, {
+    method: 'POST',
+    headers: { 'x-mock-admin-token': BENCH_ADMIN_TOKEN, 'content-type': 'application/json' },
+    body: JSON.stringify({ purpose: 'loadTest' }),
+  });
+  if (made.status !== 201) throw new Error(`POST /__mock/scopes answered ${made.status}`);
+  return ((await made.json()) as { apiKey: string }).apiKey;
+}
+
 const send = serveParent();
 const [sizeArg = '1', seedArg = '1', stateArg] = process.argv.slice(2);
 
@@ -106,6 +121,10 @@ try {
     seed: Number(seedArg),
     validateResponses: false,
     stateUrl: stateArg,
+    // Controls on, as a mock shared by a test run has them: the scoped scenario needs a scope.
+    adminToken: BENCH_ADMIN_TOKEN,
+    // A week: a full bench reaches the scoped scenario long after the scope is made.
+    scopeTtlSeconds: 604_800,
   });
   const { dataset } = running.app.state.apis[0];
   const examples = (await (
@@ -130,6 +149,7 @@ try {
       crossReferenceNumbers(dataset),
     ),
     searchBody: threeFilterSearch(dataset),
+    scopeKey: await scopeKeyOf(running.origin),
   };
   // Building the dataset leaves a heap of garbage; with --expose-gc (bench/run.ts passes it) it is
   // collected now, so a size's first scenario measures serving, not the tail of the startup.

@@ -32,6 +32,8 @@ export interface MockInfo {
   crossReferenceBody: unknown;
   /** A parametric search with three filters that matches at least one part. */
   searchBody: unknown;
+  /** The key of a scope the child made (`POST /__mock/scopes`): one test's private view of a shared mock. */
+  scopeKey: string;
 }
 
 /** Which of the issue's targets a scenario is judged by (none: reported only). */
@@ -45,6 +47,8 @@ export interface Scenario {
   path: string;
   body?: string;
   target?: TargetKind;
+  /** The key sent instead of the bench's demo key (a scope's). */
+  apiKey?: string;
 }
 
 export const LIST_SCENARIO = 'products-list';
@@ -96,6 +100,15 @@ export function allScenarios(info: MockInfo): Scenario[] {
       target: 'byId',
     },
     {
+      // The same answer through a scope (issue 38): what a test sharing one mock pays for its
+      // isolation, beside part-by-id in the same run. Reported, not judged.
+      id: 'part-by-id-scoped',
+      title: "product part by ID, with a scope's key",
+      method: 'GET',
+      path: `/product-parts/${encodeURIComponent(info.partWithHash)}`,
+      apiKey: info.scopeKey,
+    },
+    {
       id: 'tool-by-id',
       title: 'software tool by ID (a title with spaces)',
       method: 'GET',
@@ -123,7 +136,7 @@ export function allScenarios(info: MockInfo): Scenario[] {
 
 export function requestHeaders(scenario: Scenario): Record<string, string> {
   return {
-    'x-api-key': BENCH_KEY,
+    'x-api-key': scenario.apiKey ?? BENCH_KEY,
     accept: 'application/json',
     ...(scenario.body ? { 'content-type': 'application/json' } : {}),
   };
