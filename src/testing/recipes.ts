@@ -136,13 +136,14 @@ export async function runRecipe(
 }
 
 /**
- * How many tests the runs reported passing (vitest's `Tests  N passed`, node:test's `# pass N`),
+ * How many tests the runs reported passing (vitest's `Tests  N passed`; node:test's `# pass N` from
+ * its TAP reporter, Node 20's default off a terminal, or `ℹ pass N` from the spec reporter, Node 24's),
  * so a recipe whose tests were never found does not pass for want of a failure.
  */
 export function testsPassed(runs: StepRun[]): number {
   let passed = 0;
   for (const { output } of runs)
-    for (const m of output.matchAll(/^\s*Tests\s+(\d+) passed|^# pass (\d+)$/gm))
+    for (const m of output.matchAll(/^\s*Tests\s+(\d+) passed|^(?:# |\u2139 )pass (\d+)$/gm))
       passed += Number(m[1] ?? m[2]);
   return passed;
 }
