@@ -12,12 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../package-root.js';
 import {
   cleanEnvironment,
-  freePort,
   runRecipe,
   testingRecipes,
   testsPassed,
   type StepRun,
 } from '../testing/recipes.js';
+import { freePort } from '../testing/free-port.js';
 
 let project: string;
 

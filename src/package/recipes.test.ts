@@ -6,13 +6,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  cleanEnvironment,
-  freePort,
-  runRecipe,
-  testingRecipes,
-  testsPassed,
-} from '../testing/recipes.js';
+import { cleanEnvironment, runRecipe, testingRecipes, testsPassed } from '../testing/recipes.js';
+import { freePort } from '../testing/free-port.js';
 import { installedProject, MINUTES } from './installed-project.js';
 
 const { project } = installedProject();

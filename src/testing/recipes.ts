@@ -8,7 +8,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 
 export interface Recipe {
@@ -51,18 +50,6 @@ export function recipesOf(markdown: string): Map<string, Recipe> {
 /** The recipes of docs/testing.md under `root` (the repository, or the installed package). */
 export function testingRecipes(root: string): Map<string, Recipe> {
   return recipesOf(readFileSync(join(root, 'docs', 'testing.md'), 'utf8'));
-}
-
-/** A port free now, for the recipes' `4010` (other tests on this machine may hold 4010). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface StepRun {

@@ -6,7 +6,7 @@
  * its absence is a failure.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 
 export const REDIS_SERVER = process.env.REDIS_SERVER ?? 'redis-server';
 
@@ -18,17 +18,6 @@ export function redisAvailable(): boolean {
     throw new Error(`${REDIS_SERVER} not found and CI_REQUIRE_REDIS=1: install redis-server`);
   console.warn(`[tests] ${REDIS_SERVER} not found: the shared-state (Redis) tests are skipped`);
   return false;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export class TestRedis {
