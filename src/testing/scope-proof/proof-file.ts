@@ -10,11 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { qaControls } from '../../index.js';
-import type { QaControls, QaScope } from '../../api/types.js';
+import type { Examples, QaControls, QaScope } from '../../api/types.js';
 
 const RUNS = 20;
-const PRODUCT = 'LT6138';
-const PART = 'LT6138CY256#TRPBF';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function defineProofFile(n: number): void {
@@ -26,6 +24,9 @@ export function defineProofFile(n: number): void {
   let scope: QaScope | undefined;
   let qa: QaControls | QaScope = mock;
   let key = context.demoKey;
+  // The same product and part for every file: the first the mock's /examples.json names.
+  let product = '';
+  let part = '';
 
   const get = async (path: string) => {
     const response = await fetch(`${api}${path}`, { headers: { 'x-api-key': key } });
@@ -33,6 +34,9 @@ export function defineProofFile(n: number): void {
   };
 
   beforeAll(async () => {
+    const examples = (await (await fetch(`${origin}/examples.json`)).json()) as Examples;
+    product = examples.ids.products[0];
+    part = examples.ids.productParts[0];
     if (scoped) {
       scope = await mock.scope();
       qa = scope;
@@ -51,10 +55,10 @@ export function defineProofFile(n: number): void {
         await qa.reset();
         await qa.stub({
           operationId: 'getProduct',
-          match: { params: { product_id: PRODUCT } },
+          match: { params: { product_id: product } },
           patch: { title: mine },
         });
-        const seed = (await get(`/product-parts/${encodeURIComponent(PART)}`)).body;
+        const seed = (await get(`/product-parts/${encodeURIComponent(part)}`)).body;
         await qa.records.put('productParts', { ...seed, description: mine });
         await qa.armFault({ operationId: 'listProducts', status: 500, times: 1 });
         await qa.advanceClock(n * 60);
@@ -62,8 +66,8 @@ export function defineProofFile(n: number): void {
         // Let the other files' runs interleave with this one.
         await pause(5 + ((n * run) % 7));
 
-        expect((await get(`/products/${PRODUCT}`)).body.title).toBe(mine);
-        expect((await get(`/product-parts/${encodeURIComponent(PART)}`)).body.description).toBe(
+        expect((await get(`/products/${encodeURIComponent(product)}`)).body.title).toBe(mine);
+        expect((await get(`/product-parts/${encodeURIComponent(part)}`)).body.description).toBe(
           mine,
         );
         expect((await get('/products?limit=1')).status).toBe(500);
