@@ -3,13 +3,21 @@ import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './src/testing/longest-first.js';
 
 /**
- * The mock's own tests in three projects, run together by `npm test` (`vitest run`), one by one
- * by `npm run test:unit`, `test:e2e` and `test:package`:
+ * The mock's own tests in four projects, in two tiers:
+ * - `npm test` (the quick tier, about 3 minutes on 2 cores) runs unit and e2e;
+ * - `npm run test:proofs` runs proofs and package; CI (`.ci/run`) runs both tiers on every landing,
+ *   and a bare `npx vitest run` runs all four.
+ * The projects:
  * - unit: pure modules and in-process apps (no socket, no process, no Redis; src/testing/unit-guard.ts
  *   refuses them), all files in shared worker threads so the graph is imported once per worker:
- *   the inner loop;
- * - e2e: real sockets, spawned commands, redis-server, Chromium, in worker processes that files
- *   share too, sparing each file a fresh process and module graph (each file closes what it starts);
+ *   the inner loop (`npm run test:unit`);
+ * - e2e: real sockets, spawned commands, redis-server, Chromium, each real component at least
+ *   once, in worker processes that files share too, sparing each file a fresh process and module
+ *   graph (each file closes what it starts);
+ * - proofs: the files that run the whole contract suite or the compiled commands end to end, again
+ *   and again (the suite against broken, varied, hostile and older servers over one or two nights,
+ *   every release, the scope proof's 8 files x 20 runs x 3 set-ups, the runner recipes): minutes of
+ *   CPU each, so they are CI's rather than the inner loop's;
  * - package: the compiled package as a user gets it (npx, npm pack and an install), a process each.
  * Every test file not listed below is a unit test; a listed one that no longer needs its socket or
  * process can leave the list. The contract suite itself has its own config (contract-tests/).
@@ -17,25 +25,14 @@ import LongestFirstSequencer from './src/testing/longest-first.js';
 const END_TO_END = [
   'bench/shutdown.test.ts',
   'contract-tests/meta/bounds.test.ts',
-  'contract-tests/meta/cli.test.ts',
   'contract-tests/meta/drift-once.test.ts',
   'contract-tests/meta/drift.test.ts',
-  'contract-tests/meta/full-mode.test.ts',
-  'contract-tests/meta/evidence-drift.test.ts',
-  'contract-tests/meta/hostile-night.test.ts',
   'contract-tests/meta/invalid-utf8.test.ts',
-  'contract-tests/meta/ledger-page.test.ts',
   'contract-tests/meta/ledger.test.ts',
-  'contract-tests/meta/nightly-drift.test.ts',
-  'contract-tests/meta/release-matrix.test.ts',
-  'contract-tests/meta/reports.test.ts',
   'contract-tests/meta/variants.test.ts',
-  'contract-tests/meta/vary.test.ts',
-  'contract-tests/meta/verdict.test.ts',
   'contract-tests/meta/workflows.test.ts',
   'src/api/mock-state.test.ts',
   'src/api/on-demand.test.ts',
-  'src/api/runners.test.ts',
   'src/api/vary.test.ts',
   'src/server/cli/cli-release.test.ts',
   'src/server/cli/cli.test.ts',
@@ -75,7 +72,6 @@ const END_TO_END = [
   'src/server/stubs/stubs.test.ts',
   'src/server/journal/query-secrets.test.ts',
   'src/server/robustness.test.ts',
-  'src/server/scopes/proof.test.ts',
   'src/server/scopes/redis.test.ts',
   'src/state/shared/turn.test.ts',
   'src/state/redis-data.test.ts',
@@ -83,20 +79,37 @@ const END_TO_END = [
   'src/state/records/redis.test.ts',
   'src/state/redis.test.ts',
 ];
+const PROOFS = [
+  'contract-tests/meta/cli.test.ts',
+  'contract-tests/meta/evidence-drift.test.ts',
+  'contract-tests/meta/full-mode.test.ts',
+  'contract-tests/meta/hostile-night.test.ts',
+  'contract-tests/meta/ledger-page.test.ts',
+  'contract-tests/meta/nightly-drift.test.ts',
+  'contract-tests/meta/release-matrix.test.ts',
+  'contract-tests/meta/reports.test.ts',
+  'contract-tests/meta/vary.test.ts',
+  'contract-tests/meta/verdict.test.ts',
+  'src/api/runners.test.ts',
+  'src/server/scopes/proof.test.ts',
+];
 const PACKAGE = ['src/package/**/*.test.ts'];
 const ALL = ['src/**/*.test.ts', 'contract-tests/meta/**/*.test.ts', 'bench/**/*.test.ts'];
 
 /**
- * vitest's default is one worker per core but one, a single worker on a 2-core machine: the
- * end-to-end files mostly wait on the processes and sockets they start, so two keep it busy.
+ * Workers: the unit files keep the cores busy, so one each (vitest's default when not watching).
+ * The end-to-end files wait on the processes, sockets and timers they start (e2e alone used 1.55
+ * of 2 cores with two workers), so their group gets one more worker than there are cores. vitest
+ * takes one count per group (`sequence.groupOrder`).
  */
-const WORKERS = Math.max(2, availableParallelism() - 1);
+const CORES = availableParallelism();
+const UNIT_WORKERS = Math.max(2, CORES);
+const END_TO_END_WORKERS = Math.max(3, CORES + 1);
 
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    maxWorkers: WORKERS,
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
@@ -104,10 +117,11 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ALL,
-          exclude: [...END_TO_END, ...PACKAGE],
+          exclude: [...END_TO_END, ...PROOFS, ...PACKAGE],
           pool: 'threads',
           isolate: false,
           setupFiles: ['src/testing/unit-guard.ts'],
+          maxWorkers: UNIT_WORKERS,
           // Its own group, run first: a shared worker is kept only while unit files follow each
           // other (vitest ends it when the next file in the queue is another project's).
           sequence: { groupOrder: 0 },
@@ -120,6 +134,18 @@ export default defineConfig({
           include: END_TO_END,
           pool: 'forks',
           isolate: false,
+          maxWorkers: END_TO_END_WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'proofs',
+          include: PROOFS,
+          pool: 'forks',
+          isolate: false,
+          maxWorkers: END_TO_END_WORKERS,
           sequence: { groupOrder: 1 },
         },
       },
@@ -131,6 +157,7 @@ export default defineConfig({
           pool: 'forks',
           // One pack and one install for every file of the project (src/package/global-setup.ts).
           globalSetup: ['src/package/global-setup.ts'],
+          maxWorkers: END_TO_END_WORKERS,
           sequence: { groupOrder: 1 },
         },
       },

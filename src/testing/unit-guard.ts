@@ -10,7 +10,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 
 const WAY_OUT =
-  'is not a unit test: add this file to END_TO_END in vitest.config.ts (unit tests open no socket and start no process)';
+  'is not a unit test: add this file to END_TO_END (or PROOFS, for a proof that takes minutes) in vitest.config.ts (unit tests open no socket and start no process)';
 
 function refuse(what: string): never {
   throw new Error(`${what} ${WAY_OUT}`);

@@ -8,7 +8,9 @@
  * key's window reset by advancing the clock; reset. Hostile strings (user-agent, query, JSON body)
  * are shown as text, run nothing and load nothing (the CSP report endpoint stays silent); the
  * token is never in the URL, a cookie or any request but as the admin header. Each panel's
- * screenshot is written to docs/images/console-*.png, which docs/qa.md shows.
+ * screenshot is written to reports/screenshots/console-*.png; with UPDATE_SCREENSHOTS=1 it goes
+ * to docs/images/, which docs/qa.md shows (a plain run leaves the tracked images alone: Chromium's
+ * bytes differ from run to run).
  * Without /usr/bin/chromium (or $CHROMIUM_PATH) the browser test is skipped with a warning, or
  * fails when CI_REQUIRE_CHROMIUM=1.
  */
@@ -25,7 +27,8 @@ const HOSTILE_QUERY = '</script><script>window.__pwned=2</script>';
 const BIDI = 'abc\u202Egnp.exe';
 const STEP_TIMEOUT_MS = 5000;
 const PAGE_BUDGET_BYTES = 150 * 1024;
-const shot = (name: string) => new URL(`../../../docs/images/console-${name}.png`, import.meta.url);
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/images' : 'reports/screenshots';
+const shot = (name: string) => new URL(`../../../${SHOTS}/console-${name}.png`, import.meta.url);
 const hasChromium = chromiumAvailable('src/server/console/console.test.ts');
 
 describe.runIf(hasChromium)('the QA console in Chromium', () => {
