@@ -13,7 +13,8 @@
 // src/usage.ts (the one usage error every command exits 2 on; of the suite, only its CLI may import
 // it), src/redaction.ts (the one way a
 // secret is found and blanked), src/evidence/index.ts (profiles, drift, the ledger),
-// src/text/markdown.ts (server text made inert for Markdown), src/files/* (the bounded reader
+// src/text/markdown.ts (server text made inert for Markdown), src/net/deadline.ts (a deadline that
+// holds a command's process open), src/files/* (the bounded reader
 // and the safe writer every input and output file goes through) and src/api/types.ts (the public
 // types, the report's shape among them).
 //
@@ -22,7 +23,7 @@
 //                     without a cycle, and no internal file's name is part of the API
 const TESTS = '\\.test\\.ts$';
 const SUITE_PUBLIC =
-  '^src/(suite/.+|contract/index|package-root|dataset/mulberry32|evidence/index|testing/[a-z-]+|files/(read-bounded|write-safe|inside)|usage|redaction|text/markdown|api/types)\\.ts$';
+  '^src/(suite/.+|contract/index|package-root|dataset/mulberry32|net/deadline|evidence/index|testing/[a-z-]+|files/(read-bounded|write-safe|inside)|usage|redaction|text/markdown|api/types)\\.ts$';
 // The one door from the suite to the mock: its global set-up starts the bundled mock for a run
 // without a base URL, through the mock's public starter.
 const SUITE_STARTS_THE_MOCK = '^src/suite/support/global-setup\\.ts$';

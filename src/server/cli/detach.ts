@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { writeFileSafely } from '../../files/write-safe.js';
+import { withDeadline } from '../../net/deadline.js';
 import { UsageError } from '../../usage.js';
 
 /** The variable that tells the started command it is the detached mock (its value: the launch's id). */
@@ -133,22 +134,18 @@ const HEALTH_TIMEOUT_MS = 2000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Whether `origin` answers `/healthz` within 2 s. The deadline is a timer of our own, not
- * `AbortSignal.timeout`: that one's timer does not hold the process open, so while a fetch to a
- * mock that is closing sat with no live socket, `stop` had nothing left to wait on and Node ended
- * it with exit 13 (an unsettled top-level await) instead of a verdict.
+ * Whether `origin` answers `/healthz` within 2 s, under a deadline that holds the process open
+ * (`withDeadline`: a mock closing under the probe once made `stop` end with exit 13).
  */
 async function answers(origin: string): Promise<boolean> {
-  const abort = new AbortController();
-  const deadline = setTimeout(() => abort.abort(), HEALTH_TIMEOUT_MS);
   try {
-    const res = await fetch(`${origin}/healthz`, { signal: abort.signal });
-    await res.body?.cancel();
-    return res.ok;
+    return await withDeadline(HEALTH_TIMEOUT_MS, async (signal) => {
+      const res = await fetch(`${origin}/healthz`, { signal });
+      await res.body?.cancel();
+      return res.ok;
+    });
   } catch {
     return false;
-  } finally {
-    clearTimeout(deadline);
   }
 }
 

@@ -6,6 +6,7 @@
  * matching, the examples' identifiers), so a team proves its records file keeps the mock inside
  * the contract. Anything else (no such file, another shape, no answer) is a live target.
  */
+import { withDeadline } from '../../net/deadline.js';
 
 /** What a web-data mock's `/examples.json` tells about it. */
 export interface MockTarget {
@@ -27,11 +28,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export async function mockTarget(baseUrl: string): Promise<MockTarget | undefined> {
   const base = new URL(baseUrl);
   try {
-    const res = await fetch(new URL(EXAMPLES_PATH, base.origin), {
-      signal: AbortSignal.timeout(PROBE_MS),
-      redirect: 'error',
+    // The deadline covers the body too, and holds the command's process open while it runs.
+    const text = await withDeadline(PROBE_MS, async (signal) => {
+      const res = await fetch(new URL(EXAMPLES_PATH, base.origin), { signal, redirect: 'error' });
+      return res.ok ? await res.text() : '';
     });
-    const text = res.ok ? await res.text() : '';
     if (text.length > MAX_BYTES) return undefined;
     const body: unknown = text ? JSON.parse(text) : undefined;
     if (

@@ -6,6 +6,7 @@
  * summary still say why, so a CI page shows the reason.
  */
 import type { Contract } from '../../contract/index.js';
+import { withDeadline } from '../../net/deadline.js';
 import { redactSecrets } from '../../redaction.js';
 import { secretsOf, type ContractOptions } from './options.js';
 import { writeSummary } from './outputs.js';
@@ -14,14 +15,13 @@ import { renderRefusal } from './summary.js';
 
 type Target = Pick<ContractOptions, 'apiKey' | 'timeoutMs'> & { baseUrl: string };
 
-async function status(url: string, timeoutMs: number, headers: Record<string, string> = {}) {
-  const answer = await fetch(url, {
-    headers,
-    signal: AbortSignal.timeout(timeoutMs),
-    redirect: 'manual',
+/** The status `url` answers, under a deadline that holds the command's process open. */
+function status(url: string, timeoutMs: number, headers: Record<string, string> = {}) {
+  return withDeadline(timeoutMs, async (signal) => {
+    const answer = await fetch(url, { headers, signal, redirect: 'manual' });
+    await answer.body?.cancel();
+    return answer.status;
   });
-  await answer.body?.cancel();
-  return answer.status;
 }
 
 /** Why the run cannot be one (one line), or undefined when the target answers and takes the key. */
