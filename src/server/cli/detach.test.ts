@@ -4,7 +4,8 @@
  * has exited, `web-data-mock stop --port N` in another shell, as a workflow's separate steps run
  * them. The compiled bin (`dist/`), a runtime folder of the test's own (`XDG_RUNTIME_DIR`). Also:
  * a mock that cannot start exits 2 with its reason; and a stale record (its pid now an unrelated
- * process) never ends that process.
+ * process) never ends that process, and on Linux does not hold `stop` up either (the process's
+ * environment tells it is not the mock: `stop` once waited 10 s on it).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DETACHED_ENV, stillTheMock } from './detach.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/web-data-mock.js', import.meta.url));
 const runtime = mkdtempSync(join(tmpdir(), 'detach-'));
@@ -55,9 +57,11 @@ describe('web-data-mock --detach, then stop, in separate shells', () => {
       expect(await answers(`${url}/products?limit=1`)).toBe(200);
       const stop = step(`node ${BIN} stop --port ${port}`);
       expect(stop.code, stop.stderr).toBe(0);
-      expect(stop.stdout).toMatch(new RegExp(`port ${port} \\(pid \\d+\\) is gone`));
-      // stop waited until it was gone.
+      const gone = new RegExp(`port ${port} \\(pid (\\d+)\\) is gone`).exec(stop.stdout);
+      expect(gone, stop.stdout).not.toBeNull();
+      // stop waited until it was gone: the port and the process.
       expect(await answers(`${url}/products?limit=1`)).toBe('ECONNREFUSED');
+      expect(() => process.kill(Number(gone?.[1]), 0)).toThrow(/ESRCH/);
       // Nothing left to stop: exit 1, saying so.
       const again = step(`node ${BIN} stop --port ${port}`);
       expect(again.code).toBe(1);
@@ -118,4 +122,24 @@ describe('web-data-mock --detach, then stop, in separate shells', () => {
     expect(help).toMatch(/stop --port <n>\s+end the mock --detach started/);
     expect(help).toMatch(/by default the mock ends with Ctrl-C, SIGTERM, or the shell/);
   });
+
+  it.runIf(process.platform === 'linux')(
+    "tells the launch's own process from another one that has its pid (Linux: its environment)",
+    async () => {
+      const launched = spawn('sleep', ['30'], { env: { ...process.env, [DETACHED_ENV]: 'abc' } });
+      const other = spawn('sleep', ['30']);
+      try {
+        await Promise.all([launched, other].map((p) => new Promise((r) => p.once('spawn', r))));
+        expect(stillTheMock({ pid: launched.pid ?? 0, launch: 'abc' })).toBe(true);
+        expect(stillTheMock({ pid: launched.pid ?? 0, launch: 'abd' })).toBe(false);
+        expect(stillTheMock({ pid: other.pid ?? 0, launch: 'abc' })).toBe(false);
+        // No id in the record, or no such process: cannot be told.
+        expect(stillTheMock({ pid: other.pid ?? 0, launch: '' })).toBeUndefined();
+        expect(stillTheMock({ pid: 2 ** 22 + 1, launch: 'abc' })).toBeUndefined();
+      } finally {
+        launched.kill();
+        other.kill();
+      }
+    },
+  );
 });

@@ -28,6 +28,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { readBoundedBytes } from '../../files/read-bounded.js';
 import { writeFileSafely } from '../../files/write-safe.js';
 import { withDeadline } from '../../net/deadline.js';
 import { UsageError } from '../../usage.js';
@@ -149,6 +150,25 @@ async function answers(origin: string): Promise<boolean> {
   }
 }
 
+/** Linux's view of a process's starting environment; other systems have no such file. */
+const ENVIRON_BYTES = 1024 * 1024;
+
+/**
+ * Whether `record.pid` is still the mock this record names: the process's starting environment
+ * carries the launch's id (`WEB_DATA_MOCK_DETACHED`). Undefined when that cannot be read (no
+ * /proc, another user's process, a record without an id): then the pid is given the benefit of
+ * the doubt, for half of `stop`'s wait.
+ */
+export function stillTheMock(record: Pick<DetachedRecord, 'pid' | 'launch'>): boolean | undefined {
+  if (!record.launch) return undefined;
+  try {
+    const environ = readBoundedBytes(`/proc/${record.pid}/environ`, { maxBytes: ENVIRON_BYTES });
+    return environ.toString('latin1').split('\0').includes(`${DETACHED_ENV}=${record.launch}`);
+  } catch {
+    return undefined;
+  }
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -232,8 +252,9 @@ export async function stopDetached(port: number): Promise<DetachedRecord> {
   while (Date.now() < deadline) {
     const quiet = !(await answers(record.origin));
     // A stale record (the mock crashed, its pid since reused): the port is quiet, and the pid is
-    // not waited on for long.
-    if (quiet && (!alive(record.pid) || Date.now() > deadline - STOP_TIMEOUT_MS / 2)) return record;
+    // not waited on at all when it is known to be another process, else not for long.
+    const gone = !alive(record.pid) || stillTheMock(record) === false;
+    if (quiet && (gone || Date.now() > deadline - STOP_TIMEOUT_MS / 2)) return record;
     await sleep(POLL_MS);
   }
   throw new Error(
