@@ -150,7 +150,7 @@ async function answers(origin: string): Promise<boolean> {
   }
 }
 
-/** Linux's view of a process's starting environment; other systems have no such file. */
+/** The most of `/proc/<pid>/environ` (Linux's copy of a process's starting environment) read. */
 const ENVIRON_BYTES = 1024 * 1024;
 
 /**
