@@ -138,6 +138,7 @@ describe.runIf(redisAvailable())('a fault armed on one instance of a fleet (Redi
         datasets: { production: sharedDataset() },
         adminToken: TOKEN,
         stateUrl: redis.url,
+        stateOptions: { commandTimeoutMs: 5000 },
         instanceId,
       });
       closing.push(() => server.close());

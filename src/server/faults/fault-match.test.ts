@@ -190,7 +190,11 @@ describe.runIf(redisAvailable())('memory and Redis agree on every match case', (
   beforeAll(async () => {
     redis = await TestRedis.start();
     memory = await testApp({ adminToken: TOKEN });
-    shared = await testApp({ adminToken: TOKEN, stateUrl: redis.url });
+    shared = await testApp({
+      adminToken: TOKEN,
+      stateUrl: redis.url,
+      stateOptions: { commandTimeoutMs: 5000 },
+    });
   });
   afterAll(async () => {
     await shared?.state.stores.close();

@@ -224,6 +224,7 @@ describe.runIf(redisAvailable())('stubs across two instances sharing Redis', () 
           datasets: { production: sharedDataset() },
           adminToken: TOKEN,
           stateUrl: redis.url,
+          stateOptions: { commandTimeoutMs: 5000 },
           instanceId,
         }),
       );
