@@ -38,7 +38,7 @@ export const REDACTED = '***';
  * 11 (`&#x0000064;`), percent-encoding 9 (three UTF-8 bytes), and the whole-secret encodings at
  * most 6 a unit (hex of three bytes).
  */
-const MAX_FORM_LENGTH = MAX_ESCAPE_BACKSLASHES + 'u0064'.length;
+export const MAX_FORM_LENGTH = MAX_ESCAPE_BACKSLASHES + 'u0064'.length;
 
 /** The longest a character can become: its longest case variant, each UTF-16 unit at its longest. */
 function longestCharacterForm(ch: string): number {
@@ -92,11 +92,33 @@ export function createSecretsScrubber(secrets: readonly string[]): SecretScrubbe
   const live = [...new Set(secrets.filter((secret) => secret !== ''))];
   live.sort((a, b) => b.length - a.length);
   const search = createMultiSecretSearch(live);
-  const shortest = live.length === 0 ? Infinity : Math.min(...live.map(shortestForm));
+  return scrubberOver({
+    endAt: (text, pos) => search.endAt(text, pos),
+    shortestForm: live.length === 0 ? Infinity : Math.min(...live.map(shortestForm)),
+    longestForm: Math.max(
+      0,
+      ...live.map((secret) => [...secret].reduce((sum, ch) => sum + longestCharacterForm(ch), 0)),
+    ),
+  });
+}
+
+/** A search for secrets: where the one found at a place ends (-1: none), and its bounds. */
+export interface SecretFinder {
+  endAt(text: string, pos: number): number;
+  shortestForm: number;
+  longestForm: number;
+}
+
+/**
+ * The scrubber over a search: at each place the first secret found there is blanked, and the search
+ * goes on after it (for secrets by their text above, for keys by their form in src/key-forms.ts).
+ */
+export function scrubberOver(finder: SecretFinder): SecretScrubber {
+  const { endAt, shortestForm: shortest } = finder;
   const foundIn = (text: string) => {
     if (text.length < shortest) return false;
     for (let pos = 0; pos <= text.length - shortest; pos += 1)
-      if (search.endAt(text, pos) >= 0) return true;
+      if (endAt(text, pos) >= 0) return true;
     return false;
   };
   const scrubText = (text: string) => {
@@ -104,7 +126,7 @@ export function createSecretsScrubber(secrets: readonly string[]): SecretScrubbe
     let out = '';
     let kept = 0;
     for (let pos = 0; pos <= text.length - shortest;) {
-      const end = search.endAt(text, pos);
+      const end = endAt(text, pos);
       if (end < 0) pos += 1;
       else {
         out += text.slice(kept, pos) + REDACTED;
@@ -121,10 +143,7 @@ export function createSecretsScrubber(secrets: readonly string[]): SecretScrubbe
       if (!foundIn(text)) return { bytes, found: false };
       return { bytes: new Uint8Array(Buffer.from(scrubText(text), 'latin1')), found: true };
     },
-    longestForm: Math.max(
-      0,
-      ...live.map((secret) => [...secret].reduce((sum, ch) => sum + longestCharacterForm(ch), 0)),
-    ),
+    longestForm: finder.longestForm,
     shortestForm: shortest,
   };
 }

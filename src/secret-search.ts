@@ -175,17 +175,33 @@ function secretEnd(text: string, pos: number, secret: Compiled): number {
   return -1;
 }
 
-/** The secret's bytes hex-encoded and base64(url)-encoded at its three possible alignments, as text. */
-export function encodedTexts(secret: string): string[] {
+/** One whole-secret encoding: its text, and the alignment a base64 one was cut at. */
+export interface Encoding {
+  text: string;
+  /** Absent for hex; else the secret's offset in the encoded data's groups of three bytes. */
+  base64Offset?: 0 | 1 | 2;
+}
+
+/**
+ * The secret's bytes hex-encoded and base64(url)-encoded at its three possible alignments (the
+ * characters it shares with its neighbours cut off), those long enough to look for.
+ */
+export function encodings(secret: string): Encoding[] {
   const bytes = Buffer.from(secret, 'utf8');
-  const encoded = [bytes.toString('hex')];
-  for (let offset = 0; offset < 3; offset += 1) {
+  const encoded: Encoding[] = [{ text: bytes.toString('hex') }];
+  for (const offset of [0, 1, 2] as const) {
     const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
     const fullGroups = Math.floor(padded.length / 3) * 4;
     const core = padded.toString('base64').slice(offset === 0 ? 0 : 4, fullGroups);
-    encoded.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+    for (const text of [core, core.replace(/\+/g, '-').replace(/\//g, '_')])
+      encoded.push({ text, base64Offset: offset });
   }
-  return encoded.filter((form) => form.length >= MIN_WHOLE_FORM);
+  return encoded.filter((form) => form.text.length >= MIN_WHOLE_FORM);
+}
+
+/** The texts of `encodings`. */
+export function encodedTexts(secret: string): string[] {
+  return encodings(secret).map((form) => form.text);
 }
 
 /** The encodings of the secret as given, lower-cased and upper-cased, each once. */
@@ -259,6 +275,21 @@ function asciiSpellings(text: string, pos: number, out: number[]): void {
     const reference = asciiReference(text, pos);
     if (reference) out.push(fold(reference[0]), reference[1]);
   } else if (code === 0x2b) out.push(0x20, pos + 1);
+}
+
+/**
+ * The end of the first spelling at `pos` of an ASCII character that `accepts` takes (given folded
+ * to lower case), or -1: how a key found by its form (src/key-forms.ts) reads on past its prefix.
+ */
+export function acceptedAsciiEnd(
+  text: string,
+  pos: number,
+  accepts: (folded: number) => boolean,
+): number {
+  const spelled: number[] = [];
+  asciiSpellings(text, pos, spelled);
+  for (let i = 0; i < spelled.length; i += 2) if (accepts(spelled[i])) return spelled[i + 1];
+  return -1;
 }
 
 /**

@@ -3,20 +3,18 @@
  * A scope's API key: `wdm-scope-` and 32 random bytes in base64url, a form the root app can tell
  * apart without a lookup, so only such keys cost one (routing.ts). Held as a SHA-256 digest and
  * compared in constant time, like every key (config/keys.ts). A scope's secret is blanked from
- * the journal and the log by its own scrubber (build.ts); any text that merely has the form of a
- * scope key (another scope's, an ended one's) is blanked by `withScopeKeysBlanked` as well.
+ * the journal and the log by its form (`withScopeKeysBlanked`), in any case or encoding, whoever's
+ * it is (this scope's, another's, an ended one's): no app holds a scope's secret.
  */
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createKeyFormScrubber } from '../../key-forms.js';
 import type { SecretScrubber } from '../../redaction.js';
-import { REDACTED } from '../../redaction.js';
 
 export const SCOPE_KEY_PREFIX = 'wdm-scope-';
 const SECRET_BYTES = 32;
 /** 32 bytes in base64url without padding: 43 characters. */
+const BODY_LENGTH = Math.ceil((SECRET_BYTES * 4) / 3);
 const SCOPE_KEY_PATTERN = /^wdm-scope-[A-Za-z0-9_-]{43}$/;
-/** The same form anywhere in a text (a path, a query, a body). */
-const SCOPE_KEY_IN_TEXT = /wdm-scope-[A-Za-z0-9_-]{43}/g;
-const SCOPE_KEY_ANYWHERE = /wdm-scope-[A-Za-z0-9_-]{43}/;
 
 /** A fresh secret, and the scope's id (hex, so `scope-<id>` is a valid key name). */
 export function mintScopeKey(): { secret: string; id: string } {
@@ -49,33 +47,18 @@ export const SCOPE_ID_PATTERN = /^[0-9a-f]{16}$/;
 /** The key name the journal, the log and a stub's match show for a scope's requests. */
 export const scopeKeyName = (id: string) => `scope-${id}`;
 
+/** A scope key in any spelling: its prefix and 43 base64url characters (src/key-forms.ts). */
+const SCOPE_KEY_FORMS = createKeyFormScrubber({
+  prefix: SCOPE_KEY_PREFIX,
+  bodyLength: BODY_LENGTH,
+});
+
 /**
- * `scrubber`, and then any text of a scope key's form blanked: a scope key shown to another app
- * (the root's journal, another scope's) is not among that app's own secrets.
+ * `scrubber`, and then any text of a scope key's form blanked, in any case or encoding: a scope
+ * key shown to an app (the root's journal, another scope's, its own) is not among its secrets.
  */
 export function withScopeKeysBlanked(scrubber: SecretScrubber): SecretScrubber {
-  const blankForms = (text: string) =>
-    text.includes(SCOPE_KEY_PREFIX) ? text.replace(SCOPE_KEY_IN_TEXT, REDACTED) : text;
-  const hasForm = (text: string) =>
-    text.includes(SCOPE_KEY_PREFIX) && SCOPE_KEY_ANYWHERE.test(text);
-  return {
-    scrubText: (text) => blankForms(scrubber.scrubText(text)),
-    foundIn: (text) => scrubber.foundIn(text) || hasForm(text),
-    scrubBytes(bytes) {
-      const first = scrubber.scrubBytes(bytes);
-      const text = Buffer.from(
-        first.bytes.buffer,
-        first.bytes.byteOffset,
-        first.bytes.byteLength,
-      ).toString('latin1');
-      if (!text.includes(SCOPE_KEY_PREFIX)) return first;
-      const blanked = blankForms(text);
-      if (blanked === text) return first;
-      return { bytes: new Uint8Array(Buffer.from(blanked, 'latin1')), found: true };
-    },
-    longestForm: Math.max(scrubber.longestForm, SCOPE_KEY_PREFIX.length + 43),
-    shortestForm: Math.min(scrubber.shortestForm, SCOPE_KEY_PREFIX.length + 43),
-  };
+  return bothScrubbers(scrubber, SCOPE_KEY_FORMS);
 }
 
 /** Two scrubbers as one: every secret either finds is blanked. */

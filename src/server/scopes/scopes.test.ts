@@ -11,6 +11,7 @@ import { qaControls, QaControlError } from '../../api/qa.js';
 import { ManualClock } from '../../state/clock/clock.js';
 import { DEMO, sharedDataset, TEST_ORIGIN, testApp } from '../../testing/mock-app.js';
 import type { MockApp } from '../app.js';
+import { holdsSecret } from '../../redaction.js';
 import { MAX_FAILURES } from '../admin/admin-guard.js';
 import { scopeLimitMessage } from './limits.js';
 
@@ -238,6 +239,27 @@ describe('isolation', () => {
     expect(seen).not.toContain(a.apiKey);
     expect(seen).not.toContain(b.apiKey);
     expect(seen).not.toContain('wdm-scope-');
+  });
+
+  it('keeps every scope key out of every journal and the log in any case or encoding', async () => {
+    const { app, qa, a, b, lines } = await twoScopes();
+    const forms = (key: string) => [
+      [...Buffer.from(key)].map((byte) => `%${byte.toString(16)}`).join(''),
+      key.toUpperCase(),
+      Buffer.from(key).toString('hex'),
+      Buffer.from(`.${key}`).toString('base64url'),
+      JSON.stringify(JSON.stringify(key)).replace(/s/g, '\\u0073'),
+    ];
+    const send = async (shown: string, key: string) => {
+      for (const form of forms(shown))
+        await get(app, `/products?limit=1&note=${encodeURIComponent(form)}`, key);
+    };
+    await send(b.apiKey, a.apiKey);
+    await send(a.apiKey, a.apiKey);
+    await send(a.apiKey, DEMO.unlimited);
+    const journals = [await a.journal(), await b.journal(), await qa.journal()];
+    expect(journals.map((journal) => journal.length)).toEqual([10, 0, 5]);
+    expect(holdsSecret(JSON.stringify([journals, lines]), [a.apiKey, b.apiKey])).toBe(false);
   });
 });
 
