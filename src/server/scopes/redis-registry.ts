@@ -14,8 +14,8 @@
 import type { KeyPurpose } from '../../api/types.js';
 import type { RedisLink } from '../../state/shared/fail-over.js';
 import { ScopeLimitError } from './limits.js';
-import type { ScopeEntry, ScopeRegistry } from './registry.js';
-import { sameDigest, scopeKeyDigest } from './scope-key.js';
+import type { ScopeEntry, ScopeListed, ScopeRegistry } from './registry.js';
+import { sameDigest, SCOPE_ID_PATTERN, scopeKeyDigest } from './scope-key.js';
 
 /** Removes one scope's registry entry, from the prefix and its id (Lua, shared by the scripts). */
 const LUA_REMOVE = `
@@ -83,6 +83,25 @@ end
 return gone
 `;
 
+/**
+ * KEYS: index. ARGV: prefix, now, ttlMs, max. Answers {id, usedAt, purpose, ...} for each live
+ * scope, most recently used first (read only: a listing is nobody's use).
+ */
+const LIST = `
+local index, prefix = KEYS[1], ARGV[1]
+local live = redis.call('ZREVRANGEBYSCORE', index, '+inf', '(' .. (tonumber(ARGV[2]) - tonumber(ARGV[3])), 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[4]))
+local out = {}
+for i = 1, #live, 2 do
+  local purpose = redis.call('HGET', prefix .. 'scopes:id:' .. live[i], 'purpose')
+  if purpose then
+    table.insert(out, live[i])
+    table.insert(out, live[i + 1])
+    table.insert(out, purpose)
+  end
+end
+return out
+`;
+
 /** How often one instance looks for the state of scopes nobody ended (milliseconds). */
 const ORPHAN_SWEEP_EVERY_MS = 60_000;
 /** Ids asked about in one script call. */
@@ -98,6 +117,7 @@ interface Scripts {
   scopeTouch(...args: string[]): Promise<string[]>;
   scopeRemove(...args: string[]): Promise<number>;
   scopesNotLive(...args: string[]): Promise<string[]>;
+  scopesList(...args: string[]): Promise<string[]>;
 }
 
 /** Glob characters in a prefix, escaped for SCAN's MATCH. */
@@ -121,6 +141,7 @@ export class RedisScopeRegistry implements ScopeRegistry {
       scopeTouch: { numberOfKeys: 1, lua: TOUCH },
       scopeRemove: { numberOfKeys: 1, lua: REMOVE },
       scopesNotLive: { numberOfKeys: 1, lua: NOT_LIVE },
+      scopesList: { numberOfKeys: 1, lua: LIST },
     });
     this.#prefix = link.options.prefix;
     this.#index = `${this.#prefix}scopes:index`;
@@ -188,6 +209,24 @@ export class RedisScopeRegistry implements ScopeRegistry {
     const removed = await this.#redis.scopeRemove(this.#index, this.#prefix, id);
     await this.#ended(id);
     return removed === 1;
+  }
+
+  /** Read back from Redis as input: an entry whose id or time is not of the mock's making is left out. */
+  async list(): Promise<ScopeListed[]> {
+    const flat = await this.#redis.scopesList(
+      this.#index,
+      this.#prefix,
+      String(this.now()),
+      String(this.ttlSeconds * 1000),
+      String(this.max),
+    );
+    const listed: ScopeListed[] = [];
+    for (let i = 0; i + 2 < flat.length; i += 3) {
+      const [id, usedAt, purpose] = [String(flat[i]), Number(flat[i + 1]), String(flat[i + 2])];
+      if (SCOPE_ID_PATTERN.test(id) && Number.isFinite(usedAt))
+        listed.push({ id, purpose, usedAt });
+    }
+    return listed;
   }
 
   onEnd(listener: (id: string) => Promise<void> | void): void {

@@ -102,6 +102,26 @@ describe.skipIf(!redisAvailable())('scopes on a fleet sharing Redis', () => {
     expect((await get(a, '/products?limit=1', second.apiKey)).status).toBe(401);
   });
 
+  it('lists the fleet scopes on every instance, leaving out entries the mock did not make', async () => {
+    const [a, b] = await fleet();
+    const prefix = `scopes${process.pid}-${prefixCounter}:`;
+    const scope = await qaOf(a).scope();
+    // Redis is input: an id of another form, and a purpose that names no demo key.
+    for (const [id, purpose] of [
+      ['not-a-scope-id', 'fullAccess'],
+      ['0123456789abcdef', '__proto__'],
+    ]) {
+      await client.zadd(`${prefix}scopes:index`, Date.now(), id);
+      await client.hset(`${prefix}scopes:id:${id}`, 'purpose', purpose, 'digest', 'aa');
+    }
+    const res = await fetch(`${b.origin}/__mock/scopes`, {
+      headers: { 'x-mock-admin-token': TOKEN },
+    });
+    expect(await res.json()).toMatchObject({
+      scopes: [{ id: scope.id, keyName: scope.keyName, purpose: 'fullAccess' }],
+    });
+  });
+
   it('sweeps the state of scopes the registry forgot (a fleet quiet past the TTL)', async () => {
     const clock = new ManualClock();
     const [a] = await fleet({ clock });

@@ -17,6 +17,13 @@ export interface ScopeEntry {
   readonly digest: Buffer;
 }
 
+/** A live scope as a listing shows it: its id, purpose and when it was last used (the mock's clock, ms). */
+export interface ScopeListed {
+  readonly id: string;
+  readonly purpose: string;
+  readonly usedAt: number;
+}
+
 export interface ScopeRegistry {
   readonly ttlSeconds: number;
   readonly max: number;
@@ -28,6 +35,8 @@ export interface ScopeRegistry {
   byId(id: string): Promise<ScopeEntry | undefined>;
   /** Ends a scope; false when there was none. */
   remove(id: string): Promise<boolean>;
+  /** The live scopes, most recently used first; listing one does not count as its use. */
+  list(): Promise<ScopeListed[]>;
   /** Called with the id of each scope that ends (closed or expired), to free what was built for it. */
   onEnd(listener: (id: string) => Promise<void> | void): void;
 }
@@ -74,6 +83,13 @@ export class MemoryScopeRegistry implements ScopeRegistry {
     this.#byDigest.delete(held.digest.toString('latin1'));
     for (const listener of this.#listeners) await listener(id);
     return true;
+  }
+
+  async list(): Promise<ScopeListed[]> {
+    await this.#sweep();
+    return [...this.#byId.values()]
+      .map(({ id, purpose, usedAt }) => ({ id, purpose, usedAt }))
+      .sort((a, b) => b.usedAt - a.usedAt);
   }
 
   onEnd(listener: (id: string) => Promise<void> | void): void {

@@ -3,10 +3,10 @@
  * Where the root app hands a request to a scope, first thing after the health probe (mount.ts): a
  * request whose `x-api-key` has a scope key's form goes to that scope's app whole (its request
  * log, journal, limits, faults, stubs, records, clock), or gets a 401 when the scope has ended;
- * `/__mock/scopes` makes and ends scopes, and `/__mock/scopes/{id}/...` is the scope app's own
- * `/__mock/...`. Every other request goes on to the root's routes as before. Scope apps are built
- * on first sight of a scope (so a fleet's other instances build theirs lazily) and dropped when it
- * ends.
+ * `/__mock/scopes` makes, lists and ends scopes, and `/__mock/scopes/{id}/...` is the scope
+ * app's own `/__mock/...`. Every other request goes on to the root's routes as before. Scope apps
+ * are built on first sight of a scope (so a fleet's other instances build theirs lazily) and
+ * dropped when it ends.
  */
 import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -21,7 +21,7 @@ import { API_KEY_HEADER } from '../pipeline/auth.js';
 import { jsonResponse } from '../response.js';
 import { buildScopeApp, demoKeyOf, type ScopeApp } from './build.js';
 import { ScopeLimitError, SCOPE_LIMIT_STATUS } from './limits.js';
-import type { ScopeEntry, ScopeRegistry } from './registry.js';
+import type { ScopeEntry, ScopeListed, ScopeRegistry } from './registry.js';
 import {
   looksLikeScopeKey,
   mintScopeKey,
@@ -115,7 +115,10 @@ async function reached<T>(call: Promise<T>): Promise<T> {
 const endedMessage = (ttlSeconds: number) =>
   `Invalid API key: no scope has this key (it was closed, or went unused for longer than its TTL of ${ttlSeconds} s); make a new one with qa.scope() (POST /__mock/scopes)`;
 
-/** `POST /__mock/scopes`, `DELETE /__mock/scopes/{id}`, and `/__mock/scopes/{id}/*` to the scope's app. */
+/**
+ * `POST` and `GET /__mock/scopes`, `DELETE /__mock/scopes/{id}`, and `/__mock/scopes/{id}/*` to
+ * the scope's app.
+ */
 function scopeControls(scopes: Scopes): Hono {
   const { options } = scopes.parent.state;
   const controls = new Hono();
@@ -153,6 +156,14 @@ function scopeControls(scopes: Scopes): Hono {
       201,
     );
   });
+  controls.get(SCOPES_PATH, async (c) => {
+    const listed = await reached(scopes.registry.list());
+    return c.json({
+      scopes: listed.flatMap((scope) => listing(scopes, scope, options.clock.now())),
+      max: scopes.registry.max,
+      ttlSeconds: scopes.registry.ttlSeconds,
+    });
+  });
   controls.delete(`${SCOPES_PATH}/:id`, async (c) => {
     const id = idOf(c.req.param('id'));
     if (!(await reached(scopes.registry.remove(id)))) throw unknownScope(id);
@@ -169,6 +180,25 @@ function scopeControls(scopes: Scopes): Hono {
     jsonResponse(404, { error: `No such control endpoint: ${c.req.method} ${c.req.path}` }),
   );
   return controls;
+}
+
+/**
+ * A live scope as `GET /__mock/scopes` shows it (never its key): a purpose that names no demo key
+ * (read back from a shared Redis, so input) leaves it out.
+ */
+function listing(scopes: Scopes, scope: ScopeListed, now: number) {
+  const key = demoKeyOf(scopes.parent, scope.purpose as KeyPurpose);
+  if (!key) return [];
+  const idleSeconds = Math.max(0, Math.floor((now - scope.usedAt) / 1000));
+  return [
+    {
+      id: scope.id,
+      keyName: scopeKeyName(scope.id),
+      purpose: scope.purpose,
+      tier: key.tier,
+      idleSeconds,
+    },
+  ];
 }
 
 /** The id in a scope's path: the form the mock makes, else a 404 (never echoed unbounded). */

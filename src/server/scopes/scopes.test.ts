@@ -43,6 +43,17 @@ async function get(app: MockApp, path: string, key: string) {
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
+/** `GET /__mock/scopes`, as the console asks it. */
+async function listScopes(app: MockApp) {
+  const res = await app.fetch(
+    new Request(`${TEST_ORIGIN}/__mock/scopes`, {
+      headers: { 'x-mock-admin-token': 'qa-admin-token' },
+    }),
+  );
+  expect(res.status).toBe(200);
+  return (await res.json()) as { scopes: { id: string }[]; max: number; ttlSeconds: number };
+}
+
 const titleOf = async (app: MockApp, key: string) =>
   (await get(app, `/products/${PRODUCT}`, key)).body.title;
 
@@ -95,6 +106,32 @@ describe('making a scope', () => {
     await expect(scope.stubs()).rejects.toMatchObject({ status: 404 });
     // Its place is free again.
     await expect(qa.scope()).resolves.toBeDefined();
+  });
+
+  it('lists the live scopes, most recently used first, without their keys; a listing is no use', async () => {
+    const { app, qa, clock } = await mockWithScopes({ scopeTtlSeconds: 60 });
+    const first = await qa.scope();
+    const second = await qa.scope({ purpose: 'rateLimited' });
+    clock.advance(10_000);
+    expect((await get(app, '/products?limit=1', first.apiKey)).status).toBe(200);
+    clock.advance(5_000);
+    const listed = await listScopes(app);
+    expect(listed).toEqual({
+      scopes: [first, second].map((scope, i) => ({
+        id: scope.id,
+        keyName: scope.keyName,
+        purpose: scope.purpose,
+        tier: scope.tier,
+        idleSeconds: [5, 15][i],
+      })),
+      max: 256,
+      ttlSeconds: 60,
+    });
+    expect(JSON.stringify(listed)).not.toContain('wdm-scope-');
+    clock.advance(50_000);
+    expect((await listScopes(app)).scopes.map((scope) => scope.id)).toEqual([first.id]);
+    clock.advance(5_000);
+    expect((await listScopes(app)).scopes).toEqual([]);
   });
 
   it('close() ends it: its key gets 401, its controls 404, and an unknown id is a 404', async () => {
