@@ -60,13 +60,28 @@ function say(node, text, tone = '') {
 // ---------------------------------------------------------------- the admin API
 
 let token = sessionStorage.getItem(TOKEN_KEY) ?? '';
+/** The scope the console shows (its id), or '' for the mock's own controls. */
+let view = '';
+
+/**
+ * A call to the admin API of what the console shows: the mock's own, or the scope's
+ * (`/__mock/scopes/{id}/...`, the same controls for its requests alone).
+ * @param {string} method @param {string} path @param {unknown} [body] @param {AbortSignal} [signal]
+ */
+async function api(method, path, body, signal) {
+  const shown = view;
+  const answer = await call(method, (shown ? `/scopes/${shown}` : '') + path, body, signal);
+  if (shown && shown === view && answer.status === 404 && /no scope/.test(answer.body?.error))
+    void scopeEnded(shown);
+  return answer;
+}
 
 /**
  * A call to the admin API with the token as its header, never in the URL or a cookie.
  * @param {string} method @param {string} path @param {unknown} [body] @param {AbortSignal} [signal]
  * @returns {Promise<{ status: number, body: any }>}
  */
-async function api(method, path, body, signal) {
+async function call(method, path, body, signal) {
   /** @type {Record<string, string>} */
   const headers = { [TOKEN_HEADER]: token };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -118,6 +133,7 @@ function signedOut(message) {
 }
 
 async function signIn() {
+  view = '';
   const answer = await api('GET', '/console/catalogue');
   if (answer.status !== 200) {
     if (answer.status !== 401) signedOut(`The mock answered ${answer.status}: ${errorOf(answer)}`);
@@ -129,6 +145,56 @@ async function signIn() {
   fillCatalogue();
   showPanel('journal');
   startJournal();
+  void refreshScopes();
+}
+
+// ---------------------------------------------------------------- what the console shows
+
+/** The live scopes, listed in the view selector (the one shown kept while it lives). */
+async function refreshScopes() {
+  const answer = await call('GET', '/scopes');
+  if (answer.status !== 200) {
+    say($('view-status'), `The scopes could not be listed: ${errorOf(answer)}`, 'refused');
+    return;
+  }
+  const s = select('view');
+  while (s.options.length > 1) s.remove(1);
+  addOptions(
+    s,
+    answer.body.scopes.map((/** @type {any} */ scope) => [
+      scope.id,
+      `${scope.keyName} (${scope.purpose}, tier ${scope.tier}, idle ${scope.idleSeconds} s)`,
+    ]),
+  );
+  s.value = view;
+  const count = answer.body.scopes.length;
+  say($('view-status'), `${count} live scope${count === 1 ? '' : 's'}`);
+}
+
+/** Shows the scope chosen (or the mock's own): its catalogue, journal and panels. */
+async function changeView() {
+  view = select('view').value;
+  opened = null;
+  $('detail').hidden = true;
+  const answer = await api('GET', '/console/catalogue');
+  if (answer.status !== 200) return;
+  catalogue = answer.body;
+  fillCatalogue();
+  showPanel(document.body.dataset.panel ?? 'journal');
+  void startJournal();
+  say($('view-status'), view ? `Showing scope-${view}: its requests and controls alone.` : '');
+}
+
+/** @param {string} id  A scope that ended while shown: back to the mock's own. */
+async function scopeEnded(id) {
+  select('view').value = '';
+  await changeView();
+  await refreshScopes();
+  say(
+    $('view-status'),
+    `scope-${id} ended (closed, or unused past its TTL): showing the mock's own controls.`,
+    'refused',
+  );
 }
 
 /** @param {string} name */
@@ -277,7 +343,6 @@ function renderJournal() {
       el('td', { text: row.operation ?? '—' }),
       el('td', { className: 'status', text: row.status }),
       el('td', { text: row.key ?? '—' }),
-      el('td', { text: row.scope ?? '—' }),
       el('td', { text: answeredBy(row) }),
     ]);
     tr.dataset.id = String(row.id);
@@ -874,7 +939,11 @@ async function resetAll() {
   const answer = await api('POST', '/reset');
   say(
     $('reset-result'),
-    answer.status === 200 ? 'Everything was reset.' : `Refused: ${errorOf(answer)}`,
+    answer.status === 200
+      ? view
+        ? 'The scope was reset.'
+        : 'Everything was reset.'
+      : `Refused: ${errorOf(answer)}`,
     answer.status === 200 ? 'ok' : 'refused',
   );
   opened = null;
@@ -932,9 +1001,13 @@ function wire() {
     void advanceClock();
   });
   $('limits-refresh').addEventListener('click', () => void refreshLimits());
-  $('reset-open').addEventListener('click', () =>
-    /** @type {HTMLDialogElement} */ ($('reset-dialog')).showModal(),
-  );
+  $('reset-open').addEventListener('click', () => {
+    say($('reset-question'), view ? `Reset scope-${view}?` : 'Reset everything on this mock?');
+    say($('reset-confirm'), view ? 'Reset this scope' : 'Reset everything');
+    /** @type {HTMLDialogElement} */ ($('reset-dialog')).showModal();
+  });
+  select('view').addEventListener('change', () => void changeView());
+  $('view-refresh').addEventListener('click', () => void refreshScopes());
   $('reset-cancel').addEventListener('click', () =>
     /** @type {HTMLDialogElement} */ ($('reset-dialog')).close(),
   );

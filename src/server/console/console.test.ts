@@ -316,4 +316,71 @@ describe.runIf(hasChromium)('the QA console in Chromium', () => {
     expect(problems.filter((p) => !/status of 4\d\d/.test(p))).toEqual([]);
     await context.close();
   }, 90_000);
+  it("shows one scope's requests and controls when chosen, and the mock's own again when it ends", async () => {
+    const made = await fetch(`${mock.origin}/__mock/scopes`, {
+      method: 'POST',
+      headers: { 'x-mock-admin-token': TOKEN, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const scope = (await made.json()) as { id: string; apiKey: string; keyName: string };
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${mock.origin}/__mock/console`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.fill('#token', TOKEN);
+    await page.press('#token', 'Enter');
+    await page.waitForSelector(`#view option[value="${scope.id}"]`, { state: 'attached' });
+    expect(await page.textContent(`#view option[value="${scope.id}"]`)).toContain(scope.keyName);
+
+    // The scope's journal shows its own request alone; the mock's own shows the other.
+    await call('/products?limit=1&from=scope', { key: scope.apiKey });
+    await call('/products?limit=1&from=root');
+    await page.selectOption('#view', scope.id);
+    await page.waitForFunction(() => document.querySelectorAll('#journal tbody tr').length === 1);
+    expect(await page.textContent('#journal tbody tr')).toMatch(
+      new RegExp(`from=scope.*${scope.keyName}`),
+    );
+
+    // A fault armed from the form is the scope's, not the mock's own.
+    await tab(page, 'faults');
+    await page.selectOption('#fault-operation', 'listPackages');
+    await page.selectOption('#fault-status', '500');
+    await page.click('#fault-arm');
+    await page.waitForSelector('#armed tbody tr');
+    expect((await adminGet(`/scopes/${scope.id}/faults`)).armed).toHaveLength(1);
+    expect(await adminGet('/faults')).toEqual({ armed: [] });
+
+    // Reset says what it resets, and resets the scope alone.
+    await tab(page, 'reset');
+    await page.click('#reset-open');
+    expect(await page.textContent('#reset-question')).toBe(`Reset scope-${scope.id}?`);
+    await page.click('#reset-confirm');
+    await page.waitForFunction(
+      () => document.getElementById('reset-result')?.textContent === 'The scope was reset.',
+    );
+    expect((await adminGet(`/scopes/${scope.id}/faults`)).armed).toEqual([]);
+    expect((await adminGet('/requests')).requests).not.toEqual([]);
+
+    // The scope ends while shown: the console says so and shows the mock's own controls.
+    await fetch(`${mock.origin}/__mock/scopes/${scope.id}`, {
+      method: 'DELETE',
+      headers: { 'x-mock-admin-token': TOKEN },
+    });
+    await tab(page, 'faults');
+    await page.waitForFunction(() =>
+      /ended/.test(document.getElementById('view-status')?.textContent ?? ''),
+    );
+    expect(await page.inputValue('#view')).toBe('');
+    expect(await page.locator(`#view option[value="${scope.id}"]`).count()).toBe(0);
+    await tab(page, 'journal');
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('#journal tbody tr')).some((tr) =>
+        tr.textContent?.includes('from=root'),
+      ),
+    );
+    expect(await page.textContent('#journal tbody')).not.toContain('from=scope');
+    await context.close();
+  }, 60_000);
 });

@@ -43,7 +43,7 @@ const BODY = `<section id="panel-journal" class="panel" role="tabpanel" aria-lab
 <label>Text <input id="f-text" type="search" spellcheck="false"></label>
 <span id="journal-count" role="status"></span>
 </div>
-<div class="scroll"><table id="journal"><caption class="sr">Requests the mock received, newest first</caption><thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Operation</th><th scope="col">Status</th><th scope="col">Key</th><th scope="col">Scope</th><th scope="col">Answered by</th></tr></thead><tbody></tbody></table></div>
+<div class="scroll"><table id="journal"><caption class="sr">Requests the mock received, newest first</caption><thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Operation</th><th scope="col">Status</th><th scope="col">Key</th><th scope="col">Answered by</th></tr></thead><tbody></tbody></table></div>
 <div id="detail" hidden>
 <h3>Request <span id="detail-title"></span></h3>
 <pre id="detail-json" class="code"></pre>
@@ -58,7 +58,6 @@ const BODY = `<section id="panel-journal" class="panel" role="tabpanel" aria-lab
 <div class="fields">
 <label>Operation <select id="fault-operation" required></select></label>
 <label>Key <select id="fault-key"><option value="">any key</option></select></label>
-<label>Scope <select id="fault-scope" disabled><option value="">every scope (scopes do not exist yet)</option></select></label>
 </div>
 <fieldset><legend>Match: the operation's own parameters (empty: any value)</legend><div id="fault-fields" class="fields"></div></fieldset>
 <fieldset><legend>Action</legend><div class="fields">
@@ -121,11 +120,10 @@ const BODY = `<section id="panel-journal" class="panel" role="tabpanel" aria-lab
 </section>
 <section id="panel-reset" class="panel" role="tabpanel" aria-labelledby="tab-reset" hidden>
 <h2>Reset</h2>
-<p>Clears the stubs, record edits, armed faults, the journal, rate-limit windows and the clock offset.</p>
-<div class="fields"><label>Scope <select id="reset-scope" disabled><option value="">everything (scopes do not exist yet)</option></select></label>
-<button type="button" id="reset-open">Reset…</button> <span id="reset-result" role="status"></span></div>
-<dialog id="reset-dialog" aria-labelledby="reset-question"><p id="reset-question">Reset everything on this mock?</p>
-<p><button type="button" id="reset-confirm">Reset everything</button> <button type="button" id="reset-cancel">Cancel</button></p></dialog>
+<p>Clears the stubs, record edits, armed faults, the journal, rate-limit windows and the clock offset of what the console shows: the mock's own (every scope keeps its own), or one scope.</p>
+<div class="fields"><button type="button" id="reset-open">Reset…</button> <span id="reset-result" role="status"></span></div>
+<dialog id="reset-dialog" aria-labelledby="reset-question"><p id="reset-question"></p>
+<p><button type="button" id="reset-confirm"></button> <button type="button" id="reset-cancel">Cancel</button></p></dialog>
 </section>`;
 
 /** The console's HTML: fixed, every value filled in by the script as text. */
@@ -156,6 +154,8 @@ export function consoleHtml(paths: ReturnType<typeof consolePaths>): string {
 ${tabs}
 </nav>
 <main id="main" hidden>
+<div class="fields" id="view-bar"><label>Showing <select id="view"><option value="">the mock's own controls</option></select></label>
+<button type="button" id="view-refresh" class="quiet">Refresh the scopes</button> <span id="view-status" role="status"></span></div>
 ${BODY}
 </main>
 </body>
