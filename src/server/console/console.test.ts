@@ -335,13 +335,14 @@ describe.runIf(hasChromium)('the QA console in Chromium', () => {
     expect(await page.textContent(`#view option[value="${scope.id}"]`)).toContain(scope.keyName);
 
     // The scope's journal shows its own request alone; the mock's own shows the other.
-    await call('/products?limit=1&from=scope', { key: scope.apiKey });
-    await call('/products?limit=1&from=root');
+    await call('/products?limit=1&offset=3', { key: scope.apiKey });
+    await call('/products?limit=1&offset=4');
     await page.selectOption('#view', scope.id);
     await page.waitForFunction(() => document.querySelectorAll('#journal tbody tr').length === 1);
     expect(await page.textContent('#journal tbody tr')).toMatch(
-      new RegExp(`from=scope.*${scope.keyName}`),
+      new RegExp(`offset=3.*${scope.keyName}`),
     );
+    await page.screenshot({ path: shot('scope').pathname });
 
     // A fault armed from the form is the scope's, not the mock's own.
     await tab(page, 'faults');
@@ -377,10 +378,10 @@ describe.runIf(hasChromium)('the QA console in Chromium', () => {
     await tab(page, 'journal');
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll('#journal tbody tr')).some((tr) =>
-        tr.textContent?.includes('from=root'),
+        tr.textContent?.includes('offset=4'),
       ),
     );
-    expect(await page.textContent('#journal tbody')).not.toContain('from=scope');
+    expect(await page.textContent('#journal tbody')).not.toContain('offset=3');
     await context.close();
   }, 60_000);
 });
