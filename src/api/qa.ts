@@ -12,6 +12,7 @@ import type {
   ArmedFault,
   JournalRecord,
   JournalRecords,
+  LiveScope,
   QaControls,
   QaControlsOptions,
   QaScope,
@@ -144,14 +145,15 @@ export function qaControls(options: QaControlsOptions): QaControls {
         },
       } satisfies QaScope;
     },
+    scopes: async () => (await call<{ scopes: LiveScope[] }>('GET', '/scopes')).scopes,
   };
 }
 
 /** What `POST /__mock/scopes` answers. */
 type ScopeAnswer = Pick<QaScope, 'id' | 'apiKey' | 'keyName' | 'purpose' | 'tier' | 'ttlSeconds'>;
 
-/** Every control but `scope`, over the admin routes `call` reaches (the mock's, or one scope's). */
-function controlsOver(call: AdminCall): Omit<QaControls, 'scope'> {
+/** Every control but the scopes', over the admin routes `call` reaches (the mock's, or one scope's). */
+function controlsOver(call: AdminCall): Omit<QaControls, 'scope' | 'scopes'> {
   return {
     records: recordControls(call),
     armFault: (fault) => call('POST', '/faults', fault),

@@ -379,6 +379,21 @@ export interface QaControls {
    * Rejects with a QaControlError when the mock holds as many scopes as it may (`--max-scopes`).
    */
   scope(options?: ScopeOptions): Promise<QaScope>;
+  /**
+   * The live scopes (any test's), most recently used first, never their keys: what the QA
+   * console lists. Listing is not a use: it starts no scope's wait again.
+   */
+  scopes(): Promise<LiveScope[]>;
+}
+
+/** A live scope as `scopes()` lists it (`GET /__mock/scopes`). */
+export interface LiveScope {
+  readonly id: string;
+  readonly keyName: string;
+  readonly purpose: KeyPurpose;
+  readonly tier: string;
+  /** Seconds since its last request or control, on the mock's clock. */
+  readonly idleSeconds: number;
 }
 
 /** What a scope's key is like. */
@@ -388,7 +403,7 @@ export interface ScopeOptions {
 }
 
 /** One test's private view of a shared mock: its own key, and QA controls for that key alone. */
-export interface QaScope extends Omit<QaControls, 'scope'> {
+export interface QaScope extends Omit<QaControls, 'scope' | 'scopes'> {
   /** The scope's identifier, in its admin path (`/__mock/scopes/{id}/...`). */
   readonly id: string;
   /** The secret to send in `x-api-key`: every request with it sees this scope only. */

@@ -128,6 +128,7 @@ describe('making a scope', () => {
       ttlSeconds: 60,
     });
     expect(JSON.stringify(listed)).not.toContain('wdm-scope-');
+    expect(await qa.scopes()).toEqual(listed.scopes);
     clock.advance(50_000);
     expect((await listScopes(app)).scopes.map((scope) => scope.id)).toEqual([first.id]);
     clock.advance(5_000);
