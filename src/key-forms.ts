@@ -71,11 +71,25 @@ function spelledBodyEnd(text: string, pos: number, count: number): number {
   return end;
 }
 
+const escapeForRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/**
+ * A quick test no text holding the key fails: the prefix as itself (any case), an escape that a
+ * spelled character starts with (`%XX`, a backslash, `&#`), or one of the prefix's encodings.
+ * Most texts (a plain path, a header, a JSON body) fail it and are not searched place by place.
+ */
+function mayHoldTest(form: KeyForm, rests: Map<string, EncodedRest>): (text: string) => boolean {
+  const forms = [form.prefix, ...rests.keys()].map(escapeForRegExp);
+  const test = new RegExp(`${forms.join('|')}|%[0-9a-f]{2}|\\\\|&#`, 'i');
+  return (text) => test.test(text);
+}
+
 export function createKeyFormScrubber(form: KeyForm): SecretScrubber {
   const prefix = createMultiSecretSearch([form.prefix]);
   const rests = encodedRests(form);
   const shortest = form.prefix.length + form.bodyLength;
   return scrubberOver({
+    mayHold: mayHoldTest(form, rests),
     endAt(text, pos) {
       const end = prefix.endAt(text, pos);
       if (end < 0) return -1;

@@ -105,6 +105,8 @@ export function createSecretsScrubber(secrets: readonly string[]): SecretScrubbe
 /** A search for secrets: where the one found at a place ends (-1: none), and its bounds. */
 export interface SecretFinder {
   endAt(text: string, pos: number): number;
+  /** A quick test no text holding a secret fails (absent: every text is searched). */
+  mayHold?(text: string): boolean;
   shortestForm: number;
   longestForm: number;
 }
@@ -115,14 +117,15 @@ export interface SecretFinder {
  */
 export function scrubberOver(finder: SecretFinder): SecretScrubber {
   const { endAt, shortestForm: shortest } = finder;
+  const mayHold = finder.mayHold ?? (() => true);
   const foundIn = (text: string) => {
-    if (text.length < shortest) return false;
+    if (text.length < shortest || !mayHold(text)) return false;
     for (let pos = 0; pos <= text.length - shortest; pos += 1)
       if (endAt(text, pos) >= 0) return true;
     return false;
   };
   const scrubText = (text: string) => {
-    if (text.length < shortest) return text;
+    if (text.length < shortest || !mayHold(text)) return text;
     let out = '';
     let kept = 0;
     for (let pos = 0; pos <= text.length - shortest;) {
