@@ -17,6 +17,7 @@ import {
   createMultiSecretSearch,
   encodings,
 } from './secret-search.js';
+import { literalPattern } from './contract/literal-pattern.js';
 
 export interface KeyForm {
   /** What every such key starts with (ASCII). */
@@ -71,15 +72,13 @@ function spelledBodyEnd(text: string, pos: number, count: number): number {
   return end;
 }
 
-const escapeForRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-
 /**
  * A quick test no text holding the key fails: the prefix as itself (any case), an escape that a
  * spelled character starts with (`%XX`, a backslash, `&#`), or one of the prefix's encodings.
  * Most texts (a plain path, a header, a JSON body) fail it and are not searched place by place.
  */
 function mayHoldTest(form: KeyForm, rests: Map<string, EncodedRest>): (text: string) => boolean {
-  const forms = [form.prefix, ...rests.keys()].map(escapeForRegExp);
+  const forms = [form.prefix, ...rests.keys()].map(literalPattern);
   const test = new RegExp(`${forms.join('|')}|%[0-9a-f]{2}|\\\\|&#`, 'i');
   return (text) => test.test(text);
 }

@@ -17,6 +17,7 @@ import type { Schema } from './model.js';
 import { capName, MAX_NAME_LENGTH } from './names.js';
 import { escapeSegment, pointerPattern } from './pointer.js';
 import { truncate } from './truncate.js';
+import { literalPattern } from './literal-pattern.js';
 
 /** Undeclared pointer patterns one body may report; the rest are counted, not listed. */
 export const MAX_UNDECLARED_PATTERNS = 100;
@@ -396,11 +397,7 @@ function compilePattern(pattern: string): RegExp {
   const body = pattern
     .split('/')
     .map((segment) =>
-      segment === '**'
-        ? '.*'
-        : segment === '*'
-          ? '[^/]+'
-          : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      segment === '**' ? '.*' : segment === '*' ? '[^/]+' : literalPattern(segment),
     )
     .join('/');
   return new RegExp(`^${body}$`);

@@ -70,7 +70,12 @@ let view = '';
  */
 async function api(method, path, body, signal) {
   const shown = view;
-  const answer = await call(method, (shown ? `/scopes/${shown}` : '') + path, body, signal);
+  const answer = await call(
+    method,
+    (shown ? `/scopes/${encodeURIComponent(shown)}` : '') + path,
+    body,
+    signal,
+  );
   if (shown && shown === view && answer.status === 404 && /no scope/.test(answer.body?.error))
     void scopeEnded(shown);
   return answer;

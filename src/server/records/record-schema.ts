@@ -23,6 +23,7 @@ import type { Dataset } from '../../dataset/dataset.js';
 import { canonicalPath, links } from '../../dataset/links.js';
 import { RECORD_FAMILIES, type RecordFamily } from '../../state/records/overlay.js';
 import { LIST_OPERATION } from '../context.js';
+import { literalPattern } from '../../contract/literal-pattern.js';
 
 export interface RecordFamilyInfo {
   family: RecordFamily;
@@ -60,9 +61,7 @@ export function recordFamilies(
   for (const family of RECORD_FAMILIES) {
     const list = contract.operations.find((op) => op.operationId === LIST_OPERATION[family]);
     if (!list) continue;
-    const pattern = new RegExp(
-      `^${list.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\{[^/}]+\\}$`,
-    );
+    const pattern = new RegExp(`^${literalPattern(list.path)}/\\{[^/}]+\\}$`);
     const byId = contract.operations.find(
       (op) => op.method === 'get' && pattern.test(op.path) && op.responses.has('200'),
     );

@@ -10,7 +10,7 @@
  */
 import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { KeyPurpose } from '../../api/types.js';
+import type { KeyPurpose, LiveScope } from '../../api/types.js';
 import { ADMIN_PREFIX } from '../admin/admin-prefix.js';
 import { adminGuard } from '../admin/admin-guard.js';
 import { jsonBody } from '../admin/control-body.js';
@@ -186,7 +186,7 @@ function scopeControls(scopes: Scopes): Hono {
  * A live scope as `GET /__mock/scopes` shows it (never its key): a purpose that names no demo key
  * (read back from a shared Redis, so input) leaves it out.
  */
-function listing(scopes: Scopes, scope: ScopeListed, now: number) {
+function listing(scopes: Scopes, scope: ScopeListed, now: number): LiveScope[] {
   const key = demoKeyOf(scopes.parent, scope.purpose as KeyPurpose);
   if (!key) return [];
   const idleSeconds = Math.max(0, Math.floor((now - scope.usedAt) / 1000));
@@ -194,7 +194,7 @@ function listing(scopes: Scopes, scope: ScopeListed, now: number) {
     {
       id: scope.id,
       keyName: scopeKeyName(scope.id),
-      purpose: scope.purpose,
+      purpose: scope.purpose as KeyPurpose,
       tier: key.tier,
       idleSeconds,
     },

@@ -14,7 +14,7 @@ export const SCOPE_KEY_PREFIX = 'wdm-scope-';
 const SECRET_BYTES = 32;
 /** 32 bytes in base64url without padding: 43 characters. */
 const BODY_LENGTH = Math.ceil((SECRET_BYTES * 4) / 3);
-const SCOPE_KEY_PATTERN = /^wdm-scope-[A-Za-z0-9_-]{43}$/;
+const SCOPE_KEY_PATTERN = new RegExp(`^${SCOPE_KEY_PREFIX}[A-Za-z0-9_-]{${BODY_LENGTH}}$`);
 
 /** A fresh secret, and the scope's id (hex, so `scope-<id>` is a valid key name). */
 export function mintScopeKey(): { secret: string; id: string } {
@@ -47,7 +47,7 @@ export const SCOPE_ID_PATTERN = /^[0-9a-f]{16}$/;
 /** The key name the journal, the log and a stub's match show for a scope's requests. */
 export const scopeKeyName = (id: string) => `scope-${id}`;
 
-/** A scope key in any spelling: its prefix and 43 base64url characters (src/key-forms.ts). */
+/** A scope key in any spelling: its prefix and its base64url body (src/key-forms.ts). */
 const SCOPE_KEY_FORMS = createKeyFormScrubber({
   prefix: SCOPE_KEY_PREFIX,
   bodyLength: BODY_LENGTH,
